@@ -1,0 +1,574 @@
+"""VASSAL's command strings as a lossless tree of typed commands.
+
+A ``savedGame`` plaintext is one command string (spec section 3.3). A command with
+sub-commands is a SequenceEncoder on ESC of its own encoding followed by each
+sub-command's encoding, so every nesting level adds one backslash before the ESCs
+inside it. :func:`parse` undoes this recursively, exactly as ``GameModule.decode``
+does: split on unescaped ESC; a string that splits into just itself is a leaf;
+otherwise every token is decoded in turn.
+
+Every :class:`Node` keeps the raw text it came from. A node that nothing touched
+re-encodes to that text; an edit marks the path from the edited leaf to the root
+and only those nodes are re-encoded (siblings keep their raw segments). So an
+unchanged tree gives back the identical plaintext, and an edit changes only the
+tokens it touches.
+
+Leaves are typed by their prefix (:func:`command_of`): the piece commands
+(AddPiece ``+/``, RemovePiece ``-/``, ChangePiece ``D/``, MovePiece ``M/``), the
+save brackets, BoardPicker, GlobalProperty, CHAT, LOG and UNDO of logs, the legacy
+CHECK/ALERT header, SETUP_STACK; anything else stays an :class:`OpaqueCommand`.
+"""
+from __future__ import annotations
+
+import re
+from typing import Callable, ClassVar, Iterator
+
+from converter.errors import EncodingError, LimitExceeded
+from converter.vassal.limits import DEFAULT_LIMITS, Limits
+from converter.vassal.sequence import ESC, MODERN, TAB, Fields, escape, unescape
+
+PARAM = "/"
+
+#: Split on ESC not preceded by a backslash: ``sequence.split_raw`` for ESC, but in C
+#: and linear even when one segment holds thousands of deeper escaped ESCs.
+_split_esc = re.compile(r"(?<!\\)\x1b").split
+
+
+class Command:
+    """A leaf command: its exact text plus a typed view of its fields.
+
+    Subclasses read their fields from :attr:`fields` (raw-preserving) and write
+    through it, so :meth:`encode` returns the original text until a field is set.
+    """
+
+    prefix: ClassVar[str] = ""
+    kind: ClassVar[str] = "opaque"
+    __slots__ = ("text", "fields", "node")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.fields: Fields | None = None
+        self.node: Node | None = None
+
+    def encode(self) -> str:
+        """The command string; the original text when no field was changed."""
+        return self.text if self.fields is None else self.prefix + self.fields.encode()
+
+    def _set(self, index: int, value: str | None) -> None:
+        assert self.fields is not None
+        self.fields[index] = value
+        self.touch()
+
+    def touch(self) -> None:
+        """Mark this command (and the nodes above it) as needing re-encoding."""
+        if self.node is not None:
+            self.node.touch()
+
+    def describe(self) -> str:
+        """A one-line readable summary, used by ``wawkit decode``."""
+        return self.encode()
+
+    def __repr__(self) -> str:
+        text = self.encode()
+        return f"{type(self).__name__}({text[:60]!r}{'...' if len(text) > 60 else ''})"
+
+
+class OpaqueCommand(Command):
+    """A command wawkit has no typed view of; it passes through untouched."""
+
+
+class BeginSave(Command):
+    kind = "begin_save"
+
+
+class EndSave(Command):
+    kind = "end_save"
+
+
+class PieceCommand(Command):
+    """The ``BasicCommandEncoder`` commands: a prefix then a ``'/'`` SequenceEncoder."""
+
+    __slots__ = ()
+
+    def __init__(self, text: str, quoting: str = MODERN) -> None:
+        super().__init__(text)
+        self.fields = Fields(text[len(self.prefix):], PARAM, quoting)
+
+    def encode(self) -> str:
+        assert self.fields is not None
+        return self.prefix + self.fields.encode()
+
+    @property
+    def id(self) -> str:
+        assert self.fields is not None
+        return self.fields.get(0, "") or ""
+
+
+class AddPiece(PieceCommand):
+    """``+/id/type/state``: create a piece (or Stack, Deck) with that type and state."""
+
+    prefix = "+/"
+    kind = "add"
+    __slots__ = ()
+
+    @classmethod
+    def of(cls, piece_id: str, type_text: str, state_text: str, quoting: str = MODERN) -> "AddPiece":
+        fields = Fields.of([piece_id, type_text, state_text], PARAM, quoting)
+        return cls(cls.prefix + fields.encode(), quoting)
+
+    @property
+    def type_text(self) -> str:
+        assert self.fields is not None
+        return self.fields.get(1, "") or ""
+
+    @property
+    def state_text(self) -> str:
+        assert self.fields is not None
+        return self.fields.get(2, "") or ""
+
+    @state_text.setter
+    def state_text(self, value: str) -> None:
+        self._set(2, value)
+
+    def describe(self) -> str:
+        return f"AddPiece id={self.id} type={self.type_text!r} state={self.state_text!r}"
+
+
+class RemovePiece(Command):
+    """``-/id``: remove a piece; the id is written raw, not escaped."""
+
+    prefix = "-/"
+    kind = "remove"
+    __slots__ = ()
+
+    @property
+    def id(self) -> str:
+        return self.text[len(self.prefix):]
+
+    def describe(self) -> str:
+        return f"RemovePiece id={self.id}"
+
+
+class ChangePiece(PieceCommand):
+    """``D/id/newState[/oldState]``: the new state comes *before* the old one."""
+
+    prefix = "D/"
+    kind = "change"
+    __slots__ = ()
+
+    @property
+    def new_state(self) -> str:
+        assert self.fields is not None
+        return self.fields.get(1, "") or ""
+
+    @property
+    def old_state(self) -> str | None:
+        assert self.fields is not None
+        return self.fields.get(2)
+
+    def describe(self) -> str:
+        return f"ChangePiece id={self.id} new={self.new_state!r} old={self.old_state!r}"
+
+
+def _none(value: str | None) -> str | None:
+    return None if value in (None, "null") else value
+
+
+def _int(value: str | None) -> int:
+    try:
+        return int(value or "0")
+    except ValueError:
+        return 0
+
+
+class MovePiece(PieceCommand):
+    """``M/``: id, new map/x/y/underneath, old map/x/y/underneath, player id (10 fields)."""
+
+    prefix = "M/"
+    kind = "move"
+    __slots__ = ()
+
+    def _field(self, index: int) -> str | None:
+        assert self.fields is not None
+        return self.fields.get(index)
+
+    @property
+    def new_map(self) -> str | None:
+        return _none(self._field(1))
+
+    @property
+    def new_x(self) -> int:
+        return _int(self._field(2))
+
+    @property
+    def new_y(self) -> int:
+        return _int(self._field(3))
+
+    @property
+    def new_underneath(self) -> str | None:
+        return _none(self._field(4))
+
+    @property
+    def old_map(self) -> str | None:
+        return _none(self._field(5))
+
+    @property
+    def old_x(self) -> int:
+        return _int(self._field(6))
+
+    @property
+    def old_y(self) -> int:
+        return _int(self._field(7))
+
+    @property
+    def old_underneath(self) -> str | None:
+        return _none(self._field(8))
+
+    @property
+    def player(self) -> str | None:
+        return self._field(9)
+
+    def describe(self) -> str:
+        return (f"MovePiece id={self.id} {self.old_map}@({self.old_x},{self.old_y}) -> "
+                f"{self.new_map}@({self.new_x},{self.new_y}) under={self.new_underneath}")
+
+
+class TabCommand(Command):
+    """A command whose text is a ``'\\t'`` SequenceEncoder (prefix included in field 0)."""
+
+    __slots__ = ()
+
+    def __init__(self, text: str, quoting: str = MODERN) -> None:
+        super().__init__(text)
+        self.fields = Fields(text, TAB, quoting)
+
+    def encode(self) -> str:
+        assert self.fields is not None
+        return self.fields.encode()
+
+
+class BoardPicker(TabCommand):
+    """``<map>BoardPicker<TAB>board<TAB>col<TAB>row...``: the boards laid out on one map."""
+
+    kind = "boardpicker"
+    __slots__ = ()
+
+    @property
+    def map(self) -> str:
+        assert self.fields is not None
+        return self.fields[0][: -len("BoardPicker")]
+
+    @property
+    def boards(self) -> list[tuple[str, int, int]]:
+        """(board name, column, row) per board; ``/rev`` marks a reversed board."""
+        assert self.fields is not None
+        values = self.fields.values()[1:]
+        return [(values[i], _int(values[i + 1]), _int(values[i + 2]))
+                for i in range(0, len(values) - 2, 3)]
+
+    def describe(self) -> str:
+        return f"BoardPicker map={self.map!r} boards={self.boards}"
+
+
+class GlobalProperty(Command):
+    """``GlobalProperty<TAB>;name;value;container``: a global property's saved value."""
+
+    prefix = "GlobalProperty\t"
+    kind = "globalproperty"
+    __slots__ = ()
+
+    def __init__(self, text: str, quoting: str = MODERN) -> None:
+        super().__init__(text)
+        # The whole text is a ';' SequenceEncoder whose first field is the literal prefix.
+        self.fields = Fields(text, ";", quoting)
+
+    def encode(self) -> str:
+        assert self.fields is not None
+        return self.fields.encode()
+
+    @property
+    def name(self) -> str:
+        assert self.fields is not None
+        return self.fields.get(1, "") or ""
+
+    @property
+    def value(self) -> str:
+        assert self.fields is not None
+        return self.fields.get(2, "") or ""
+
+    @value.setter
+    def value(self, value: str) -> None:
+        self._set(2, value)
+
+    @property
+    def container(self) -> str:
+        assert self.fields is not None
+        return self.fields.get(3, "") or ""
+
+    def describe(self) -> str:
+        return f"GlobalProperty {self.name}={self.value!r} in {self.container!r}"
+
+
+class Chat(Command):
+    """``CHAT<text>``: a chat line or an automatic report."""
+
+    prefix = "CHAT"
+    kind = "chat"
+    __slots__ = ()
+
+    @property
+    def message(self) -> str:
+        return self.text[len(self.prefix):]
+
+    def describe(self) -> str:
+        return f"Chat {self.message!r}"
+
+
+class LogStep(Command):
+    """``LOG<TAB><encoded command>``: one step of a log; the payload is itself a tree."""
+
+    prefix = "LOG\t"
+    kind = "log"
+    __slots__ = ("payload",)
+
+    def __init__(self, text: str, payload: "Node") -> None:
+        super().__init__(text)
+        self.payload = payload
+
+    def encode(self) -> str:
+        if self.payload.dirty:
+            return self.prefix + self.payload.encode()
+        return self.text
+
+    def commands(self) -> list[Command]:
+        """The logged command's leaves, in order (empty NullCommands left out)."""
+        return [c for c in self.payload.leaves() if c.text or c.fields is not None]
+
+    def describe(self) -> str:
+        inner = "; ".join(c.describe() for c in self.commands())
+        return f"Log [{inner}]"
+
+
+class Undo(Command):
+    """``UNDO<TAB>true`` starts an undo block, ``UNDO<TAB>false`` ends it."""
+
+    prefix = "UNDO\t"
+    kind = "undo"
+    __slots__ = ()
+
+    @property
+    def starts(self) -> bool:
+        return self.text[len(self.prefix):] == "true"
+
+
+class Check(Command):
+    """Legacy 2.x version check ``CHECK<TAB>...`` (VASSAL ignores it on load)."""
+
+    prefix = "CHECK\t"
+    kind = "check"
+    __slots__ = ()
+
+
+class Alert(Command):
+    """Legacy 2.x ``ALERT<TAB>message`` shown on a version mismatch."""
+
+    prefix = "ALERT\t"
+    kind = "alert"
+    __slots__ = ()
+
+
+class SetupStack(Command):
+    """``SETUP_STACK<TAB>``: the at-start stacks were already applied."""
+
+    prefix = "SETUP_STACK\t"
+    kind = "setup_stack"
+    __slots__ = ()
+
+
+_BY_PREFIX: tuple[tuple[str, Callable[[str, str], Command]], ...] = (
+    ("+/", AddPiece),
+    ("D/", ChangePiece),
+    ("M/", MovePiece),
+)
+_SIMPLE: tuple[type[Command], ...] = (RemovePiece, Chat, Undo, Check, Alert, SetupStack)
+
+
+class Node:
+    """One command string: a leaf (:attr:`command`) or a list of sub-command nodes.
+
+    :attr:`text` is this node's own text (one level unescaped relative to its
+    parent); :attr:`segments` are the children's raw, still-escaped segments of it.
+    """
+
+    __slots__ = ("text", "children", "segments", "command", "parent", "dirty", "quoting")
+
+    def __init__(self, text: str, quoting: str = MODERN) -> None:
+        self.text = text
+        self.children: list[Node] | None = None
+        self.segments: list[str | None] | None = None
+        self.command: Command | None = None
+        self.parent: Node | None = None
+        self.dirty = False
+        self.quoting = quoting
+
+    @classmethod
+    def leaf(cls, command: Command, quoting: str = MODERN) -> "Node":
+        """A new leaf node for ``command`` (not yet attached to a tree)."""
+        node = cls(command.encode(), quoting)
+        node.command = command
+        command.node = node
+        node.dirty = True
+        return node
+
+    @classmethod
+    def group(cls, children: list["Node"], quoting: str = MODERN) -> "Node":
+        """A new NullCommand-like node holding ``children`` (its own first field empty)."""
+        node = cls("", quoting)
+        node.children = []
+        node.segments = []
+        node.dirty = True
+        for child in children:
+            node.append(child)
+        return node
+
+    @property
+    def is_leaf(self) -> bool:
+        return self.children is None
+
+    def touch(self) -> None:
+        node: Node | None = self
+        while node is not None and not node.dirty:
+            node.dirty = True
+            node = node.parent
+        while node is not None:  # an ancestor may be dirty but its parents too
+            node.dirty = True
+            node = node.parent
+
+    def encode(self) -> str:
+        """The command string: the original text unless something below was edited."""
+        if not self.dirty:
+            return self.text
+        if self.children is None:
+            assert self.command is not None
+            return self.command.encode()
+        assert self.segments is not None
+        parts = []
+        for segment, child in zip(self.segments, self.children):
+            if segment is not None and not child.dirty:
+                parts.append(segment)
+            else:
+                parts.append(escape(child.encode(), ESC, self.quoting) if child.encode() else "")
+        return ESC.join(parts)
+
+    def insert(self, index: int, child: "Node") -> None:
+        assert self.children is not None and self.segments is not None
+        child.parent = self
+        self.children.insert(index, child)
+        self.segments.insert(index, None)
+        self.touch()
+
+    def append(self, child: "Node") -> None:
+        assert self.children is not None
+        self.insert(len(self.children), child)
+
+    def remove(self, child: "Node") -> None:
+        assert self.children is not None and self.segments is not None
+        index = next(i for i, c in enumerate(self.children) if c is child)
+        del self.children[index]
+        del self.segments[index]
+        child.parent = None
+        self.touch()
+
+    def walk(self) -> Iterator["Node"]:
+        """Every node, depth first, in text order."""
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            if node.children is not None:
+                stack.extend(reversed(node.children))
+
+    def leaves(self) -> Iterator[Command]:
+        """The leaf commands in text order (the flattened command sequence)."""
+        for node in self.walk():
+            if node.command is not None:
+                yield node.command
+
+    def __repr__(self) -> str:
+        if self.command is not None:
+            return f"Node({self.command!r})"
+        return f"Node({len(self.children or [])} children)"
+
+
+def command_of(text: str, quoting: str, parse_payload: Callable[[str], Node]) -> Command:
+    """The typed command for one leaf string, chosen by its prefix."""
+    head = text[:2]
+    for prefix, cls in _BY_PREFIX:
+        if head == prefix:
+            return cls(text, quoting)
+    if text.startswith(LogStep.prefix):
+        return LogStep(text, parse_payload(text[len(LogStep.prefix):]))
+    if text == "begin_save":
+        return BeginSave(text)
+    if text == "end_save":
+        return EndSave(text)
+    if text.startswith(GlobalProperty.prefix):
+        return GlobalProperty(text, quoting)
+    for cls in _SIMPLE:
+        if text.startswith(cls.prefix):
+            return cls(text)
+    first = text.split(TAB, 1)[0]
+    if first.endswith("BoardPicker") and len(first) > len("BoardPicker") and TAB in text:
+        return BoardPicker(text, quoting)
+    return OpaqueCommand(text)
+
+
+class _Parser:
+    """Recursive descent over ESC nesting with a depth bound and a leaf budget."""
+
+    def __init__(self, limits: Limits, quoting: str, file: str | None) -> None:
+        self.limits = limits
+        self.quoting = quoting
+        self.file = file
+        self.leaves = 0
+        self.position = 0
+
+    def parse(self, text: str, depth: int) -> Node:
+        if depth > self.limits.max_depth:
+            raise EncodingError(f"commands nested deeper than {self.limits.max_depth} levels",
+                                file=self.file, entry="savedGame", position=self.position,
+                                command=self.leaves)
+        node = Node(text, self.quoting)
+        if ESC not in text and not (len(text) > 1 and text[0] == "'" and text[-1] == "'"):
+            return self._leaf(node, depth)
+        segments = _split_esc(text)
+        if len(segments) == 1 and unescape(segments[0], ESC) == text:
+            return self._leaf(node, depth)
+        node.segments = list(segments)
+        children = []
+        offset = self.position
+        for segment in segments:
+            if depth == 0:
+                self.position = offset
+                offset += len(segment) + 1
+            child = self.parse(unescape(segment, ESC), depth + 1)
+            child.parent = node
+            children.append(child)
+        node.children = children
+        return node
+
+    def _leaf(self, node: Node, depth: int) -> Node:
+        self.leaves += 1
+        if self.leaves > self.limits.max_commands:
+            raise LimitExceeded(f"more than {self.limits.max_commands} commands", file=self.file,
+                                entry="savedGame", position=self.position)
+        command = command_of(node.text, self.quoting, lambda payload: self.parse(payload, depth + 1))
+        command.node = node
+        node.command = command
+        return node
+
+
+def parse(text: str, *, limits: Limits = DEFAULT_LIMITS, quoting: str = MODERN,
+          file: str | None = None) -> Node:
+    """Decode a command string into its tree (spec section 3.3)."""
+    return _Parser(limits, quoting, file).parse(text, 0)

@@ -1,0 +1,184 @@
+"""Zip containers of saves and logs (``.vsav``, ``.vlog``, 2.x ``.sav``/``.log``).
+
+A save is a zip holding ``savedGame`` (the obfuscated command string) and, since
+VASSAL 3.1, ``savedata`` and ``moduledata`` (spec section 3.1). 2.x files and the
+predefined setups stored inside modules hold ``savedGame`` alone.
+
+Reading treats the archive as hostile: the entry count is capped, every entry's
+declared size is checked before inflating, and inflation stops as soon as the real
+output passes the cap (headers can lie). Nothing is extracted to disk, so archive
+paths are never trusted as file names. Every entry is kept as bytes, with its name,
+order, compression and timestamp, so that writing an unchanged container gives the
+same entries back; writes go to a temporary file beside the target and are moved
+into place with :func:`os.replace`, so a failure never leaves a half-written file.
+"""
+from __future__ import annotations
+
+import io
+import os
+import tempfile
+import zipfile
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import BinaryIO
+
+from converter.errors import ContainerError, LimitExceeded
+from converter.vassal.limits import DEFAULT_LIMITS, Limits
+from converter.vassal.metadata import METADATA_ENTRIES, MetaData, parse_metadata
+from converter.vassal.obfuscation import VCSK, Obfuscation, deobfuscate, obfuscate
+
+SAVED_GAME = "savedGame"
+_CHUNK = 1 << 20
+
+
+@dataclass
+class Entry:
+    """One zip entry: name, bytes and how it was stored."""
+
+    name: str
+    data: bytes
+    compress_type: int = zipfile.ZIP_DEFLATED
+    date_time: tuple[int, int, int, int, int, int] = (1980, 1, 1, 0, 0, 0)
+
+
+@dataclass
+class Container:
+    """The entries of a save or log, with ``savedGame`` decoded to plaintext bytes."""
+
+    entries: list[Entry]
+    plaintext: bytes
+    obfuscation: Obfuscation
+    metadata: dict[str, MetaData] = field(default_factory=dict)
+    path: str | None = None
+
+    def entry(self, name: str) -> Entry | None:
+        return next((e for e in self.entries if e.name == name), None)
+
+    @property
+    def text(self) -> str:
+        """The plaintext as a str; bytes that are not UTF-8 survive as surrogates."""
+        return self.plaintext.decode("utf-8", "surrogateescape")
+
+    def to_bytes(self, plaintext: bytes | None = None, obfuscation: Obfuscation | str | None = None) -> bytes:
+        """The zip archive, with ``savedGame`` re-obfuscated from ``plaintext``."""
+        plain = self.plaintext if plaintext is None else plaintext
+        scheme = self.obfuscation if obfuscation is None else obfuscation
+        payload = obfuscate(plain, scheme)
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w") as archive:
+            for entry in self.entries:
+                data = payload if entry.name == SAVED_GAME else entry.data
+                info = zipfile.ZipInfo(entry.name, date_time=entry.date_time)
+                info.compress_type = entry.compress_type
+                archive.writestr(info, data)
+        return buffer.getvalue()
+
+
+def _name(source: str | os.PathLike[str] | bytes | BinaryIO, file: str | None) -> str | None:
+    if file is not None:
+        return file
+    if isinstance(source, (str, os.PathLike)):
+        return str(source)
+    return None
+
+
+def _read_entry(archive: zipfile.ZipFile, info: zipfile.ZipInfo, file: str | None, limits: Limits) -> bytes:
+    cap = limits.max_entry_size
+    if info.file_size > cap:
+        raise LimitExceeded(f"declares {info.file_size} bytes uncompressed, over the {cap}-byte cap",
+                            file=file, entry=info.filename)
+    chunks = []
+    total = 0
+    try:
+        with archive.open(info) as stream:
+            while True:
+                chunk = stream.read(_CHUNK)
+                if not chunk:
+                    break
+                total += len(chunk)
+                if total > cap:
+                    raise LimitExceeded(f"inflates past the {cap}-byte cap (its header said {info.file_size})",
+                                        file=file, entry=info.filename, position=cap)
+                chunks.append(chunk)
+    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError) as error:
+        raise ContainerError(f"cannot inflate entry: {error}", file=file, entry=info.filename,
+                             position=info.header_offset) from None
+    return b"".join(chunks)
+
+
+def open_archive(source: str | os.PathLike[str] | bytes | BinaryIO, *, file: str | None = None,
+                 limits: Limits = DEFAULT_LIMITS) -> zipfile.ZipFile:
+    """Open a zip archive as a typed :class:`ContainerError` on anything but a sound zip."""
+    name = _name(source, file)
+    stream: object = io.BytesIO(source) if isinstance(source, bytes) else source
+    try:
+        archive = zipfile.ZipFile(stream)  # type: ignore[arg-type]
+    except zipfile.BadZipFile as error:
+        size = len(source) if isinstance(source, bytes) else None
+        if size is None and isinstance(source, (str, os.PathLike)):
+            size = os.path.getsize(source)
+        what = "is empty" if size == 0 else f"is not a zip archive (or is truncated): {error}"
+        raise ContainerError(what, file=name, position=0) from None
+    except (OSError, ValueError, EOFError) as error:
+        if isinstance(error, FileNotFoundError):
+            raise
+        raise ContainerError(f"cannot read zip archive: {error}", file=name, position=0) from None
+    if len(archive.infolist()) > limits.max_entries:
+        archive.close()
+        raise LimitExceeded(f"has {len(archive.infolist())} zip entries, over the cap of {limits.max_entries}",
+                            file=name)
+    return archive
+
+
+def read_container(source: str | os.PathLike[str] | bytes | BinaryIO, *, file: str | None = None,
+                   limits: Limits = DEFAULT_LIMITS) -> Container:
+    """Read a save or log container and de-obfuscate its ``savedGame``."""
+    name = _name(source, file)
+    with open_archive(source, file=name, limits=limits) as archive:
+        infos = archive.infolist()
+        if not any(info.filename == SAVED_GAME for info in infos):
+            listed = ", ".join(i.filename for i in infos[:5]) or "none"
+            raise ContainerError(f"no {SAVED_GAME} entry (entries: {listed}); not a save or log", file=name)
+        entries = [Entry(info.filename, _read_entry(archive, info, name, limits), info.compress_type,
+                         info.date_time) for info in infos]
+    saved = next(e for e in entries if e.name == SAVED_GAME)
+    plaintext, obfuscation = deobfuscate(saved.data, file=name, entry=SAVED_GAME, limits=limits)
+    metadata = {e.name: parse_metadata(e.data, e.name, file=name, limits=limits)
+                for e in entries if e.name in METADATA_ENTRIES}
+    return Container(entries, plaintext, obfuscation, metadata, name)
+
+
+def new_container(plaintext: bytes, obfuscation: Obfuscation | str = VCSK) -> Container:
+    """A container holding only ``savedGame`` (as VASSAL 2.x and predefined setups do)."""
+    if isinstance(obfuscation, str):
+        obfuscation = Obfuscation(obfuscation)
+    return Container([Entry(SAVED_GAME, b"")], plaintext, obfuscation)
+
+
+def write_atomic(path: str | os.PathLike[str], data: bytes, *, overwrite: bool = False,
+                 protect: str | os.PathLike[str] | None = None) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same directory.
+
+    Refuses to replace an existing file unless ``overwrite``; ``protect`` names the
+    input file, which is never replaced unless ``overwrite`` is given either.
+    """
+    target = Path(path)
+    if target.exists() and not overwrite:
+        raise ContainerError("exists already; refusing to overwrite it (ask for overwrite)", file=str(target))
+    if protect is not None and not overwrite and target.resolve() == Path(protect).resolve():
+        raise ContainerError("is the input file; refusing to overwrite it", file=str(target))
+    directory = target.parent if str(target.parent) else Path(".")
+    handle, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=directory)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temp, target)
+    except BaseException:
+        try:
+            os.unlink(temp)
+        except FileNotFoundError:
+            pass
+        raise
