@@ -1,0 +1,190 @@
+"""Logs (``.vlog``): the steps after the starting position, and their replay.
+
+A log's ``savedGame`` is the position when logging began followed by one
+``LOG<TAB><command>`` per logged command (spec section 3.7). VASSAL's Step button
+executes them one at a time; :class:`Replay` does the same for the piece commands
+(AddPiece, RemovePiece, ChangePiece, MovePiece) on its own copy of the position, so
+a caller can ask where every piece stands after any step. Chat, undo markers and
+other commands are carried in the steps but change no piece.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator
+
+from converter.vassal.commands import (AddPiece, ChangePiece, Command, LogStep, MovePiece, RemovePiece,
+                                       Undo)
+from converter.vassal.save import DECK_PREFIX, STACK_TYPE, SavedGame, _decode_piece
+from converter.vassal.sequence import TAB, join, split
+
+
+@dataclass(frozen=True)
+class Step:
+    """One logged step: its index (0-based, in file order) and its commands."""
+
+    index: int
+    log: LogStep
+
+    @property
+    def commands(self) -> list[Command]:
+        return self.log.commands()
+
+    @property
+    def moves(self) -> list[MovePiece]:
+        return [c for c in self.commands if isinstance(c, MovePiece)]
+
+    @property
+    def is_undo_marker(self) -> bool:
+        return any(isinstance(c, Undo) for c in self.commands)
+
+
+def steps(game: SavedGame) -> list[Step]:
+    """The log steps of a save, in order (empty for a plain save)."""
+    return [Step(i, log) for i, log in enumerate(game.log_steps)]
+
+
+def _trait_states(state: str) -> list[str]:
+    """A piece state split into one state per trait, outermost first (spec 2.3)."""
+    levels = []
+    rest: str | None = state
+    while rest is not None:
+        tokens = split(rest, TAB)
+        levels.append(tokens[0])
+        rest = tokens[1] if len(tokens) > 1 else None
+    return levels
+
+
+def _compose(levels: list[str]) -> str:
+    text = levels[-1]
+    for level in reversed(levels[:-1]):
+        text = join([level, text], TAB) or ""
+    return text
+
+
+def merge_state(current: str, new: str, old: str | None) -> str:
+    """ChangePiece's ``mergeState``: take each trait's new state where old and new differ."""
+    if old is None:
+        return new
+    cur, new_levels, old_levels = _trait_states(current), _trait_states(new), _trait_states(old)
+    if not len(cur) == len(new_levels) == len(old_levels):
+        return new
+    merged = [n if n != o else c for c, n, o in zip(cur, new_levels, old_levels)]
+    return _compose(merged)
+
+
+class Replay:
+    """The position of a log, advanced one step at a time.
+
+    Pieces are held as (type, state) text, exactly as the AddPiece commands carry
+    them; positions and stack members are read through the Piece contract.
+    """
+
+    def __init__(self, game: SavedGame) -> None:
+        self.game = game
+        self.pieces: dict[str, tuple[str, str]] = {pid: (e.type_text, e.state_text)
+                                                   for pid, e in game.pieces.items()}
+        self.steps = steps(game)
+        self.done = 0
+        self._next_stack = 0
+
+    def __iter__(self) -> Iterator[Step]:
+        while self.done < len(self.steps):
+            step = self.steps[self.done]
+            self.apply(step)
+            yield step
+
+    def apply(self, step: Step) -> None:
+        """Execute one step's piece commands."""
+        for command in step.commands:
+            self.execute(command)
+        self.done = step.index + 1
+
+    def run(self, until: int | None = None) -> None:
+        """Execute the steps up to (not including) index ``until``; all by default."""
+        end = len(self.steps) if until is None else until
+        while self.done < end:
+            self.apply(self.steps[self.done])
+
+    def execute(self, command: Command) -> None:
+        if isinstance(command, AddPiece):
+            self.pieces[command.id] = (command.type_text, command.state_text)
+        elif isinstance(command, RemovePiece):
+            self._leave_stack(command.id)
+            self.pieces.pop(command.id, None)
+        elif isinstance(command, ChangePiece):
+            if command.id in self.pieces:
+                type_text, state = self.pieces[command.id]
+                self.pieces[command.id] = (type_text, merge_state(state, command.new_state, command.old_state))
+        elif isinstance(command, MovePiece):
+            self._move(command)
+
+    # -- queries ---------------------------------------------------------------------------
+
+    def piece(self, piece_id: str):  # -> Piece
+        type_text, state = self.pieces[piece_id]
+        return _decode_piece(type_text, state)
+
+    def position(self, piece_id: str) -> tuple[str | None, int, int]:
+        inner = self.piece(piece_id).inner
+        return (inner.map if inner.map not in (None, "", "null") else None), int(inner.x), int(inner.y)
+
+    def members(self, holder_id: str) -> list[str]:
+        return list(self.piece(holder_id).inner.members)
+
+    def stack_of(self, piece_id: str) -> str | None:
+        for pid, (type_text, _state) in self.pieces.items():
+            if (type_text == STACK_TYPE or type_text.startswith(DECK_PREFIX)) and piece_id in self.members(pid):
+                return pid
+        return None
+
+    # -- moves -----------------------------------------------------------------------------
+
+    def _update(self, piece_id: str, piece) -> None:
+        self.pieces[piece_id] = (self.pieces[piece_id][0], piece.state_text())
+
+    def _place(self, piece_id: str, map_name: str | None, x: int, y: int) -> None:
+        piece = self.piece(piece_id)
+        piece.inner.map = map_name if map_name is not None else "null"
+        piece.inner.x = x
+        piece.inner.y = y
+        self._update(piece_id, piece)
+        if self.pieces[piece_id][0] == STACK_TYPE:
+            for member in piece.inner.members:
+                if member in self.pieces:
+                    self._place(member, map_name, x, y)
+
+    def _leave_stack(self, piece_id: str) -> None:
+        holder = self.stack_of(piece_id)
+        if holder is None:
+            return
+        stack = self.piece(holder)
+        stack.inner.members = [m for m in stack.inner.members if m != piece_id]
+        self._update(holder, stack)
+
+    def _move(self, move: MovePiece) -> None:
+        """MovePiece: leave the old stack, then merge above ``underneath`` or stand alone."""
+        if move.id not in self.pieces:
+            return
+        is_stack = self.pieces[move.id][0] == STACK_TYPE
+        if not is_stack:
+            self._leave_stack(move.id)
+        self._place(move.id, move.new_map, move.new_x, move.new_y)
+        under = move.new_underneath
+        if is_stack or move.new_map is None:
+            return
+        if under is not None and under in self.pieces:
+            holder = under if self.pieces[under][0] == STACK_TYPE else self.stack_of(under)
+            if holder is not None:
+                stack = self.piece(holder)
+                members = list(stack.inner.members)
+                index = len(members) if holder == under else members.index(under) + 1
+                members.insert(index, move.id)
+                stack.inner.members = members
+                self._update(holder, stack)
+                return
+        # Dropped on an empty spot: every client makes a new stack with a local id.
+        self._next_stack += 1
+        stack = _decode_piece(STACK_TYPE, None)
+        stack.inner.map, stack.inner.x, stack.inner.y = move.new_map, move.new_x, move.new_y
+        stack.inner.members = [move.id]
+        self.pieces[f"replay-stack-{self._next_stack}"] = (STACK_TYPE, stack.state_text())
