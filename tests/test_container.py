@@ -13,7 +13,7 @@ from converter.vassal.container import new_container, read_container, write_atom
 from converter.vassal.limits import Limits
 from converter.vassal.metadata import parse_metadata
 from converter.vassal.obfuscation import VCSK, Obfuscation, obfuscate
-from tests.corpus import CORPUS
+from tests.test_corpus_roundtrip import CORPUS
 
 RAGNAROK = CORPUS / "ragnarok-spi" / "ragnarok-start.vsav"
 TOUR_LOG = CORPUS / "vassal-tour" / "tour.log"
