@@ -1,0 +1,84 @@
+"""Airstrikes (001 §9.5), air cover (001 §9.6) and AA fire at aircraft."""
+from __future__ import annotations
+
+from referee import damage
+from referee.errors import NotStated
+from referee.events import UnitRemoved
+from referee.fire import is_hard, terrain_db
+from referee.model import need
+from referee.ruleset import Ctx
+
+
+def airstrike(ctx: Ctx) -> None:
+    ctx.params.require("airstrikes", "001 §9.5")
+    ans = ctx.answer
+    plane = ctx.unit(ctx.action.actor)
+    hex_id = ctx.action.target if isinstance(ctx.action.target, str) else None
+    if hex_id in ctx.game.units:
+        hex_id = ctx.game.unit(hex_id).hex
+    units = [u for u in ctx.game.stack(need(hex_id, "query.target"))
+             if u.type.target_type not in ("hq", "leader", "support_weapon")]
+    hard = [u for u in units if is_hard(u)]
+    soft = [u for u in units if not is_hard(u)]
+    if hard and soft:
+        ans.set("hit_allocation", "chosen")
+        ans.because("001 §9.5", "hard and soft targets: the striker picks one unit and its FP")
+    else:
+        ans.set("hit_allocation", "spread")
+        ans.set("weapon", "ap" if hard else "he")
+        ans.because("001 §9.5", "AP against hard targets, HE when only soft targets are present")
+    ans.set("concealed", False)
+    ans.set("save_number", ctx.params.soft_save)
+    if ctx.action.hits is not None:
+        hits = int(ctx.action.hits)
+    else:
+        weapon = plane.type.weapon(ans.values.get("weapon") or "")
+        if weapon is None:
+            raise NotStated("query.target unit chosen by the striker")
+        fp = need(weapon.fp, "weapon.fp")
+        to_hit = need(weapon.to_hit, "weapon.to_hit")
+        hits = sum(1 for d in ctx.roll(fp, "attack") if d >= to_hit)
+    ans.set("hits", hits)
+    ctx.stage("ordnance_remaining", lambda: _status_roll(ctx, plane.key, hits))
+    if ans.values.get("hit_allocation") == "spread" and ctx.dice is not None:
+        ctx.stage(("saves", "net_hits"), lambda: _strike(ctx, hex_id, [u.key for u in units], hits))
+
+
+def _status_roll(ctx: Ctx, key: str, hits: int) -> None:
+    roll = ctx.roll(1, "d6")[0]
+    back = roll > hits
+    ctx.answer.set("ordnance_remaining", back)
+    ctx.emit(UnitRemoved(key, "cup" if back else "removed"))
+    ctx.answer.because("001 §9.5", f"status 1d6 = {roll} vs {hits} hits: "
+                       + ("back to the cup" if back else "out of ammo, removed"))
+
+
+def _strike(ctx: Ctx, hex_id: str, keys: list[str], hits: int) -> None:
+    db = terrain_db(ctx, hex_id, "infantry")
+    saves = sum(1 for d in ctx.roll(db, "save") if d >= ctx.params.soft_save) if hits else 0
+    net = max(0, hits - saves)
+    ctx.answer.set("saves", saves)
+    ctx.answer.set("net_hits", net)
+    for key, n in damage.spread(ctx, keys, net).items():
+        damage.take_hits(ctx, key, n)
+    damage.aftermath(ctx, keys)
+
+
+def aa_fire(ctx: Ctx) -> None:
+    ans = ctx.answer
+    shooter = ctx.unit(ctx.action.actor)
+    target = ctx.unit(ctx.action.target if isinstance(ctx.action.target, str) else None, "target")
+    if shooter.type.aa is None:
+        ans.illegal("§1.3.4.5", f"{shooter.name} has no AA firepower")
+    if target.type.target_type not in ("aircraft", "helicopter"):
+        ans.illegal("§1.3.4.5", "AA fire targets helicopters and aircraft")
+    if "air_cover" in shooter.type.abilities:
+        ctx.params.require("air_cover", "001 §9.6")
+        if shooter.location != "held":
+            ans.illegal("001 §9.6", "air cover not yet pulled from the cup cannot counter")
+    if ans.legal is False:
+        return
+    ans.set("legal", True)
+    if "air_cover" in shooter.type.abilities:
+        ctx.emit(UnitRemoved(shooter.key, "removed"))
+        ans.because("001 §9.6", "air cover attacks, then is removed from play")

@@ -1,0 +1,136 @@
+"""Artillery (§8): fire missions called by HQs, recon and leaders, mortars (§1.3.4.3),
+on-map artillery (001 §8.6), HE / DPICM barrages, smoke, FASCAM, chemical, MLRS, and
+the Mines marker's attack (§8.3, 001 §12.2)."""
+from __future__ import annotations
+
+from referee import damage
+from referee.errors import NotStated
+from referee.events import MarkerPlaced, MarkerRemoved, StatusChanged, UnitDisrupted
+from referee.fire import range_rule, terrain_db
+from referee.model import Unit, need
+from referee.ruleset import Ctx
+
+#: 001 §8.6: "HE (34)" for the Warsaw Pact, "DPICM (23)" for NATO.
+MLRS = {"pact": ("he", 3, 4), "nato": ("dpicm", 2, 3)}
+AREA_MISSIONS = {"chemical", "mlrs"}
+CALLERS = ("hq", "leader")
+
+
+def _spotter_ok(ctx: Ctx, spotter: Unit, firer: Unit | None) -> bool:
+    """HQ, recon (§1.3.4.4) or leader (001 §1.3.6) of the firer's Formation, seeing the target."""
+    calls = spotter.type.target_type in CALLERS or "recon" in spotter.type.abilities
+    if not calls:
+        ctx.answer.illegal("§8.0", f"{spotter.name} cannot call artillery")
+        return False
+    if firer is not None and spotter.formation != firer.formation:
+        ctx.answer.illegal("§1.3.4.3, 001 §8.6", f"{spotter.name} is not of {firer.name}'s Formation")
+        return False
+    if ctx.game.facts.relation(spotter.key).los is False:
+        ctx.answer.illegal("§8.0", f"{spotter.name} has no LOS to the target")
+        return False
+    ctx.answer.because("§8.0", f"{spotter.name} calls the fire")
+    return True
+
+
+def _on_map(ctx: Ctx, firer: Unit) -> None:
+    """Mortar or on-map artillery firing indirectly at a unit or hex."""
+    ans = ctx.answer
+    he = firer.type.he
+    if he is not None:
+        ans.set("bands", range_rule("he", he, None).bands)
+    target = ctx.action.target
+    sees = ctx.game.facts.relation(target).los if isinstance(target, str) and target in ctx.game.units else None
+    if firer.type.arty_type not in ("mrtr", "spm"):
+        ctx.params.require("on_map_artillery", "001 §8.6")
+    if sees:
+        ans.set("roll_required", False)
+        ans.because("§1.3.4.3, 001 §8.6", f"{firer.name} sees the target: no accuracy roll")
+    elif ctx.action.spotter:
+        if _spotter_ok(ctx, ctx.game.unit(ctx.action.spotter), firer):
+            ans.set("roll_required", True)
+    elif sees is False:
+        ans.illegal("§1.3.4.3, 001 §8.6", "target outside the LOS and no spotter of the Formation")
+    else:
+        raise NotStated("units.<target>.los")
+    if ans.legal is None:
+        ans.set("legal", True)
+        ctx.emit(StatusChanged(firer.key, "ops_complete", True))
+        ans.because("§1.3.4.3, 001 §8.6", f"{firer.name} is marked Ops Complete")
+
+
+def indirect_fire(ctx: Ctx) -> None:
+    ans, action = ctx.answer, ctx.action
+    firer = ctx.game.unit(action.actor) if action.actor else None
+    if firer is not None:
+        _on_map(ctx, firer)
+    elif action.spotter:
+        if _spotter_ok(ctx, ctx.game.unit(action.spotter), None):
+            ans.set("legal", True)
+            ans.set("roll_required", True)
+    mission = action.mission
+    kind = mission.type if mission else ("he" if firer is not None else None)
+    kind = need(kind, "query.mission.type")
+    fp = mission.fp if mission else None
+    to_hit = mission.to_hit if mission else None
+    if firer is not None and firer.type.he is not None:
+        fp = fp if fp is not None else firer.type.he.fp
+        to_hit = to_hit if to_hit is not None else firer.type.he.to_hit
+    if kind == "mlrs":
+        ctx.params.require("mlrs", "001 §8.6 MLRS Strike")
+        side = need(action.side or (firer.side if firer else None), "query.side")
+        kind, fp, to_hit = MLRS[side]
+        ans.set("mission", {"type": kind, "fp": fp, "to_hit": to_hit})
+        ans.because("001 §8.6", f"MLRS: {kind.upper()} {fp}/{to_hit}+ on the hex and its six neighbours")
+        ans.set("hexes_affected", 7)
+    else:
+        ans.set("mission", {"type": kind, "fp": fp, "to_hit": to_hit})
+        ans.set("hexes_affected", 7 if kind in AREA_MISSIONS else 1)
+    hex_id = action.target if isinstance(action.target, str) and action.target not in ctx.game.units \
+        else (ctx.game.unit(action.target).hex if isinstance(action.target, str) else None)
+    if kind in ("smoke", "fascam", "chemical"):
+        marker = {"smoke": "smoke_2", "fascam": "mines", "chemical": "chemical"}[kind]
+        if hex_id is not None:
+            ctx.emit(MarkerPlaced(hex_id, marker))
+        ans.because("§8.2-§8.4", f"{marker.replace('_', ' ')} marker placed")
+        return
+    if hex_id is not None and fp is not None and to_hit is not None and ans.legal is not False:
+        ctx.stage(("hits", "saves", "net_hits", "defense_dice"),
+                  lambda: barrage(ctx, hex_id, kind, fp, to_hit))
+
+
+def barrage(ctx: Ctx, hex_id: str, kind: str, fp: int, to_hit: int) -> None:
+    """§8.1 HE and §8.5 DPICM: roll FP dice, infantry DB saves on 5+, spread the hits."""
+    ans = ctx.answer
+    units = [u for u in ctx.game.stack(hex_id) if u.type.target_type not in ("hq", "leader", "support_weapon")]
+    if kind == "dpicm":
+        units = [u for u in units if damage.is_armored(u)]
+    dice = ctx.roll(fp, "attack")
+    hits = sum(1 for d in dice if d >= to_hit)
+    db = terrain_db(ctx, hex_id, "infantry")
+    ans.set("hits", hits)
+    ans.set("defense_dice", db)
+    ans.set("save_number", ctx.params.soft_save)
+    saves = sum(1 for d in ctx.roll(db, "save") if d >= ctx.params.soft_save) if hits else 0
+    net = max(0, hits - saves)
+    ans.set("saves", saves)
+    ans.set("net_hits", net)
+    ans.because("§8.1", f"{fp} dice at {to_hit}+: {hits} hits; {db} DB dice at 5+: {saves} saved; {net} net")
+    for key, n in damage.spread(ctx, [u.key for u in units], net).items():
+        damage.take_hits(ctx, key, n, barrage=kind == "he")
+    damage.aftermath(ctx, [u.key for u in units])
+
+
+def minefield_attack(ctx: Ctx) -> None:
+    """Mines attack a unit entering the hex or its neighbours: one 1d6, parity by book."""
+    unit = ctx.unit(ctx.action.actor)
+    hex_id = ctx.action.target if isinstance(ctx.action.target, str) else None
+    roll = ctx.roll(1, "d6")[0]
+    odd = roll % 2 == 1
+    disrupts = odd if ctx.params.mines_disrupt_on == "odd" else not odd
+    section = "001 §12.2" if ctx.params.mines_disrupt_on == "odd" else "002 §8.3"
+    ctx.answer.because(section, f"mines 1d6 = {roll}: " + ("disrupted" if disrupts else "no effect"))
+    if disrupts and not unit.status.disrupted:
+        ctx.emit(UnitDisrupted(unit.key))
+    if roll == 6 and hex_id is not None:
+        ctx.emit(MarkerRemoved(hex_id, "mines"))
+        ctx.answer.because(section, "a 6 removes the Mines marker")

@@ -1,0 +1,226 @@
+"""Assault (§6.3) and Overrun (§6.4): both sides roll at once, hits are spread, the loser
+retreats. Infantry against all-vehicle stacks gets the §6.3.1 bonus; augmented assault
+(001 §6.3.2) rolls one extra die and keeps the best."""
+from __future__ import annotations
+
+from typing import Mapping
+
+from referee import damage
+from referee.errors import NotStated, RefereeError
+from referee.events import StatusChanged, UnitMoved, result_of
+from referee.fire import improved_position
+from referee.model import Unit, need
+from referee.ruleset import Ctx
+
+
+def _targets(ctx: Ctx) -> list[Unit]:
+    target = ctx.action.target
+    if isinstance(target, str) and target in ctx.game.units:
+        return [ctx.game.unit(target)]
+    if isinstance(target, tuple):
+        return [ctx.game.unit(k) for k in target]
+    if isinstance(target, str):
+        return [u for u in ctx.game.stack(target)]
+    raise NotStated("query.target")
+
+
+def _hex_of(units: list[Unit]) -> str | None:
+    return next((u.hex for u in units if u.hex), None)
+
+
+def assault_values(ctx: Ctx, unit: Unit, foes: list[Unit], hex_id: str | None,
+                   defending: bool) -> tuple[int, int]:
+    """(dice, to-hit) of one unit in an assault, with §6.3.1 and §6.3.2 applied."""
+    value = unit.type.assault
+    if value is None:
+        raise RefereeError(f"{unit.name} has no Assault Factor")
+    fp = need(value.fp, f"units.{unit.key}.assault.fp")
+    to_hit = need(value.to_hit, f"units.{unit.key}.assault.to_hit")
+    if defending and unit.status.disrupted:
+        ctx.answer.because("§6.3", f"{unit.name} was disrupted: counterattacks at 6")
+        return fp, 6
+    kinds = [f.type.target_type for f in foes]
+    if unit.type.is_infantry and kinds and all(k is not None for k in kinds) \
+            and all(f.type.is_vehicle for f in foes):
+        to_hit -= 1
+        ctx.answer.because("§6.3.1", f"{unit.name}: infantry against vehicles only, to-hit -1")
+        terrain = ctx.game.hex(hex_id).terrain if hex_id else None
+        if terrain is None:
+            raise NotStated("hexes.terrain")
+        if terrain == "city":
+            fp += 1
+            ctx.answer.because("§6.3.1", f"{unit.name}: and in a City, assault factor +1")
+    elif unit.type.is_infantry and any(k is None for k in kinds):
+        raise NotStated("target_type of the opposing units")
+    if value.augmented and not defending:
+        ctx.params.require("augmented_assault", "001 §6.3.2")
+        ctx.answer.because("001 §6.3.2", f"{unit.name}: augmented, rolls one extra die")
+        fp += 1
+    return fp, to_hit
+
+
+def _roll(ctx: Ctx, units: list[Unit], foes: list[Unit], hex_id: str | None, defending: bool,
+          label: str, bonus: int = 0, triple: bool = False) -> int:
+    hits = 0
+    for unit in units:
+        fp, to_hit = assault_values(ctx, unit, foes, hex_id, defending)
+        fp = fp * 3 if triple else fp + bonus
+        dice = ctx.roll(fp, label)
+        scored = sum(1 for d in dice if d >= to_hit)
+        if unit.type.assault and unit.type.assault.augmented and not defending:
+            scored = min(scored, fp - 1)
+        hits += scored
+    return hits
+
+
+def _hits_given(ctx: Ctx, attackers: list[Unit], defenders: list[Unit]) -> tuple[int, int] | None:
+    given = ctx.action.hits
+    if given is None:
+        return None
+    if isinstance(given, int):
+        return given, 0
+    on_defenders = sum(given.get(u.key, 0) for u in defenders)
+    on_attackers = sum(given.get(u.key, 0) for u in attackers)
+    return on_defenders, on_attackers
+
+
+def assault(ctx: Ctx) -> None:
+    ans = ctx.answer
+    attackers = [ctx.game.unit(k) for k in ctx.action.actors]
+    defenders = _targets(ctx)
+    hex_id = _hex_of(defenders)
+    actor = attackers[0]
+    for unit in attackers:
+        if unit.type.assault is None:
+            ans.illegal("§6.3", f"{unit.name} has no Assault Factor and cannot assault")
+    if ans.legal is None:
+        ans.set("legal", True)
+    first = defenders[0]
+    ctx.stage(("fp", "to_hit", "max_hits"), lambda: _report(ctx, actor, defenders, hex_id, False))
+    for d in defenders:
+        if d.type.assault is not None:
+            ctx.stage(f"units.{d.key}.fp", lambda d=d: _report_unit(ctx, d, attackers, hex_id))
+    if ans.legal is False:
+        return
+    given = _hits_given(ctx, attackers, defenders)
+    if given is None:
+        fighting = [d for d in defenders if d.type.assault is not None]
+        rolled = ctx.stage(("hits", "net_hits"), lambda: (
+            _roll(ctx, attackers, defenders, hex_id, False, "attack"),
+            _roll(ctx, fighting, attackers, hex_id, True, "counter") if fighting else 0))
+        if rolled is None:
+            return
+        on_defenders, on_attackers = rolled
+    else:
+        on_defenders, on_attackers = given
+    ans.set("hits", on_defenders)
+    net = improved_position(ctx, first, on_defenders)
+    ans.set("net_hits", net)
+    _settle(ctx, attackers, defenders, net, on_attackers, hex_id)
+
+
+def _report(ctx: Ctx, actor: Unit, defenders: list[Unit], hex_id: str | None, defending: bool) -> None:
+    fp, to_hit = assault_values(ctx, actor, defenders, hex_id, defending)
+    ctx.answer.set("fp", fp)
+    ctx.answer.set("to_hit", to_hit)
+    if actor.type.assault and actor.type.assault.augmented:
+        ctx.answer.set("max_hits", fp - 1)
+
+
+def _report_unit(ctx: Ctx, unit: Unit, foes: list[Unit], hex_id: str | None) -> None:
+    fp, to_hit = assault_values(ctx, unit, foes, hex_id, True)
+    ctx.answer.unit(unit.key, fp=fp, to_hit=to_hit)
+
+
+def _settle(ctx: Ctx, attackers: list[Unit], defenders: list[Unit], on_defenders: int,
+            on_attackers: int, hex_id: str | None) -> None:
+    """Apply both sides' hits, then who holds the hex (§6.3)."""
+    for side, hits in ((defenders, on_defenders), (attackers, on_attackers)):
+        for key, n in damage.spread(ctx, [u.key for u in side], hits).items():
+            damage.take_hits(ctx, key, n)
+    damage.aftermath(ctx, [u.key for u in defenders + attackers])
+    all_gone = all(result_of(d.key, ctx.answer.events) == "eliminated" for d in defenders)
+    for unit in defenders + attackers:
+        ctx.answer.unit(unit.key, retreat=0)
+    if all_gone:
+        ctx.answer.because("§6.3", "defender eliminated: the attacker holds the hex")
+        for a in attackers:
+            ctx.emit(UnitMoved(a.key, hex_id))
+    elif on_defenders > on_attackers:
+        ctx.answer.because("§6.3", "defender took more hits: it retreats one hex, the attacker enters")
+        for d in defenders:
+            if result_of(d.key, ctx.answer.events) != "eliminated":
+                ctx.answer.unit(d.key, retreat=1)
+                ctx.answer.gap(f"units.{d.key}.hex", "not stated: retreat hex (§6.3)")
+        for a in attackers:
+            ctx.emit(UnitMoved(a.key, hex_id))
+    else:
+        ctx.answer.because("§6.3", "defender took no more hits than the attacker: the attacker falls back")
+        for a in attackers:
+            ctx.answer.unit(a.key, retreat=1)
+    for unit in defenders + attackers:
+        if result_of(unit.key, ctx.answer.events) != "eliminated":
+            ctx.emit(StatusChanged(unit.key, "ops_complete", True))
+
+
+def overrun(ctx: Ctx) -> None:
+    """§6.4: AFVs triple their assault factor against infantry in open or hill terrain."""
+    ans = ctx.answer
+    actor = ctx.unit(ctx.action.actor)
+    defenders = _targets(ctx)
+    hex_id = _hex_of(defenders)
+    hex_state = ctx.game.hex(hex_id)
+    if not actor.type.is_vehicle:
+        ans.illegal("§6.4", "only AFVs can overrun")
+    if hex_state.terrain is not None and hex_state.terrain not in ("clear", "hill"):
+        ans.illegal("§6.4", f"overrun only in open or Hill terrain, not {hex_state.terrain}")
+    if actor.status.disrupted:
+        ans.illegal("§6.4", "only Good Order AFVs can overrun")
+    entry = hex_state.mp_cost
+    if entry is None:
+        row = ctx.tec.terrain(hex_state.terrain)
+        entry = need((row.mp or {}).get("vehicle"), f"hexes.{hex_state.id}.mp_cost")
+    cost = entry + 1
+    ans.set("cost", cost)
+    ans.because("§6.4", f"overrun costs terrain {entry} + 1 = {cost} MP")
+    if actor.status.mp_left is not None:
+        left = actor.status.mp_left
+    else:
+        spent = actor.status.mp_spent if isinstance(actor.status.mp_spent, int) else 0
+        left = need(actor.type.mp, f"units.{actor.key}.mp") - spent
+    if left - cost < 1:
+        ans.illegal("§6.4", f"{left} MP left: after paying {cost} none remain to exit")
+    if ans.legal is None:
+        ans.set("legal", True)
+    fp = need(actor.type.assault and actor.type.assault.fp, f"units.{actor.key}.assault.fp") * 3
+    ans.set("fp", fp)
+    for d in defenders:
+        if d.type.assault is not None:
+            ctx.stage(f"units.{d.key}.fp", lambda d=d: ctx.answer.unit(
+                d.key, fp=d.type.assault.fp, to_hit=6 if d.status.disrupted else d.type.assault.to_hit))
+    if ans.legal is False:
+        return
+    given = _hits_given(ctx, [actor], defenders)
+    if given is None:
+        to_hit = need(actor.type.assault.to_hit, f"units.{actor.key}.assault.to_hit")
+        dice = ctx.roll(fp, "attack")
+        on_defenders = sum(1 for d in dice if d >= to_hit)
+        on_actor = 0
+        for d in defenders:
+            if d.type.assault is None:
+                continue
+            d_hit = 6 if d.status.disrupted else need(d.type.assault.to_hit, f"units.{d.key}.assault.to_hit")
+            counter = ctx.roll(need(d.type.assault.fp, f"units.{d.key}.assault.fp"), "counter")
+            on_actor += sum(1 for x in counter if x >= d_hit)
+    else:
+        on_defenders, on_actor = given
+    ans.set("hits", on_defenders)
+    for key, n in damage.spread(ctx, [d.key for d in defenders], on_defenders).items():
+        damage.take_hits(ctx, key, n)
+    damage.take_hits(ctx, actor.key, on_actor)
+    damage.aftermath(ctx, [d.key for d in defenders] + [actor.key])
+    if result_of(actor.key, ctx.answer.events) in ("disrupted", "reduced", "disrupted_and_reduced"):
+        ans.because("§6.4", f"{actor.name} was hurt: back to the hex it entered from")
+        ctx.emit(UnitMoved(actor.key, actor.hex))
+    elif result_of(actor.key, ctx.answer.events) == "none":
+        ans.gap(f"units.{actor.key}.hex", "not stated: exit hex (§6.4)")

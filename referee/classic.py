@@ -1,0 +1,67 @@
+"""The classic World at War ruleset (Eisenbach Gap, The Untold Stories).
+
+The two books share one system; their differences are :class:`~referee.ruleset.Params`
+values chosen by the book flag, and the Untold Stories additions (leaders, conditional
+morale, airstrikes...) are features the Eisenbach Gap flag does not switch on.
+"""
+from __future__ import annotations
+
+from referee import air, artillery, assault, damage, fire, los, morale, movement, phases
+from referee.errors import RefereeError
+from referee.ruleset import Params, Procedure, Ruleset
+
+BOOKS = ("eisenbach", "untold")
+
+UNTOLD_FEATURES = frozenset({
+    "leaders", "conditional_morale", "jamming", "augmented_assault", "improved_positions",
+    "mlrs", "on_map_artillery", "airstrikes", "air_cover", "popup", "towed_transport",
+    "tank_support_weapons"})
+
+PROCEDURES: dict[str, Procedure] = {
+    "direct_fire": fire.direct_fire,
+    "opportunity_fire": fire.opportunity_fire,
+    "move_and_fire": fire.move_and_fire,
+    "defense": fire.defense,
+    "concealment": fire.concealment,
+    "missile_ammo_check": fire.missile_ammo_check,
+    "apply_damage": damage.apply_damage,
+    "los": los.line_of_sight,
+    "los_height": los.los_height,
+    "assault": assault.assault,
+    "overrun": assault.overrun,
+    "indirect_fire": artillery.indirect_fire,
+    "minefield_attack": artillery.minefield_attack,
+    "chemical_attack": morale.chemical_attack,
+    "morale_check": morale.morale_check,
+    "conditional_morale": morale.conditional_morale,
+    "command_check": morale.command_check,
+    "rally": morale.rally,
+    "move": movement.move,
+    "load": movement.load,
+    "unload": movement.unload,
+    "stacking": movement.stacking,
+    "airstrike": air.airstrike,
+    "aa_fire": air.aa_fire,
+    "marker_removal": phases.marker_removal,
+    "operations_phase": phases.operations_phase,
+    "hq_replacement": phases.hq_replacement,
+}
+
+
+def classic_params(book: str) -> Params:
+    """Parameters of one classic book: ``eisenbach`` (002) or ``untold`` (001)."""
+    if book == "eisenbach":
+        return Params(ruleset="classic", book="eisenbach", mines_disrupt_on="even",
+                      hill_los_any_city_blocks=True, unarmored_ap_hit_reduces=False)
+    if book == "untold":
+        return Params(ruleset="classic", book="untold", features=UNTOLD_FEATURES,
+                      mines_disrupt_on="odd", hill_los_any_city_blocks=False,
+                      unarmored_ap_hit_reduces=True, max_bonus_attack_dice=2,
+                      road_bonus_units=frozenset({"CDO MC"}),
+                      no_transport_units=frozenset({"CDO MC"}))
+    raise RefereeError(f"unknown classic book {book!r} (expected one of {', '.join(BOOKS)})")
+
+
+def classic(book: str = "untold") -> Ruleset:
+    """The classic ruleset read by one book."""
+    return Ruleset(classic_params(book), PROCEDURES)

@@ -1,0 +1,172 @@
+"""Events: the only way the model changes.
+
+A procedure never edits the game; it returns events, and :func:`apply` folds them into
+a new :class:`~referee.model.Game`. Exporters (a corrected VASSAL save, a report)
+translate the same events, so what the referee decided is exactly what gets written.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Iterable, Union
+
+from referee.model import Game
+
+
+@dataclass(frozen=True)
+class UnitDisrupted:
+    unit: str
+
+
+@dataclass(frozen=True)
+class UnitRallied:
+    unit: str
+
+
+@dataclass(frozen=True)
+class UnitReduced:
+    unit: str
+
+
+@dataclass(frozen=True)
+class UnitEliminated:
+    unit: str
+
+
+@dataclass(frozen=True)
+class UnitRemoved:
+    """Out of play without being eliminated (to the cup, removed, held)."""
+
+    unit: str
+    location: str
+
+
+@dataclass(frozen=True)
+class UnitPlaced:
+    """An eliminated or held counter comes back onto the map (HQ replacement)."""
+
+    unit: str
+    hex: str | None
+    strength: str | None = None
+
+
+@dataclass(frozen=True)
+class UnitMoved:
+    unit: str
+    hex: str | None
+
+
+@dataclass(frozen=True)
+class StatusChanged:
+    unit: str
+    field: str
+    value: Any
+
+
+@dataclass(frozen=True)
+class MarkerPlaced:
+    hex: str
+    marker: str
+
+
+@dataclass(frozen=True)
+class MarkerRemoved:
+    hex: str
+    marker: str
+
+
+@dataclass(frozen=True)
+class MarkerFlipped:
+    """A two-sided marker turned over (Smoke 2 -> Smoke 1)."""
+
+    hex: str
+    old: str
+    new: str
+
+
+Event = Union[UnitDisrupted, UnitRallied, UnitReduced, UnitEliminated, UnitRemoved, UnitPlaced,
+              UnitMoved, StatusChanged, MarkerPlaced, MarkerRemoved, MarkerFlipped]
+
+#: Events that count as a combat result on a unit, in the order they are reported.
+RESULT_EVENTS = (UnitDisrupted, UnitReduced, UnitEliminated)
+
+
+def apply(game: Game, event: Event) -> Game:
+    """Return ``game`` with one event applied."""
+    if isinstance(event, (MarkerPlaced, MarkerRemoved, MarkerFlipped)):
+        hex_state = game.hex(event.hex)
+        markers = set(hex_state.markers)
+        if isinstance(event, MarkerPlaced):
+            markers.add(event.marker)
+        elif isinstance(event, MarkerRemoved):
+            markers.discard(event.marker)
+        else:
+            markers.discard(event.old)
+            markers.add(event.new)
+        return game.with_hex(replace(hex_state, markers=frozenset(markers)))
+    unit = game.unit(event.unit)
+    if isinstance(event, UnitDisrupted):
+        unit = unit.with_status(disrupted=True)
+    elif isinstance(event, UnitRallied):
+        unit = unit.with_status(disrupted=False)
+    elif isinstance(event, UnitReduced):
+        unit = replace(unit, strength="reduced")
+    elif isinstance(event, UnitEliminated):
+        unit = replace(unit, location="eliminated")
+    elif isinstance(event, UnitRemoved):
+        unit = replace(unit, location=event.location)
+    elif isinstance(event, UnitPlaced):
+        unit = replace(unit, location="map", hex=event.hex or unit.hex,
+                       strength=event.strength or unit.strength)
+    elif isinstance(event, UnitMoved):
+        unit = replace(unit, hex=event.hex)
+    elif isinstance(event, StatusChanged):
+        unit = unit.with_status(**{event.field: event.value})
+    return game.with_unit(unit)
+
+
+def apply_all(game: Game, events: Iterable[Event]) -> Game:
+    for event in events:
+        game = apply(game, event)
+    return game
+
+
+def result_of(unit: str, events: Iterable[Event]) -> str:
+    """The combat result a unit suffered, in the case vocabulary (none, disrupted, ...)."""
+    kinds = {type(e) for e in events if isinstance(e, RESULT_EVENTS) and e.unit == unit}
+    if UnitEliminated in kinds:
+        return "eliminated"
+    if UnitDisrupted in kinds and UnitReduced in kinds:
+        return "disrupted_and_reduced"
+    if UnitReduced in kinds:
+        return "reduced"
+    if UnitDisrupted in kinds:
+        return "disrupted"
+    return "none"
+
+
+def describe(event: Event, game: Game) -> str:
+    """One line a player can read, naming counters by their printed name."""
+    def name(key: str) -> str:
+        unit = game.units.get(key)
+        return unit.name if unit else key
+    if isinstance(event, UnitDisrupted):
+        return f"{name(event.unit)} is Disrupted"
+    if isinstance(event, UnitRallied):
+        return f"{name(event.unit)} rallies"
+    if isinstance(event, UnitReduced):
+        return f"{name(event.unit)} is Reduced"
+    if isinstance(event, UnitEliminated):
+        return f"{name(event.unit)} is eliminated"
+    if isinstance(event, UnitRemoved):
+        return f"{name(event.unit)} goes to {event.location}"
+    if isinstance(event, UnitPlaced):
+        return f"{name(event.unit)} returns to the map" + (f" in {event.hex}" if event.hex else "")
+    if isinstance(event, UnitMoved):
+        return f"{name(event.unit)} moves to {event.hex}"
+    if isinstance(event, StatusChanged):
+        return f"{name(event.unit)}: {event.field.replace('_', ' ')} -> {event.value}"
+    if isinstance(event, MarkerPlaced):
+        return f"{event.marker.replace('_', ' ').title()} marker placed in {event.hex}"
+    if isinstance(event, MarkerRemoved):
+        return f"{event.marker.replace('_', ' ').title()} marker removed from {event.hex}"
+    return f"{event.old} flipped to {event.new} in {event.hex}"

@@ -1,0 +1,490 @@
+"""Ranged combat (§6.1): weapon, range band, to-hit and FP, concealment, defence, results.
+
+Opportunity fire (§6.2) and moving fire (§6.1.3) are the same procedure with a flag;
+missile depletion (§6.1.4) follows every shot.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from referee import damage
+from referee.errors import NotStated, RefereeError
+from referee.events import StatusChanged, UnitRemoved
+from referee.model import HARD_TYPES, Unit, Weapon, need
+from referee.ruleset import Ctx
+
+BAND_MODIFIER = {"point_blank": -1, "effective": 0, "long": 1}
+
+
+# ---------------------------------------------------------------- range ------------
+
+@dataclass(frozen=True)
+class RangeRule:
+    """How a weapon's printed range works against this target (§6.1.1, §6.1.2, §9.3)."""
+
+    printed: int | None
+    underlined: bool
+    halved: bool            # non-AA weapon against a helicopter
+
+    @property
+    def bands(self) -> list[str]:
+        if self.underlined or self.halved:
+            return ["effective"]
+        return ["point_blank", "effective", "long"]
+
+    def max_range(self) -> int:
+        printed = need(self.printed, "weapon.range")
+        reach = printed // 2 if self.halved else printed
+        return reach if (self.underlined or self.halved) else 2 * reach
+
+    def band(self, distance: int) -> str | None:
+        """The band at ``distance``, or ``None`` when out of range."""
+        if self.halved and distance <= 1:
+            return "effective"                     # an adjacent helicopter can always be fired on
+        if distance > self.max_range():
+            return None
+        printed = need(self.printed, "weapon.range")
+        if self.underlined or self.halved:
+            return "effective"
+        if distance <= printed // 2:
+            return "point_blank"
+        return "effective" if distance <= printed else "long"
+
+
+def range_rule(weapon_name: str, weapon: Weapon, target: Unit | None) -> RangeRule:
+    vs_helicopter = target is not None and target.type.target_type == "helicopter"
+    return RangeRule(weapon.range, bool(weapon.underlined), vs_helicopter and weapon_name != "aa")
+
+
+def choose_weapon(ctx: Ctx, actor: Unit, target: Unit | None) -> str:
+    """The query's weapon, else AP against hard targets and HE otherwise (§6.1)."""
+    if ctx.action.weapon:
+        return ctx.action.weapon
+    printed = [n for n in ("ap", "he", "aa") if actor.type.weapon(n) is not None]
+    if len(printed) == 1:
+        return printed[0]
+    if target is None or target.type.target_type is None:
+        raise NotStated("query.weapon")
+    if target.type.target_type in ("helicopter", "aircraft") and actor.type.aa is not None:
+        return "aa"
+    return "ap" if target.type.target_type in HARD_TYPES else "he"
+
+
+# ---------------------------------------------------------------- defence ----------
+
+def terrain_db(ctx: Ctx, hex_id: str | None, target_class: str) -> int:
+    """Defensive Bonus dice of the hex for ``infantry`` or ``vehicle`` targets (TEC)."""
+    hex_state = ctx.game.hex(hex_id)
+    stated = hex_state.terrain_db
+    if isinstance(stated, int):
+        db = stated
+    elif stated is not None:
+        db = need(stated.get(target_class), f"hexes.{hex_state.id}.terrain_db.{target_class}")
+    else:
+        row = ctx.tec.terrain(hex_state.terrain)
+        db = need((row.db or {}).get(target_class), f"hexes.{hex_state.id}.terrain_db")
+    if "wrecks" in hex_state.markers:
+        wreck = ctx.tec.marker("wrecks")
+        wreck_db = (wreck.db or {}).get(target_class, 0) if wreck else 0
+        if wreck_db > db:
+            ctx.answer.because("TEC Wrecks", f"Wreck gives {wreck_db} DB (terrain {db})")
+            db = wreck_db
+    return db
+
+
+def target_class(unit: Unit) -> str:
+    return "vehicle" if unit.type.is_vehicle else "infantry"
+
+
+def is_hard(unit: Unit) -> bool:
+    """Hard targets print an Armor Factor and Save Number (§6.1); helicopters use theirs (§9.3)."""
+    if unit.type.target_type in ("troops", "soft_vehicle"):
+        return False
+    if unit.type.armor is not None:
+        return True
+    if unit.type.target_type in HARD_TYPES:
+        raise NotStated(f"units.{unit.key}.armor")
+    return False
+
+
+def is_concealed(ctx: Ctx, target: Unit, firer: Unit | None = None) -> bool:
+    """§6.1.5: concealing terrain or a Wreck, not Ops Complete, not moving, no Good Order
+    enemy adjacent, not in the LOS of Good Order enemy recon. A stated fact wins."""
+    if target.status.concealed is not None:
+        return target.status.concealed
+    hex_state = ctx.game.hex(target.hex)
+    row = ctx.tec.terrain(hex_state.terrain) if hex_state.terrain else None
+    covers = "wrecks" in hex_state.markers or (row is not None and (
+        row.conceals == "all" or (row.conceals == "infantry" and target.type.is_infantry)))
+    if hex_state.terrain is None and "wrecks" not in hex_state.markers:
+        raise NotStated(f"hexes.{hex_state.id}.terrain")
+    if not covers:
+        ctx.answer.because("§6.1.5", f"{target.name}: terrain gives no concealment")
+        return False
+    if target.status.ops_complete or target.status.moving:
+        ctx.answer.because("§6.1.5", f"{target.name}: Ops Complete or moving, not concealed")
+        return False
+    reference = ctx.action.actor or (ctx.action.target if isinstance(ctx.action.target, str) else None)
+    for other in ctx.game.units.values():
+        if other.key == target.key or not other.on_map or other.status.disrupted:
+            continue
+        if other.type.target_type in ("hq", "leader", "support_weapon", "aircraft"):
+            continue
+        if firer is None or other.key != firer.key:
+            if other.side is None or target.side is None:
+                raise NotStated(f"units.{other.key}.side")
+            if other.side == target.side:
+                continue
+        if reference == target.key:
+            rel = ctx.game.facts.relation(other.key)
+            distance, adjacent, sees = rel.distance, rel.adjacent, rel.los
+        elif reference == other.key:
+            rel = ctx.game.facts.relation(target.key)
+            distance, adjacent, sees = rel.distance, rel.adjacent, rel.los
+        else:
+            raise NotStated(f"units.{other.key}.distance")
+        if adjacent is None and distance is None:
+            raise NotStated(f"units.{other.key}.distance")
+        if adjacent or (distance is not None and distance <= 1):
+            ctx.answer.because("§6.1.5", f"{target.name}: adjacent to Good Order enemy {other.name}")
+            return False
+        if "recon" in other.type.abilities:
+            if need(sees, f"units.{other.key}.los"):
+                ctx.answer.because("§1.3.4.4", f"{target.name}: seen by enemy recon {other.name}")
+                return False
+    ctx.answer.because("§6.1.5", f"{target.name} is concealed")
+    return True
+
+
+@dataclass(frozen=True)
+class DefenceRoll:
+    db_dice: int
+    armor_dice: int
+    save_number: int
+    concealed: bool
+
+    @property
+    def defense_dice(self) -> int:
+        return self.db_dice + self.armor_dice
+
+
+def defence(ctx: Ctx, target: Unit, *, mission: str | None = None,
+            firer: Unit | None = None) -> DefenceRoll:
+    """The target's defensive roll: armor dice plus DB dice, and the save number."""
+    soft_save = ctx.params.soft_save
+    if mission in ("he", "dpicm"):
+        db = terrain_db(ctx, target.hex, "infantry")
+        ctx.answer.because("§8.1", f"fire mission: infantry DB of the terrain {db}, no concealment, saves on {soft_save}+")
+        return DefenceRoll(db, 0, soft_save, False)
+    hard = is_hard(target)
+    db = terrain_db(ctx, target.hex, target_class(target))
+    concealed = is_concealed(ctx, target, firer)
+    total = db + (1 if concealed else 0)
+    text = f"DB {db} terrain" + (" + 1 concealed" if concealed else "")
+    if hard and total > ctx.params.hard_db_cap:
+        text += f", capped at {ctx.params.hard_db_cap}"
+        total = ctx.params.hard_db_cap
+    ctx.answer.because("§6.1.5, §6.1.6", f"{target.name}: {text}")
+    armor, save = (need(target.type.armor, f"units.{target.key}.armor"),
+                   need(target.type.save, f"units.{target.key}.save")) if hard else (0, soft_save)
+    armor, save = _leader_defence(ctx, target, armor, save)
+    return DefenceRoll(total, armor, save, concealed)
+
+
+def _leader_defence(ctx: Ctx, target: Unit, armor: int, save: int) -> tuple[int, int]:
+    """001 §1.3.6: a leader may raise the armor value or lower the save number, one per roll."""
+    leaders = [ctx.game.unit(k) for k in ctx.action.bonus_from or ()
+               if ctx.game.unit(k).type.target_type == "leader"]
+    if not leaders:
+        return armor, save
+    ctx.params.require("leaders", "001 §1.3.6")
+    choice = ctx.action.choice
+    choices = [choice] if isinstance(choice, str) else list(choice or ())
+    if len(choices) != 1:
+        ctx.answer.illegal("001 §1.3.6", "a leader alters one value per roll")
+        return armor, save
+    bonus = sum(need(l.leadership, f"units.{l.key}.leadership") for l in leaders)
+    if choices[0] == "save":
+        ctx.answer.modify("save", -bonus, "leader lowers the save number", "001 §1.3.6")
+        return armor, max(1, save - bonus)
+    if choices[0] == "armor":
+        ctx.answer.modify("armor", bonus, "leader raises the armor value", "001 §1.3.6")
+        return armor + bonus, save
+    return armor, save
+
+
+def roll_saves(ctx: Ctx, roll: DefenceRoll, hits: int) -> int:
+    if hits == 0 and roll.defense_dice:
+        return 0
+    dice = ctx.roll(roll.defense_dice, "save")
+    return sum(1 for d in dice if d >= roll.save_number)
+
+
+def put_defence(ctx: Ctx, roll: DefenceRoll) -> None:
+    ctx.answer.set("db_dice", roll.db_dice)
+    ctx.answer.set("armor_dice", roll.armor_dice)
+    ctx.answer.set("defense_dice", roll.defense_dice)
+    ctx.answer.set("save_number", roll.save_number)
+    ctx.answer.set("concealed", roll.concealed)
+
+
+def improved_position(ctx: Ctx, target: Unit, hits: int) -> int:
+    """001 §12.1: an Improved Position nullifies the first hit of any attack."""
+    if hits and target.hex and "improved_position" in ctx.game.hex(target.hex).markers:
+        ctx.params.require("improved_positions", "001 §12.1")
+        ctx.answer.because("001 §12.1", "Improved Position negates the first hit")
+        return hits - 1
+    return hits
+
+
+# ---------------------------------------------------------------- firing -----------
+
+def attack_bonus(ctx: Ctx, actor: Unit) -> int:
+    """HQ leadership (§1.3.3.2) and leader leadership (001 §1.3.6) added as attack dice."""
+    total = 0
+    for key in ctx.action.bonus_from or ():
+        giver = ctx.game.unit(key)
+        if giver.type.target_type == "leader":
+            ctx.params.require("leaders", "001 §1.3.6")
+        bonus = need(giver.leadership, f"units.{key}.leadership")
+        total += bonus
+        ctx.answer.because("§1.3.3.2" if giver.type.target_type == "hq" else "001 §1.3.6",
+                           f"{giver.name} adds {bonus} attack dice")
+    cap = ctx.params.max_bonus_attack_dice
+    if cap is not None and total > cap:
+        ctx.answer.because("001 §1.3.6", f"a platoon adds at most {cap} attack dice ({total} offered)")
+        total = cap
+    return total
+
+
+def moving_fire(ctx: Ctx, actor: Unit) -> tuple[int, int]:
+    """§6.1.3 / §6.1.3.1: may the unit fire after moving, and at what (to-hit, FP) cost?"""
+    spent = actor.status.mp_spent
+    if actor.type.target_type == "helicopter":
+        hexes = need(spent, f"units.{actor.key}.status.mp_spent")
+        limit = ctx.params.helicopter_moving_fire_hexes
+        if not isinstance(hexes, int) or hexes > limit:
+            ctx.answer.illegal("§6.1.3.1", f"helicopter moved {hexes} hexes, more than {limit}")
+        return 0, 0
+    level = next((a for a in actor.type.abilities if a in ctx.params.moving_fire), None)
+    if level is None:
+        ctx.answer.illegal("§6.1.3", f"{actor.name} is not eligible for Moving Fire")
+        return 0, 0
+    spent = need(spent, f"units.{actor.key}.status.mp_spent")
+    if isinstance(spent, int):
+        half = need(actor.type.mp, f"units.{actor.key}.mp") // 2
+        over = spent > half
+    else:
+        over = spent == "more_than_half"
+    if over:
+        ctx.answer.illegal("§6.1.3", "Moving Fire allows at most half the Movement Factor")
+    return ctx.params.moving_fire[level]
+
+
+def fire(ctx: Ctx, *, opportunity: bool = False, moving: bool = False) -> None:
+    """Direct, opportunity or moving fire by the actor on one target unit."""
+    a, ans = ctx.action, ctx.answer
+    actor = ctx.unit(a.actor)
+    target = ctx.game.unit(a.target) if isinstance(a.target, str) else None
+    _fire_status(ctx, actor, opportunity)
+    mods = (0, 0)
+    if moving:
+        mods = ctx.stage(("legal", "to_hit", "fp"), lambda: moving_fire(ctx, actor)) or (0, 0)
+        ans.set("modifiers", {"to_hit": mods[0], "fp": mods[1]})
+    weapon_name = ctx.stage(("legal", "to_hit", "fp", "band", "bands", "max_range", "weapon", "hits"),
+                            lambda: choose_weapon(ctx, actor, target))
+    if weapon_name is None:
+        return
+    ans.set("weapon", weapon_name)
+    weapon = actor.type.weapon(weapon_name)
+    if weapon is None:
+        ans.illegal("§6.1", f"{actor.name} has no {weapon_name.upper()} firepower")
+        return
+    _weapon_legality(ctx, actor, target, weapon_name, weapon)
+    rule = range_rule(weapon_name, weapon, target)
+    ans.set("bands", rule.bands)
+    ctx.stage("max_range", lambda: ans.set("max_range", rule.max_range()))
+    band = ctx.stage(("band", "legal", "to_hit", "fp", "hits"), lambda: _band(ctx, rule, target))
+    bonus = ctx.stage(("fp", "modifiers"), lambda: attack_bonus(ctx, actor)) or 0
+    if a.bonus_from:
+        ans.values.setdefault("modifiers", {})["fp"] = bonus
+    if band is not None:
+        ctx.stage(("to_hit", "fp", "hits"), lambda: _to_hit_and_fp(ctx, actor, weapon, band, mods, bonus))
+    for sw in ctx.game.attached(actor.key):
+        if sw.type.target_type == "support_weapon" and actor.type.is_infantry:
+            _support_weapon(ctx, sw, bonus)
+    hallowed = actor.hex and "hallowed_ground" in ctx.game.hex(actor.hex).markers
+    if hallowed and ctx.params.has("leaders"):
+        owner = ctx.game.hex(actor.hex).owner
+        ans.set("rerolls", 1 if owner is not None and owner == actor.nation else 0)
+        ans.because("001 §1.3.6.1", "Hallowed Ground: one die may be rerolled")
+    if ans.legal is None and "legal" not in ans.gaps:
+        ans.set("legal", True)
+    if ans.legal:
+        ctx.emit(StatusChanged(actor.key, "ops_complete", True))
+        ans.because("§6.1", f"{actor.name} is marked Ops Complete")
+        if target is not None:
+            ctx.stage(("hits", "saves", "net_hits", "units"), lambda: _resolve_fire(ctx, actor, target, weapon_name, weapon))
+    elif ans.legal is False and a.hits is not None and target is not None:
+        pass
+
+
+def _fire_status(ctx: Ctx, actor: Unit, opportunity: bool) -> None:
+    ans, status = ctx.answer, actor.status
+    if status.disrupted:
+        ans.illegal("§6.1.7", f"{actor.name} is Disrupted and cannot fire")
+    if status.ops_complete:
+        ans.illegal("§6.1", f"{actor.name} is Ops Complete")
+    if status.out_of_command and not opportunity:
+        ans.illegal("§4.2", f"{actor.name} is Out of Command: only opportunity fire")
+    for sw in ctx.game.attached(actor.key):
+        if sw.type.target_type == "support_weapon" and sw.status.fired and not actor.type.is_infantry:
+            ans.illegal("001 §1.3.5.1", f"{actor.name} fired its gun-launched ATGM this impulse")
+
+
+def _weapon_legality(ctx: Ctx, actor: Unit, target: Unit | None, name: str, weapon: Weapon) -> None:
+    ans = ctx.answer
+    if name == "ap" and weapon.underlined and actor.status.ammo.startswith("depleted"):
+        ans.illegal("§6.1.4", f"{actor.name} is under an Ammo Depleted marker")
+    if target is None:
+        return
+    kind = target.type.target_type
+    if name == "aa" and kind not in (None, "helicopter", "aircraft"):
+        ans.illegal("§1.3.4.5", "AA firepower only targets helicopters and aircraft")
+    if kind == "helicopter" and name != "aa" and weapon.underlined and target.mode == "flying":
+        ans.illegal("§9.3", "non-AA weapons with an underlined range cannot fire at flying helicopters")
+    rel = ctx.game.facts.relation(target.key)
+    if rel.los is False and not (rel.distance is not None and rel.distance <= 1):
+        ans.illegal("§7", f"no line of sight to {target.name}")
+
+
+def _band(ctx: Ctx, rule: RangeRule, target: Unit | None) -> str:
+    stated = ctx.game.facts.get("range_band")
+    ans = ctx.answer
+    if stated is not None and (target is None or ctx.game.facts.relation(target.key).distance is None):
+        ans.set("band", stated)
+        ans.because("§6.1.1, §6.1.2", f"range band {stated} (stated)")
+        return stated
+    if target is None:
+        raise NotStated("query.target")
+    distance = need(ctx.game.facts.relation(target.key).distance, f"units.{target.key}.distance")
+    band = rule.band(distance)
+    if band is None:
+        ans.illegal("§6.1.1", f"range {distance} is beyond the maximum {rule.max_range()}")
+        raise NotStated(f"band (out of range at {distance})")
+    ans.set("band", band)
+    ans.set("range", distance)
+    ans.because("§6.1.1, §6.1.2, §9.3", f"range {distance} = {band.replace('_', ' ')}"
+                + (" (halved against a helicopter)" if rule.halved else ""))
+    return band
+
+
+def _to_hit_and_fp(ctx: Ctx, actor: Unit, weapon: Weapon, band: str,
+                   mods: tuple[int, int], bonus: int) -> None:
+    ans = ctx.answer
+    base = need(weapon.to_hit, "weapon.to_hit")
+    band_mod = BAND_MODIFIER[band]
+    if band_mod:
+        ans.modify("to_hit", band_mod, f"{band.replace('_', ' ')} range", "§6.1.1, §6.1.2")
+    to_hit = base + band_mod + mods[0]
+    past_six = max(0, to_hit - 6)
+    ans.set("to_hit", min(to_hit, 6))
+    if past_six:
+        ans.because("§6.1.3", f"to-hit {to_hit} past 6: -{past_six} FP, to-hit stays 6")
+    fp = need(weapon.fp, "weapon.fp") + bonus + mods[1] - past_six
+    ans.set("fp", max(fp, 0))
+
+
+def _support_weapon(ctx: Ctx, sw: Unit, bonus: int) -> None:
+    """§1.3.3.2 exception: the HQ's leadership also backs the platoon's Support Weapon."""
+    printed = [w for w in (sw.type.ap, sw.type.he) if w is not None]
+    if len(printed) == 1 and printed[0].fp is not None:
+        ctx.answer.unit(sw.key, fp=printed[0].fp + bonus)
+
+
+def _resolve_fire(ctx: Ctx, actor: Unit, target: Unit, name: str, weapon: Weapon) -> None:
+    ans = ctx.answer
+    if ctx.action.hits is not None:
+        hits = int(ctx.action.hits)
+    else:
+        fp = ans.values.get("fp")
+        to_hit = ans.values.get("to_hit")
+        if fp is None or to_hit is None:
+            raise NotStated("weapon.fp" if fp is None else "weapon.to_hit")
+        dice = ctx.roll(fp, "attack")
+        hits = sum(1 for d in dice if d >= to_hit)
+        ans.because("§6.1", f"{fp} dice at {to_hit}+: {hits} hit(s)")
+        missile_check(ctx, actor, name, weapon, hits)
+    ans.set("hits", hits)
+    negated = improved_position(ctx, target, hits)
+    roll = defence(ctx, target, firer=actor)
+    put_defence(ctx, roll)
+    saves = roll_saves(ctx, roll, negated)
+    net = max(0, negated - saves)
+    ans.set("saves", saves)
+    ans.set("net_hits", net)
+    ans.because("§6.1", f"{roll.defense_dice} defence dice at {roll.save_number}+: {saves} save(s), {net} net hit(s)")
+    damage.take_hits(ctx, target.key, net, weapon=name)
+    damage.aftermath(ctx, [target.key])
+
+
+def missile_check(ctx: Ctx, actor: Unit, name: str, weapon: Weapon | None, hits: int) -> None:
+    """§6.1.4 missile depletion; 001 §1.3.5.1 the gun-launched ATGM is used up on a miss."""
+    if actor.type.target_type == "support_weapon":
+        if hits == 0:
+            ctx.emit(UnitRemoved(actor.key, "removed"))
+            ctx.answer.because("001 §1.3.5.1", f"no hits: {actor.name} runs out and is removed")
+        return
+    if actor.type.arty_type in ("mrtr", "spm"):
+        ctx.answer.because("§1.3.4.3, §6.1.4", "mortars are exempt from missile depletion")
+        return
+    missile = "missile" in actor.type.abilities or bool(weapon and weapon.underlined)
+    if missile and hits == 0 and "indirect_fire" not in actor.type.abilities:
+        ctx.emit(StatusChanged(actor.key, "ammo", "depleted_2"))
+        ctx.answer.because("§6.1.4", f"missile unit rolled no hits: Ammo Depleted 2 on {actor.name}")
+
+
+def missile_ammo_check(ctx: Ctx) -> None:
+    actor = ctx.unit(ctx.action.actor)
+    name = ctx.action.weapon or "ap"
+    hits = need(ctx.action.hits, "query.hits")
+    if not isinstance(hits, int):
+        raise RefereeError("missile_ammo_check: query.hits must be an integer")
+    missile_check(ctx, actor, name, actor.type.weapon(name), hits)
+
+
+def direct_fire(ctx: Ctx) -> None:
+    fire(ctx)
+
+
+def opportunity_fire(ctx: Ctx) -> None:
+    actor = ctx.unit(ctx.action.actor)
+    target = ctx.game.unit(ctx.action.target) if isinstance(ctx.action.target, str) else None
+    if actor.type.arty_type in ("mrtr", "spm") and target is not None \
+            and ctx.game.facts.relation(target.key).los is False:
+        ctx.answer.illegal("§1.3.4.3", "mortars cannot opportunity fire at units outside their LOS")
+    fire(ctx, opportunity=True)
+
+
+def move_and_fire(ctx: Ctx) -> None:
+    fire(ctx, moving=True)
+
+
+def concealment(ctx: Ctx) -> None:
+    target = ctx.unit(ctx.action.target if isinstance(ctx.action.target, str) else None, "target")
+    firer = ctx.game.unit(ctx.action.actor) if ctx.action.actor else None
+    ctx.answer.set("concealed", is_concealed(ctx, target, firer))
+
+
+def defense(ctx: Ctx) -> None:
+    target = ctx.unit(ctx.action.target if isinstance(ctx.action.target, str) else None, "target")
+    firer = ctx.game.unit(ctx.action.actor) if ctx.action.actor else None
+    mission = ctx.action.mission.type if ctx.action.mission else None
+    roll = defence(ctx, target, mission=mission, firer=firer)
+    if ctx.answer.legal is False:
+        return
+    put_defence(ctx, roll)
+    if ctx.answer.legal is None and ctx.action.bonus_from:
+        ctx.answer.set("legal", True)
+    if ctx.dice is not None:
+        ctx.stage("saves", lambda: ctx.answer.set("saves", roll_saves(ctx, roll, 1)))

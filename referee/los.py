@@ -1,0 +1,118 @@
+"""Classic line of sight (§7) from the hexes the line crosses, and helicopter LOS levels (§9.4).
+
+The line itself (which hexes, which hexsides it runs along) comes from geometry
+(``referee.los_geometry``) or, in a partial situation, from the stated
+``situation.intervening`` / ``along_hexsides``; this module only applies the rules.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from referee.errors import NotStated
+from referee.model import Unit, need
+from referee.ruleset import Ctx
+
+HELICOPTER_HEIGHT = {"clear": 1, "hill": 2, "woods": 2, "city": 2, "city_ruins": 2, "wooded_hill": 3}
+
+
+def level_of(ctx: Ctx, unit: Unit) -> int:
+    if unit.level is not None:
+        return unit.level
+    if unit.type.target_type == "helicopter":
+        return helicopter_level(ctx, unit)
+    terrain = ctx.game.hex(unit.hex).terrain if unit.hex else None
+    if terrain is None:
+        raise NotStated(f"units.{unit.key}.level")
+    return 1 if terrain in ("hill", "wooded_hill") else 0
+
+
+def helicopter_level(ctx: Ctx, unit: Unit) -> int:
+    """§9.4 Helicopter LOS Table: one level above the terrain below."""
+    terrain = ctx.game.hex(unit.hex).terrain if unit.hex else None
+    terrain = need(terrain, f"hexes.{unit.hex}.terrain")
+    height = HELICOPTER_HEIGHT.get(terrain, 1)
+    if ctx.action.choice == "pop_up" and unit.mode == "hovering":
+        ctx.params.require("popup", "001 §9.2.1")
+        height += 1
+    return height
+
+
+def los_height(ctx: Ctx) -> None:
+    unit = ctx.unit(ctx.action.actor)
+    ctx.answer.unit(unit.key, level=level_of(ctx, unit))
+
+
+def _effect(ctx: Ctx, hex_raw: Mapping[str, Any], hill: bool) -> str:
+    terrain = hex_raw.get("terrain")
+    markers = set(hex_raw.get("markers") or ())
+    if markers & {"smoke_2", "smoke_1", "smoke"}:
+        return "block"
+    effect = "none"
+    if terrain is not None:
+        row = ctx.tec.terrain(terrain)
+        effect = row.los_hill if hill else row.los
+    if effect == "none" and "wrecks" in markers:
+        effect = "count"
+    return effect
+
+
+def blocked(ctx: Ctx, attacker_level: int, target_level: int,
+            intervening: list[Mapping[str, Any]]) -> tuple[bool, str]:
+    """Apply §7.1/§7.2 to the hexes between attacker and target; returns (blocked, why)."""
+    situation = ctx.game.facts
+    if attacker_level == 0:
+        counted = 0
+        for h in intervening:
+            effect = _effect(ctx, h, hill=False)
+            if effect == "block":
+                return True, f"{h.get('terrain') or 'smoke'} hex blocks (§7.1)"
+            counted += effect == "count"
+        if counted >= 2:
+            return True, f"{counted} rough/wreck hexes block (§7.1)"
+        return False, "no blocking terrain (§7.1)"
+    if target_level >= 1:
+        counted = 0
+        for h in intervening:
+            effect = _effect(ctx, h, hill=True)
+            if effect == "block":
+                return True, f"{h.get('terrain') or 'smoke'} blocks between hill-level units (§7.2)"
+            counted += effect == "count"
+        if counted >= 2:
+            return True, "two or more hill-level rough/wreck hexes block (§7.2)"
+        return False, "hill to hill: crest lines ignored (§7.2)"
+    if situation.get("crest_crossed") and not situation.get("crest_adjacent"):
+        if situation.get("crest_adjacent") is None:
+            raise NotStated("situation.crest_adjacent")
+        return True, "the LOS crosses a crest line not adjacent to either unit (§7.2)"
+    for h in intervening:
+        terrain = h.get("terrain")
+        if set(h.get("markers") or ()) & {"smoke_2", "smoke_1", "smoke"}:
+            return True, "smoke blocks (§8.2)"
+        if terrain in ("hill", "wooded_hill"):
+            return True, f"a {terrain.replace('_', ' ')} hex lies between (§7.2)"
+        if terrain == "woods":
+            if need(h.get("to_target"), "situation.intervening.to_target") <= 1:
+                return True, "target directly behind woods (§7.2)"
+        if terrain in ("city", "city_ruins"):
+            if ctx.params.hill_los_any_city_blocks:
+                return True, "a city lies between a hill-level attacker and a ground target (002 §7.2)"
+            if need(h.get("to_target"), "situation.intervening.to_target") <= 2:
+                return True, "target one or two hexes behind a city (§7.2)"
+    return False, "hill to ground: nothing hides the target (§7.2)"
+
+
+def line_of_sight(ctx: Ctx) -> None:
+    attacker = ctx.unit(ctx.action.actor)
+    target = ctx.unit(ctx.action.target if isinstance(ctx.action.target, str) else None, "target")
+    intervening = ctx.game.facts.get("intervening")
+    if intervening is None:
+        raise NotStated("situation.intervening")
+    is_blocked, why = blocked(ctx, level_of(ctx, attacker), level_of(ctx, target), list(intervening))
+    sides = ctx.game.facts.get("along_hexsides") or []
+    if not is_blocked and sides:
+        for side in sides:
+            terrains = side.get("terrain") or []
+            if len(terrains) >= 2 and all(ctx.tec.terrain(t).los == "block" for t in terrains):
+                is_blocked, why = True, "the LOS runs between two blocking hexes (§7.3)"
+    ctx.answer.set("blocked", is_blocked)
+    ctx.answer.because("§7", why)

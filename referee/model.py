@@ -1,0 +1,225 @@
+"""The canonical game model: counters, hexes, markers and the facts a situation states.
+
+Everything is a frozen dataclass; the model changes only by applying events
+(:mod:`referee.events`), which return a new :class:`Game` sharing unchanged parts.
+
+A value of ``None`` means "not stated": the rulebook example or the module did not
+give it. Procedures that need such a value ask for it through :func:`need`, which
+raises :class:`~referee.errors.NotStated` instead of guessing. Markers are the
+exception: a status marker that is not listed is not on the counter.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Any, Mapping, TypeVar
+
+from referee.errors import NotStated
+
+T = TypeVar("T")
+
+HARD_TYPES = frozenset({"heavy_armor", "light_armor"})
+VEHICLE_TYPES = frozenset({"heavy_armor", "light_armor", "soft_vehicle", "vehicle"})
+NON_COMBAT_TYPES = frozenset({"hq", "leader", "support_weapon", "aircraft"})
+
+
+def need(value: T | None, name: str) -> T:
+    """Return ``value`` or raise ``NotStated(name)``: the single place defaults are refused."""
+    if value is None:
+        raise NotStated(name)
+    return value
+
+
+@dataclass(frozen=True)
+class Weapon:
+    """One printed firepower value (AP, HE or AA): dice, to-hit, range and how it is drawn."""
+
+    fp: int | None = None
+    to_hit: int | None = None
+    range: int | None = None
+    underlined: bool | None = None     # classic: no extended range, no reduced-range bonus
+    colour: str | None = None          # WaW85 range colour
+
+
+@dataclass(frozen=True)
+class AssaultValue:
+    """The printed Assault Factor and its To-Hit; ``augmented`` is the Untold Stories "+"."""
+
+    fp: int | None = None
+    to_hit: int | None = None
+    augmented: bool = False
+
+
+@dataclass(frozen=True)
+class UnitType:
+    """What the counter prints: the same for every counter of one name and side."""
+
+    name: str | None = None
+    target_type: str | None = None     # heavy_armor light_armor soft_vehicle vehicle troops helicopter ...
+    steps: int | None = None
+    ap: Weapon | None = None
+    he: Weapon | None = None
+    aa: Weapon | None = None
+    assault: AssaultValue | None = None
+    armor: int | None = None
+    save: int | None = None
+    mp: int | None = None
+    movement_type: str | None = None
+    abilities: frozenset[str] = frozenset()
+    arty_type: str | None = None
+    caliber_mm: int | None = None
+    cost: int | None = None
+
+    def weapon(self, name: str) -> Weapon | None:
+        return {"ap": self.ap, "he": self.he, "aa": self.aa}.get(name)
+
+    @property
+    def is_vehicle(self) -> bool:
+        return self.target_type in VEHICLE_TYPES
+
+    @property
+    def is_infantry(self) -> bool:
+        return self.target_type == "troops"
+
+
+@dataclass(frozen=True)
+class Status:
+    """Markers and transient state on a counter. Absent markers are simply not there."""
+
+    disrupted: bool = False
+    ops_complete: bool = False
+    out_of_command: bool = False
+    moving: bool = False
+    fired: bool = False
+    mp_spent: int | str | None = None  # an integer, or "up_to_half" / "more_than_half"
+    mp_left: int | None = None
+    ammo: str = "none"                 # none, depleted_2, depleted_1 (classic) or WaW85 values
+    ew_marker: str | None = None       # jammed / resolving
+    entering: bool = False
+    wounded: bool = False
+    concealed: bool | None = None      # a *stated* concealment fact; otherwise derived
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A counter on (or off) the map: its type, allegiance, place and state."""
+
+    key: str
+    type: UnitType = field(default_factory=UnitType)
+    side: str | None = None
+    nation: str | None = None
+    formation: str | None = None
+    hex: str | None = None
+    strength: str | None = None        # full / reduced
+    status: Status = field(default_factory=Status)
+    mode: str | None = None            # helicopter mode
+    level: int | None = None           # stated LOS level
+    location: str = "map"
+    attached_to: str | None = None
+    carried_by: str | None = None
+    morale: int | None = None
+    leadership: int | None = None
+    command_range: Mapping[str, int] = field(default_factory=dict)
+    stack_order: int | None = None
+
+    @property
+    def name(self) -> str:
+        return self.type.name or self.key
+
+    @property
+    def on_map(self) -> bool:
+        return self.location == "map"
+
+    def with_status(self, **changes: Any) -> "Unit":
+        return replace(self, status=replace(self.status, **changes))
+
+
+@dataclass(frozen=True)
+class HexState:
+    """A hex: terrain (a TEC row), markers, features, and stated facts about it."""
+
+    id: str
+    terrain: str | None = None
+    terrain_db: int | Mapping[str, int] | None = None   # stated Defensive Bonus dice
+    markers: frozenset[str] = frozenset()
+    features: frozenset[str] = frozenset()
+    owner: str | None = None
+    mp_cost: int | None = None
+    to_target: int | None = None
+    los: str | None = None
+    coord: str | None = None
+
+
+@dataclass(frozen=True)
+class Relation:
+    """What a situation states about a unit relative to the action's reference unit."""
+
+    distance: int | None = None
+    adjacent: bool | None = None
+    within: int | None = None
+    los: bool | None = None
+
+
+@dataclass(frozen=True)
+class Facts:
+    """Whole-situation facts stated instead of computed from a map (rule examples are partial).
+
+    ``relations`` hold per-unit distance/LOS to the reference unit; ``situation`` holds the
+    rest (``range_band``, ``intervening``, ``crest_crossed``, ``road``, ``draws`` ...).
+    """
+
+    relations: Mapping[str, Relation] = field(default_factory=dict)
+    situation: Mapping[str, Any] = field(default_factory=dict)
+
+    def relation(self, key: str) -> Relation:
+        return self.relations.get(key, Relation())
+
+    def get(self, name: str) -> Any:
+        return self.situation.get(name)
+
+
+@dataclass(frozen=True)
+class Game:
+    """The whole position: units by key, hexes by id, stated facts, turn and phase."""
+
+    units: Mapping[str, Unit] = field(default_factory=dict)
+    hexes: Mapping[str, HexState] = field(default_factory=dict)
+    facts: Facts = field(default_factory=Facts)
+    turn: int | None = None
+    phase: str | None = None
+    missions_left: Mapping[str, int] = field(default_factory=dict)
+
+    def unit(self, key: str) -> Unit:
+        try:
+            return self.units[key]
+        except KeyError:
+            raise NotStated(f"units.{key}") from None
+
+    def hex(self, hex_id: str | None) -> HexState:
+        if hex_id is None:
+            raise NotStated("hex")
+        return self.hexes.get(hex_id) or HexState(hex_id)
+
+    def stack(self, hex_id: str | None, *, exclude: str | None = None) -> list[Unit]:
+        """Units on the map in ``hex_id`` (stack order first, then key order)."""
+        if hex_id is None:
+            return []
+        found = [u for u in self.units.values()
+                 if u.hex == hex_id and u.on_map and u.key != exclude]
+        return sorted(found, key=lambda u: (u.stack_order or 99, u.key))
+
+    def with_unit(self, unit: Unit) -> "Game":
+        units = dict(self.units)
+        units[unit.key] = unit
+        return replace(self, units=MappingProxyType(units))
+
+    def with_hex(self, hex_state: HexState) -> "Game":
+        hexes = dict(self.hexes)
+        hexes[hex_state.id] = hex_state
+        return replace(self, hexes=MappingProxyType(hexes))
+
+    def passengers(self, transport: str) -> list[Unit]:
+        return [u for u in self.units.values() if u.carried_by == transport and u.on_map]
+
+    def attached(self, key: str) -> list[Unit]:
+        return [u for u in self.units.values() if u.attached_to == key]

@@ -1,0 +1,199 @@
+"""Morale (§1.6), conditional morale (001 §1.6.1), command (§4.2), rally (§4.3) and the
+chemical strike's morale check (§8.4)."""
+from __future__ import annotations
+
+from referee import damage
+from referee.errors import NotStated
+from referee.events import StatusChanged, UnitDisrupted, UnitRallied
+from referee.model import Unit, need
+from referee.ruleset import Ctx
+
+NOT_COUNTED = ("hq", "leader", "support_weapon", "aircraft")
+
+
+def formation_hq(ctx: Ctx, unit: Unit) -> Unit | None:
+    for other in ctx.game.units.values():
+        if other.type.target_type == "hq" and other.formation == unit.formation and other.key != unit.key:
+            return other
+    return None
+
+
+def leader_of(ctx: Ctx, unit: Unit) -> Unit | None:
+    for other in ctx.game.attached(unit.key):
+        if other.type.target_type == "leader" and other.on_map:
+            return other
+    return None
+
+
+def morale_of(ctx: Ctx, unit: Unit) -> int:
+    """A leader's morale (001 §1.6), else the unit's (its Formation's) morale."""
+    leader = leader_of(ctx, unit) if ctx.params.has("leaders") else None
+    if leader is not None:
+        ctx.answer.because("001 §1.3.6", f"{unit.name} assumes {leader.name}'s morale")
+        return need(leader.morale, f"units.{leader.key}.morale")
+    if unit.morale is not None:
+        return unit.morale
+    hq = formation_hq(ctx, unit)
+    if hq is not None and hq.morale is not None:
+        return hq.morale
+    raise NotStated(f"units.{unit.key}.morale")
+
+
+def morale_check(ctx: Ctx) -> None:
+    unit = ctx.unit(ctx.action.actor)
+    target = morale_of(ctx, unit)
+    ctx.answer.set("target_number", target)
+    passed = _passes(ctx, target, 0)
+    ctx.answer.set("passed", passed)
+
+
+def _passes(ctx: Ctx, target: int, modifier: int) -> bool:
+    if ctx.action.passed is not None:
+        return ctx.action.passed
+    roll = ctx.roll_2d6()
+    modified = roll + modifier
+    ctx.answer.set("modified_roll", modified)
+    passed = modified <= target
+    ctx.answer.because("§1.6", f"morale check 2d6 = {roll}{modifier:+d} = {modified} vs {target}: "
+                       + ("passed" if passed else "failed"))
+    return passed
+
+
+def conditional_morale(ctx: Ctx) -> None:
+    """001 §1.6.1: base + 1 per Formation unit within 2 hexes (not HQs, leaders, itself), max 8."""
+    ctx.params.require("conditional_morale", "001 §1.6.1")
+    unit = ctx.unit(ctx.action.actor)
+    leader = leader_of(ctx, unit)
+    if leader is not None:
+        ctx.answer.set("target_number", need(leader.morale, f"units.{leader.key}.morale"))
+        ctx.answer.because("001 §1.6.1", "a platoon with a leader uses the leader's morale")
+        return
+    base = need(unit.morale, f"units.{unit.key}.morale")
+    near = 0
+    for other in ctx.game.units.values():
+        if other.key == unit.key or other.formation != unit.formation or not other.on_map:
+            continue
+        if other.type.target_type in NOT_COUNTED:
+            continue
+        rel = ctx.game.facts.relation(other.key)
+        if rel.within is not None and rel.within <= 2:
+            near += 1
+        elif rel.distance is not None:
+            near += rel.distance <= 2
+        elif rel.adjacent:
+            near += 1
+        else:
+            raise NotStated(f"units.{other.key}.distance")
+    value = min(8, base + near)
+    ctx.answer.because("001 §1.6.1", f"conditional morale {base} + {near} = {base + near}"
+                       + (", capped at 8" if base + near > 8 else ""))
+    ctx.answer.set("target_number", value)
+
+
+def _in_command(ctx: Ctx, unit: Unit) -> bool:
+    """§4.2 / §1.3.4.4: within the HQ's command range (twice for recon), or with a leader."""
+    if unit.type.target_type == "helicopter":
+        ctx.answer.because("§1.6", "helicopters are never out of command")
+        return True
+    if ctx.params.has("leaders") and leader_of(ctx, unit) is not None:
+        ctx.answer.because("001 §1.3.6", "a platoon with a leader is always in command")
+        return True
+    stated = ctx.game.facts.get("in_command_range")
+    if stated is not None:
+        return bool(stated)
+    hq = formation_hq(ctx, unit)
+    if hq is None or not hq.on_map:
+        ctx.answer.because("§1.3.3.3, §4.2", "the Formation's HQ is not on the map")
+        return False
+    if ctx.params.has("jamming") and hq.status.ew_marker == "jammed":
+        if hq.hex is not None and hq.hex == unit.hex:
+            return True
+        ctx.answer.because("001 Jamming a", "jammed Formation: every hex rolls for command")
+        return False
+    side = need(hq.strength, f"units.{hq.key}.strength")
+    reach = need(hq.command_range.get(side), f"units.{hq.key}.command_range.{side}")
+    if "recon" in unit.type.abilities:
+        reach *= 2
+        ctx.answer.because("§1.3.4.4", f"recon: command range doubled to {reach}")
+    distance = need(ctx.game.facts.relation(hq.key).distance, f"units.{hq.key}.distance")
+    return distance <= reach
+
+
+def command_check(ctx: Ctx) -> None:
+    keys = ctx.action.actors
+    if not keys:
+        raise NotStated("query.unit")
+    units = [ctx.game.unit(k) for k in keys]
+    if all(_in_command(ctx, u) for u in units):
+        ctx.answer.set("roll_required", False)
+        ctx.answer.set("passed", True)
+        return
+    ctx.answer.set("roll_required", True)
+    target = min(morale_of(ctx, u) for u in units)
+    passed = _passes(ctx, target, 0)
+    ctx.answer.set("passed", passed)
+    if not passed:
+        for unit in units:                          # the check is per hex (§4.2)
+            for member in [unit, *ctx.game.stack(unit.hex, exclude=unit.key)] if unit.hex else [unit]:
+                if not member.status.out_of_command and member.formation == unit.formation:
+                    ctx.emit(StatusChanged(member.key, "out_of_command", True))
+        ctx.answer.because("§4.2", "failed: the hex is marked Out of Command")
+
+
+def rally(ctx: Ctx) -> None:
+    unit = ctx.unit(ctx.action.actor)
+    if not unit.status.disrupted and unit.type.target_type != "helicopter":
+        ctx.answer.set("roll_required", False)
+        return
+    if unit.type.target_type == "helicopter":
+        ctx.answer.set("roll_required", False)
+        ctx.answer.because("§9.3", "helicopters rally automatically when activated")
+        if unit.status.disrupted:
+            ctx.emit(UnitRallied(unit.key))
+        return
+    ctx.answer.set("roll_required", True)
+    modifier = 0
+    if unit.status.out_of_command:
+        ctx.answer.modify("roll", 1, "out of command", "§4.3")
+        modifier += 1
+    hq = formation_hq(ctx, unit)
+    if hq is not None and hq.on_map and hq.hex is not None and hq.hex == unit.hex:
+        bonus = need(hq.leadership, f"units.{hq.key}.leadership")
+        ctx.answer.modify("roll", -bonus, f"stacked with {hq.name}", "§1.3.3.4")
+        modifier -= bonus
+    if hq is not None and ctx.params.has("jamming") and hq.status.ew_marker == "jammed":
+        ctx.answer.modify("roll", 1, "Formation is jammed", "001 Jamming c")
+        modifier += 1
+    leader = leader_of(ctx, unit) if ctx.params.has("leaders") else None
+    if leader is not None:
+        bonus = need(leader.leadership, f"units.{leader.key}.leadership")
+        ctx.answer.modify("roll", -bonus, f"leader {leader.name}", "001 §1.3.6")
+        modifier -= bonus
+    target = morale_of(ctx, unit)
+    passed = _passes(ctx, target, modifier)
+    ctx.answer.set("passed", passed)
+    if passed:
+        ctx.emit(UnitRallied(unit.key))
+        for passenger in ctx.game.passengers(unit.key):
+            if passenger.status.disrupted:
+                ctx.emit(UnitRallied(passenger.key))
+
+
+def chemical_attack(ctx: Ctx) -> None:
+    """§8.4: vehicles failing are disrupted; infantry on foot disrupted and reduced;
+    passengers share their carrier's result."""
+    unit = ctx.unit(ctx.action.actor)
+    passed = _passes(ctx, morale_of(ctx, unit) if ctx.action.passed is None else 0, 0)
+    ctx.answer.set("passed", passed)
+    if passed:
+        return
+    riders = ctx.game.passengers(unit.key)
+    if unit.type.is_vehicle:
+        if not unit.status.disrupted:
+            ctx.emit(UnitDisrupted(unit.key))
+            for rider in riders:
+                damage.impose(ctx, rider.key, "disrupted")
+        ctx.answer.because("§8.4", "a vehicle failing the check is disrupted (no further effect if already)")
+    else:
+        damage.impose(ctx, unit.key, "disrupted_and_reduced")
+        ctx.answer.because("§8.4", "infantry on foot failing the check is disrupted and reduced")

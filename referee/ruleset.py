@@ -1,0 +1,143 @@
+"""The shared frame of a ruleset: parameters, the procedure context, check and resolve.
+
+A ruleset is a table of procedures (one function per action kind, from the shared
+mechanics modules) plus :class:`Params`: every difference between rulesets or between
+the two classic books is a parameter here or a small override in the table, never a
+copied procedure.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Mapping, Protocol
+
+from referee.actions import Action
+from referee.errors import NotStated, NotSupported, RefereeError
+from referee.events import apply_all
+from referee.model import Game, Unit
+from referee.tec import Tec, load_tec
+from referee.verdict import Answer
+
+
+class Dice(Protocol):
+    """What procedures need from a dice source (``referee.dice`` sources fit)."""
+
+    def roll(self, n: int, label: str) -> list[int]: ...
+
+
+@dataclass(frozen=True)
+class Params:
+    """Everything that differs between rulesets and books, by name."""
+
+    ruleset: str
+    book: str | None = None
+    tec: str = "classic"
+    features: frozenset[str] = frozenset()
+    hard_db_cap: int = 2                          # §6.1.6
+    soft_save: int = 5                            # §6.1
+    unarmored_ap_hit_reduces: bool = False        # 001 §1.3.3.2
+    mines_disrupt_on: str = "even"                # 002 §8.3 even / 001 §12.2 odd
+    hill_los_any_city_blocks: bool = False        # 002 §7.2 last paragraph
+    max_bonus_attack_dice: int | None = None      # 001 §1.3.6
+    moving_fire: Mapping[str, tuple[int, int]] = field(default_factory=lambda: {
+        "moving_fire_l1": (1, 0), "moving_fire_l2": (1, -1)})    # Moving Fire Table
+    helicopter_moving_fire_hexes: int = 12        # §6.1.3.1
+    road_bonus_units: frozenset[str] = frozenset()  # 001 §1.3.1.1 CDO MC
+    no_transport_units: frozenset[str] = frozenset()
+
+    def has(self, feature: str) -> bool:
+        return feature in self.features
+
+    def require(self, feature: str, section: str) -> None:
+        """Refuse a rule the active book does not have (e.g. leaders in Eisenbach Gap)."""
+        if feature not in self.features:
+            raise NotSupported(section, f"{feature} is not a rule of {self.book or self.ruleset}")
+
+
+@dataclass
+class Ctx:
+    """One procedure run: the position, the action, the parameters, the dice, the answer."""
+
+    game: Game
+    action: Action
+    params: Params
+    tec: Tec
+    dice: Any
+    answer: Answer
+
+    def unit(self, key: str | None, what: str = "unit") -> Unit:
+        if key is None:
+            raise NotStated(f"query.{what}")
+        return self.game.unit(key)
+
+    def roll(self, n: int, label: str) -> list[int]:
+        """Roll ``n`` d6 for ``label`` and record them; no dice source -> not stated."""
+        if n == 0:
+            return []
+        if self.dice is None:
+            raise NotStated(f"dice.{label}")
+        values = list(self.dice.roll(n, label))
+        self.answer.rolls.append((label, values))
+        return values
+
+    def roll_2d6(self, label: str = "2d6") -> int:
+        """A 2d6 total (a source may give totals directly, as rule cases do)."""
+        if self.dice is None:
+            raise NotStated(f"dice.{label}")
+        if hasattr(self.dice, "roll_total"):
+            total = int(self.dice.roll_total(2, label))
+            self.answer.rolls.append((label, [total]))
+            return total
+        return sum(self.roll(2, label))
+
+    def stage(self, fields: str | tuple[str, ...], step: Callable[[], Any]) -> Any:
+        """Run one step; if a fact is missing, the listed result fields become gaps."""
+        try:
+            return step()
+        except (NotStated, NotSupported) as missing:
+            self.answer.gap(fields, str(missing))
+            return None
+
+    def emit(self, *events: Any) -> None:
+        self.answer.events.extend(events)
+
+    @property
+    def after(self) -> Game:
+        """The game with this answer's events applied so far."""
+        return apply_all(self.game, self.answer.events)
+
+
+Procedure = Callable[[Ctx], None]
+
+
+class Ruleset:
+    """Dispatches actions to procedures. ``check`` runs without dice; ``resolve`` with them."""
+
+    def __init__(self, params: Params, procedures: Mapping[str, Procedure]) -> None:
+        self.params = params
+        self.procedures = dict(procedures)
+        self.tec = load_tec(params.tec)
+
+    @property
+    def name(self) -> str:
+        return self.params.book or self.params.ruleset
+
+    def supports(self, kind: str) -> bool:
+        return kind in self.procedures
+
+    def check(self, game: Game, action: Action) -> Answer:
+        """Legality, modifiers and everything that needs no dice."""
+        return self.resolve(game, action, None)
+
+    def resolve(self, game: Game, action: Action, dice: Any) -> Answer:
+        """Every roll, the events and the results. Missing facts become gaps, never guesses."""
+        answer = Answer(action.kind)
+        procedure = self.procedures.get(action.kind)
+        if procedure is None:
+            answer.gap("*", f"not supported: {action.kind} is not a procedure of {self.name}")
+            return answer
+        ctx = Ctx(game, action, self.params, self.tec, dice, answer)
+        try:
+            procedure(ctx)
+        except (NotStated, NotSupported) as missing:
+            answer.gap("*", str(missing))
+        return answer

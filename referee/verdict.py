@@ -1,0 +1,99 @@
+"""What the referee answers: reasons with rule sections, modifiers, rolls, events.
+
+A procedure fills one :class:`Answer`. ``values`` holds the results a player asks for
+(``to_hit``, ``hits``, ``legal`` ...); a result the procedure could not reach is in
+``gaps`` with the reason ("not stated: distance"), never filled with a guess. The same
+object serves as the :class:`Verdict` of ``check`` and the :class:`Resolution` of
+``resolve``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.events import Event
+
+
+@dataclass(frozen=True)
+class Reason:
+    """One rule decision: the section and the numbers behind it."""
+
+    section: str
+    text: str
+
+    def __str__(self) -> str:
+        return f"{self.text} ({self.section})"
+
+
+@dataclass(frozen=True)
+class Modifier:
+    """A modifier that applies: what it changes (to_hit, fp, roll, mp, cost), by how much, why."""
+
+    applies_to: str
+    value: int
+    why: str
+    section: str
+
+
+@dataclass
+class Answer:
+    """Everything one procedure decided. ``legal`` is ``None`` until a rule says so."""
+
+    action: str
+    values: dict[str, Any] = field(default_factory=dict)
+    unit_values: dict[str, dict[str, Any]] = field(default_factory=dict)
+    gaps: dict[str, str] = field(default_factory=dict)
+    reasons: list[Reason] = field(default_factory=list)
+    modifiers: list[Modifier] = field(default_factory=list)
+    rolls: list[tuple[str, list[int]]] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+
+    @property
+    def legal(self) -> bool | None:
+        return self.values.get("legal")
+
+    def because(self, section: str, text: str) -> None:
+        self.reasons.append(Reason(section, text))
+
+    def illegal(self, section: str, text: str) -> None:
+        """Record a rule that forbids the action (the first one decides ``legal``)."""
+        self.values["legal"] = False
+        self.because(section, text)
+
+    def modify(self, applies_to: str, value: int, why: str, section: str) -> None:
+        self.modifiers.append(Modifier(applies_to, value, why, section))
+        self.because(section, f"{why}: {applies_to} {value:+d}")
+
+    def set(self, name: str, value: Any) -> None:
+        self.values[name] = value
+
+    def unit(self, key: str, **values: Any) -> None:
+        self.unit_values.setdefault(key, {}).update(values)
+
+    def gap(self, names: str | tuple[str, ...], reason: str) -> None:
+        for name in (names,) if isinstance(names, str) else names:
+            if name not in self.values:
+                self.gaps.setdefault(name, reason)
+
+    def modifier_totals(self) -> dict[str, int]:
+        totals: dict[str, int] = {}
+        for m in self.modifiers:
+            totals[m.applies_to] = totals.get(m.applies_to, 0) + m.value
+        return totals
+
+    def narrative(self, names: dict[str, str] | None = None) -> str:
+        """Lines a player can paste into the game chat: rolls, decisions, results."""
+        lines = [f"[{self.action}]"]
+        for label, values in self.rolls:
+            lines.append(f"  roll {label}: {' '.join(map(str, values))}")
+        for reason in self.reasons:
+            lines.append(f"  {reason}")
+        for name in ("legal", "hits", "saves", "net_hits", "passed"):
+            if name in self.values:
+                lines.append(f"  {name.replace('_', ' ')}: {self.values[name]}")
+        return "\n".join(lines)
+
+
+#: ``check`` answers a Verdict, ``resolve`` a Resolution; both are Answers.
+Verdict = Answer
+Resolution = Answer
