@@ -20,7 +20,6 @@ CHECK/ALERT header, SETUP_STACK; anything else stays an :class:`OpaqueCommand`.
 """
 from __future__ import annotations
 
-import re
 from typing import Callable, ClassVar, Iterator
 
 from converter.errors import EncodingError, LimitExceeded
@@ -29,9 +28,28 @@ from converter.vassal.sequence import ESC, MODERN, TAB, Fields, escape, unescape
 
 PARAM = "/"
 
-#: Split on ESC not preceded by a backslash: ``sequence.split_raw`` for ESC, but in C
-#: and linear even when one segment holds thousands of deeper escaped ESCs.
-_split_esc = re.compile(r"(?<!\\)\x1b").split
+def _split_esc(text: str) -> list[str]:
+    """``sequence.split_raw(text, ESC)``, linear even when one segment holds thousands
+    of deeper escaped ESCs: split on every ESC, then glue back the runs whose ESC was
+    escaped (the piece before it ends with a backslash)."""
+    parts = text.split(ESC)
+    if len(parts) == 1:
+        return parts
+    out: list[str] = []
+    run: list[str] = []
+    for part in parts:
+        if part.endswith("\\"):
+            run.append(part)
+            continue
+        if run:
+            run.append(part)
+            out.append(ESC.join(run))
+            run = []
+        else:
+            out.append(part)
+    if run:
+        out.append(ESC.join(run))
+    return out
 
 
 class Command:
@@ -86,22 +104,36 @@ class EndSave(Command):
 
 
 class PieceCommand(Command):
-    """The ``BasicCommandEncoder`` commands: a prefix then a ``'/'`` SequenceEncoder."""
+    """The ``BasicCommandEncoder`` commands: a prefix then a ``'/'`` SequenceEncoder.
 
-    __slots__ = ()
+    The fields are split on first use: a save holds tens of thousands of AddPiece
+    commands and most callers only need their ids.
+    """
+
+    __slots__ = ("quoting",)
 
     def __init__(self, text: str, quoting: str = MODERN) -> None:
         super().__init__(text)
-        self.fields = Fields(text[len(self.prefix):], PARAM, quoting)
+        self.quoting = quoting
 
-    def encode(self) -> str:
-        assert self.fields is not None
-        return self.prefix + self.fields.encode()
+    def _fields(self) -> Fields:
+        if self.fields is None:
+            self.fields = Fields(self.text[len(self.prefix):], PARAM, self.quoting)
+        return self.fields
+
+    def _set(self, index: int, value: str | None) -> None:
+        self._fields()
+        super()._set(index, value)
 
     @property
     def id(self) -> str:
-        assert self.fields is not None
-        return self.fields.get(0, "") or ""
+        if self.fields is None:
+            start = len(self.prefix)
+            end = self.text.find(PARAM, start)
+            token = self.text[start:] if end < 0 else self.text[start:end]
+            if not token.endswith("\\") and not token.startswith("'"):
+                return token
+        return self._fields().get(0, "") or ""
 
 
 class AddPiece(PieceCommand):
@@ -118,13 +150,11 @@ class AddPiece(PieceCommand):
 
     @property
     def type_text(self) -> str:
-        assert self.fields is not None
-        return self.fields.get(1, "") or ""
+        return self._fields().get(1, "") or ""
 
     @property
     def state_text(self) -> str:
-        assert self.fields is not None
-        return self.fields.get(2, "") or ""
+        return self._fields().get(2, "") or ""
 
     @state_text.setter
     def state_text(self, value: str) -> None:
@@ -158,13 +188,11 @@ class ChangePiece(PieceCommand):
 
     @property
     def new_state(self) -> str:
-        assert self.fields is not None
-        return self.fields.get(1, "") or ""
+        return self._fields().get(1, "") or ""
 
     @property
     def old_state(self) -> str | None:
-        assert self.fields is not None
-        return self.fields.get(2)
+        return self._fields().get(2)
 
     def describe(self) -> str:
         return f"ChangePiece id={self.id} new={self.new_state!r} old={self.old_state!r}"
@@ -189,8 +217,7 @@ class MovePiece(PieceCommand):
     __slots__ = ()
 
     def _field(self, index: int) -> str | None:
-        assert self.fields is not None
-        return self.fields.get(index)
+        return self._fields().get(index)
 
     @property
     def new_map(self) -> str | None:
