@@ -67,6 +67,13 @@ class ModuleError(WawkitError):
     """A module buildFile that cannot be read, or a component missing an attribute."""
 
 
+class PieceError(WawkitError, KeyError):
+    """A piece edit or query naming a property, layer or trait the piece does not have."""
+
+    def __str__(self) -> str:
+        return self._render()
+
+
 class GeometryError(WawkitError):
     """A pixel or location name that no board or grid of the map covers."""
 

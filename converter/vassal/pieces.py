@@ -1,0 +1,318 @@
+"""A VASSAL game piece: its type/state trait chain decoded into typed traits.
+
+A piece is a chain of traits around one innermost BasicPiece, Stack or Deck
+(spec section 2.3). Its type is ``T1<TAB>escaped(T2<TAB>escaped(...B))``, outermost
+first, and its state has one segment per trait in the same order. The chain is
+split once; each trait parses its fields only when they are read.
+
+Nothing is lost: every level keeps its raw text, so an unchanged piece gives back
+the identical type and state, and an edit re-encodes only the trait it touches
+(and the nesting that contains it)::
+
+    piece = decode_piece(type_text, state_text)
+    piece.layer("Step").set_level(2)
+    piece.set_property("Side", "German")
+    piece.inner.x += 10
+    new_state = piece.state_text()
+"""
+from __future__ import annotations
+
+import re
+from typing import Iterator, Mapping, Sequence, Union
+
+from converter.errors import EncodingError, PieceError
+from converter.vassal.sequence import MODERN, TAB, escape, unescape
+from converter.vassal.traits import INNER_CLASSES, BasicPiece, Deck, Stack, Trait, UnknownTrait, decode_trait
+from converter.vassal.traits.layers import Layer
+from converter.vassal.traits.properties import DynamicProperty, Marker
+from converter.vassal.traits.prototypes import Comment, UsePrototype
+
+_UNESCAPED_TAB = re.compile(r"(?<!\\)\t")
+
+#: A prototype definition: its type text, or (type text, state text).
+PrototypeText = Union[str, "tuple[str, str | None]"]
+
+
+def split_level(text: str) -> tuple[str, str | None]:
+    """Split one chain level into (own raw text, rest raw text) at the first unescaped TAB.
+
+    ``rest`` is ``None`` at the innermost level. Both are still escaped for this level.
+    """
+    match = _UNESCAPED_TAB.search(text)
+    if match is None:
+        return text, None
+    return text[:match.start()], text[match.end():]
+
+
+def split_chain(text: str) -> tuple[list[str], list[str], list[str]]:
+    """Each level's own text, its raw own segment and its raw rest, outermost first.
+
+    ``own[i]`` is the decoded text of trait i; ``own_raw[i]`` + TAB + ``rest_raw[i]``
+    is the escaped text level i was read from.
+    """
+    own: list[str] = []
+    own_raw: list[str] = []
+    rest_raw: list[str] = []
+    current = text
+    while True:
+        head, rest = split_level(current)
+        own_raw.append(head)
+        if rest is None:
+            own.append(unescape(head, TAB))
+            rest_raw.append("")
+            break
+        own.append(unescape(head, TAB))
+        rest_raw.append(rest)
+        current = unescape(rest, TAB)
+    return own, own_raw, rest_raw
+
+
+def _compose(values: Sequence[str | None], originals: Sequence[str | None], own_raw: Sequence[str],
+             rest_raw: Sequence[str], whole: str | None, quoting: str) -> str | None:
+    """Re-encode a chain, reusing the raw text of every level that did not change."""
+    changed = [v != o for v, o in zip(values, originals)]
+    if not any(changed):
+        return whole
+    deepest = max((i for i, v in enumerate(values) if v is not None), default=-1)
+    if deepest < 0:
+        return None
+    text = values[deepest] or ""
+    deeper_changed = any(changed[deepest:])
+    for i in range(deepest - 1, -1, -1):
+        rest = escape(text, TAB, quoting) if deeper_changed or i >= len(rest_raw) else rest_raw[i]
+        own = escape(values[i], TAB, quoting) if changed[i] or i >= len(own_raw) else own_raw[i]
+        text = own + TAB + rest
+        deeper_changed = deeper_changed or changed[i]
+    return text
+
+
+class Piece:
+    """A decoded piece: ``traits`` outermost first, ``inner`` the BasicPiece/Stack/Deck."""
+
+    __slots__ = ("traits", "quoting", "piece_id", "_type", "_state", "_types", "_states",
+                 "_type_own_raw", "_type_rest_raw", "_state_own_raw", "_state_rest_raw")
+
+    def __init__(self, traits: list[Trait], *, quoting: str = MODERN, piece_id: str | None = None) -> None:
+        """A piece built from traits (no original text: everything is encoded afresh)."""
+        if not traits:
+            raise EncodingError("a piece needs at least one trait", piece=piece_id)
+        self.traits = traits
+        self.quoting = quoting
+        self.piece_id = piece_id
+        self._type: str | None = None
+        self._state: str | None = None
+        self._types: list[str | None] = [None] * len(traits)
+        self._states: list[str | None] = [None] * len(traits)
+        self._type_own_raw: list[str] = []
+        self._type_rest_raw: list[str] = []
+        self._state_own_raw: list[str] = []
+        self._state_rest_raw: list[str] = []
+
+    # -- text -------------------------------------------------------------------
+    def type_text(self) -> str:
+        """The whole type string; identical to the decoded one until a type field is set."""
+        text = _compose([t.type_text() for t in self.traits], self._types, self._type_own_raw,
+                        self._type_rest_raw, self._type, self.quoting)
+        return text or ""
+
+    def state_text(self) -> str | None:
+        """The whole state string; ``None`` for a definition decoded without state."""
+        values = [t.state_text() for t in self.traits]
+        if any(v != o for v, o in zip(values, self._states)):
+            # VASSAL needs one state per trait: traits without one get their default state
+            # (all of them for a definition; above the deepest present one for a short state).
+            deepest = len(values) if self._state is None else max(i for i, v in enumerate(values) if v is not None)
+            values = [t.default_state_text() if v is None and i < deepest else v
+                      for i, (t, v) in enumerate(zip(self.traits, values))]
+        return _compose(values, self._states, self._state_own_raw, self._state_rest_raw, self._state,
+                        self.quoting)
+
+    # -- structure ----------------------------------------------------------------
+    @property
+    def inner(self) -> Trait:
+        """The innermost piece: a BasicPiece, Stack or Deck (or an unknown basic type, kept verbatim)."""
+        return self.traits[-1]
+
+    @property
+    def decorators(self) -> list[Trait]:
+        """The traits around the inner piece, outermost first."""
+        return self.traits[:-1]
+
+    def __iter__(self) -> Iterator[Trait]:
+        return iter(self.traits)
+
+    def __len__(self) -> int:
+        return len(self.traits)
+
+    def find(self, cls: type[Trait]) -> list[Trait]:
+        """The traits of one class, outermost first."""
+        return [t for t in self.traits if isinstance(t, cls)]
+
+    def unknown_traits(self) -> list[UnknownTrait]:
+        return [t for t in self.traits if isinstance(t, UnknownTrait)]
+
+    @property
+    def is_stack(self) -> bool:
+        return isinstance(self.inner, Stack)
+
+    @property
+    def is_deck(self) -> bool:
+        return isinstance(self.inner, Deck)
+
+    # -- names and properties -----------------------------------------------------
+    @property
+    def basic_name(self) -> str:
+        """The BasicPiece's own name (``BasicName``)."""
+        inner = self.inner
+        return inner.name if isinstance(inner, BasicPiece) else ""
+
+    @property
+    def name(self) -> str:
+        """The name VASSAL displays (``PieceName``): the BasicName with every trait's change applied."""
+        name = self.basic_name
+        for trait in reversed(self.decorators):
+            name = trait.apply_name(name)
+        return name
+
+    def layers(self) -> list[Layer]:
+        """The Layer (Embellishment) traits, outermost first."""
+        return [t for t in self.traits if isinstance(t, Layer)]
+
+    def layer(self, name: str) -> Layer | None:
+        """The outermost layer called ``name`` (the one whose properties VASSAL reports)."""
+        for trait in self.traits:
+            if isinstance(trait, Layer) and trait.name == name:
+                return trait
+        return None
+
+    def properties(self) -> dict[str, str]:
+        """Marker and DynamicProperty values, layer properties, ``BasicName`` and ``PieceName``.
+
+        When two traits define one key, the outer one wins, as in ``getProperty``.
+        """
+        props: dict[str, str] = {}
+        for trait in reversed(self.decorators):
+            props.update(trait.exposed_properties())
+        props["BasicName"] = self.basic_name
+        props["PieceName"] = self.name
+        return props
+
+    def set_property(self, key: str, value: str) -> None:
+        """Set the value of a Marker or DynamicProperty key (the outermost trait holding it)."""
+        for trait in self.traits:
+            if isinstance(trait, Marker) and key in trait.keys:
+                trait.set_value(key, value)
+                return
+            if isinstance(trait, DynamicProperty) and trait.key == key:
+                trait.value = value
+                return
+        raise PieceError(f"no Marker or Dynamic Property holds {key!r}", piece=self.piece_id)
+
+    # -- prototypes ---------------------------------------------------------------
+    def prototypes(self) -> list[str]:
+        """Names of the prototypes this piece uses, outermost first."""
+        return [t.name for t in self.traits if isinstance(t, UsePrototype)]
+
+    def expand(self, prototypes: Mapping[str, PrototypeText]) -> "Piece":
+        """A new piece with each UsePrototype replaced by the named definition's traits.
+
+        A definition is its type text (a chain ending in a blank ``piece;;;;``) or a
+        (type, state) pair. Expansion is recursive; a prototype that is missing or
+        that would include itself is left as its UsePrototype trait, as VASSAL does.
+        Comment traits are dropped, as ``PieceCloner`` drops them.
+        """
+        traits = _expanded(self.traits, prototypes, (), self.quoting, self.piece_id,
+                           with_state=self.state_text() is not None)
+        return Piece(traits, quoting=self.quoting, piece_id=self.piece_id)
+
+    def copy(self) -> "Piece":
+        """An independent piece decoded from the current text."""
+        return decode_piece(self.type_text(), self.state_text(), piece_id=self.piece_id, quoting=self.quoting)
+
+    def __repr__(self) -> str:
+        kinds = ", ".join(t.kind if t.typed else repr(t.id_prefix) for t in self.traits)  # type: ignore[attr-defined]
+        return f"<Piece {self.name!r} [{kinds}]>"
+
+
+def _substitute(text: str, params: Mapping[str, str]) -> str:
+    """FormattedString substitution of a parameterised prototype: ``$k$`` -> value or bare ``k``."""
+    return re.sub(r"\$([^$]*)\$", lambda m: params.get(m.group(1), m.group(1)), text)
+
+
+def _expanded(traits: Sequence[Trait], prototypes: Mapping[str, PrototypeText], active: tuple[str, ...],
+              quoting: str, piece_id: str | None, with_state: bool) -> list[Trait]:
+    out: list[Trait] = []
+    for trait in traits:
+        if isinstance(trait, Comment):
+            continue
+        definition = prototypes.get(trait.name) if isinstance(trait, UsePrototype) else None
+        if not isinstance(trait, UsePrototype) or definition is None or trait.name in active:
+            out.append(decode_trait(trait.type_text(), trait.state_text(), quoting=quoting, piece_id=piece_id))
+            continue
+        type_text, state_text = (definition, None) if isinstance(definition, str) else definition
+        if trait.parameterised:
+            params = trait.parameters
+            type_text = _substitute(type_text, params)
+            state_text = None if state_text is None else _substitute(state_text, params)
+        inserted = decode_piece(type_text, state_text, quoting=quoting, piece_id=piece_id).traits[:-1]
+        if not with_state:
+            inserted = [decode_trait(t.type_text(), None, quoting=quoting, piece_id=piece_id) for t in inserted]
+        out.extend(_expanded(inserted, prototypes, active + (trait.name,), quoting, piece_id, with_state))
+    return out
+
+
+def decode_piece(type_text: str, state_text: str | None = None, *, piece_id: str | None = None,
+                 quoting: str = MODERN) -> Piece:
+    """Decode a piece from its type and state (``None`` for palette/prototype definitions).
+
+    ``quoting`` is the SequenceEncoder rule used for fields that get edited (LEGACY for
+    files written by VASSAL 3.2-3.3). A state with more TAB segments than the type has
+    traits raises :class:`EncodingError`; a shorter state is kept as it is.
+    """
+    if not isinstance(type_text, str):
+        raise EncodingError(f"piece type must be text, not {type(type_text).__name__}", piece=piece_id)
+    types, type_own_raw, type_rest_raw = split_chain(type_text)
+    if state_text is None:
+        states: list[str | None] = [None] * len(types)
+        state_own_raw: list[str] = []
+        state_rest_raw: list[str] = []
+    else:
+        states, state_own_raw, state_rest_raw = _split_state(state_text, len(types), piece_id)
+    traits = [decode_trait(t, s, quoting=quoting, piece_id=piece_id) for t, s in zip(types, states)]
+    piece = Piece(traits, quoting=quoting, piece_id=piece_id)
+    piece._type, piece._state = type_text, state_text
+    piece._types, piece._states = list(types), states
+    piece._type_own_raw, piece._type_rest_raw = type_own_raw, type_rest_raw
+    piece._state_own_raw, piece._state_rest_raw = state_own_raw, state_rest_raw
+    return piece
+
+
+def _split_state(state_text: str, count: int, piece_id: str | None) -> tuple[list[str | None], list[str], list[str]]:
+    """Split a state into one segment per trait, as ``Decorator.setState`` hands them inward."""
+    states: list[str | None] = []
+    own_raw: list[str] = []
+    rest_raw: list[str] = []
+    current: str | None = state_text
+    for level in range(count):
+        if current is None:
+            states.append(None)
+            continue
+        if level == count - 1:
+            head, rest = split_level(current)
+            if rest is not None:
+                raise EncodingError(
+                    f"state has more TAB-separated segments than the type has traits ({count})",
+                    piece=piece_id)
+            states.append(current)
+            own_raw.append(current)
+            rest_raw.append("")
+            break
+        head, rest = split_level(current)
+        states.append(unescape(head, TAB))
+        own_raw.append(head)
+        rest_raw.append(rest if rest is not None else "")
+        current = None if rest is None else unescape(rest, TAB)
+    return states, own_raw, rest_raw
+
+
+__all__ = ["Piece", "decode_piece", "split_chain", "split_level", "INNER_CLASSES"]

@@ -1,0 +1,257 @@
+"""The trait base class and typed field descriptors.
+
+A trait (VASSAL ``Decorator``) is one level of a piece's type/state chain. Its
+type is ``<prefix><fields>`` and its state is one string. Both are kept as raw
+text; a :class:`~converter.vassal.sequence.Fields` view is built on first access,
+so decoding a save costs one split of the chain per piece until a trait is read.
+
+Typed attributes are declared with descriptors (:class:`Str`, :class:`Int`,
+:class:`Bool`, :class:`Double`, :class:`StrList`) naming the field index and
+VASSAL's default for a missing field. Reading mirrors VASSAL's lenient
+``SequenceEncoder.Decoder`` readers; setting a value re-encodes that one field.
+A missing trailing field reads as its default and is not written back unless
+it (or a later field) is set; then the gap is filled with the defaults' text.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar, Generic, TypeVar
+
+from converter.errors import EncodingError
+from converter.vassal.javafmt import java_double
+from converter.vassal.sequence import MODERN, Fields, java_bool, java_parse_int, join, split
+
+T = TypeVar("T")
+
+TYPE = "type"
+STATE = "state"
+
+
+class FieldSpec(ABC, Generic[T]):
+    """One typed field of a trait's type (or state) field list."""
+
+    def __init__(self, index: int, default: T, *, part: str = TYPE) -> None:
+        self.index = index
+        self.default = default
+        self.part = part
+        self.attr = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.attr = name
+        defaults = dict(owner.__dict__.get("_defaults_" + self.part, {}))
+        for base in owner.__mro__[1:]:
+            for index, text in getattr(base, "_defaults_" + self.part, {}).items():
+                defaults.setdefault(index, text)
+        defaults[self.index] = self.encode(self.default)
+        setattr(owner, "_defaults_" + self.part, defaults)
+
+    @abstractmethod
+    def decode(self, text: str) -> T:
+        """The typed value of one field's decoded text."""
+
+    @abstractmethod
+    def encode(self, value: T) -> str:
+        """The text VASSAL writes for ``value`` (before SequenceEncoder escaping)."""
+
+    def __get__(self, trait: "Trait | None", owner: type) -> Any:
+        if trait is None:
+            return self
+        fields = trait.fields(self.part)
+        if self.index >= len(fields):
+            return self.default
+        return self.decode(fields[self.index])
+
+    def __set__(self, trait: "Trait", value: T) -> None:
+        trait.set_field(self.index, self.encode(value), self.part)
+
+
+class Str(FieldSpec[str]):
+    """``nextToken(default)``: the decoded text."""
+
+    def __init__(self, index: int, default: str = "", *, part: str = TYPE) -> None:
+        super().__init__(index, default, part=part)
+
+    def decode(self, text: str) -> str:
+        return text
+
+    def encode(self, value: str) -> str:
+        return value or ""
+
+
+class Int(FieldSpec[int]):
+    """``nextInt(default)``: unparsable text reads as the default, as in VASSAL."""
+
+    def decode(self, text: str) -> int:
+        try:
+            return java_parse_int(text)
+        except ValueError:
+            return self.default
+
+    def encode(self, value: int) -> str:
+        return str(int(value))
+
+
+class Bool(FieldSpec[bool]):
+    """``nextBoolean(default)``: present text is true only when it is exactly ``true``."""
+
+    def decode(self, text: str) -> bool:
+        return text == "true"
+
+    def encode(self, value: bool) -> str:
+        return java_bool(bool(value))
+
+
+class Double(FieldSpec[float]):
+    """``nextDouble(default)``, written back with Java's ``Double.toString``."""
+
+    def decode(self, text: str) -> float:
+        try:
+            return float(text.strip())
+        except ValueError:
+            return self.default
+
+    def encode(self, value: float) -> str:
+        return java_double(float(value))
+
+
+class StrList(FieldSpec[list]):
+    """``nextStringArray(min)``: a ``','``-encoded list (StringArrayConfigurer), padded with ``""``."""
+
+    def __init__(self, index: int, min_length: int = 0, *, part: str = TYPE) -> None:
+        self.min_length = min_length
+        super().__init__(index, [""] * min_length, part=part)
+
+    def decode(self, text: str) -> list[str]:
+        items = [] if text == "" else split(text, ",")
+        return items + [""] * (self.min_length - len(items))
+
+    def encode(self, value: list) -> str:
+        return join([v or "" for v in value], ",") or ""
+
+    def __get__(self, trait: "Trait | None", owner: type) -> Any:
+        value = super().__get__(trait, owner)
+        return list(value) if isinstance(value, list) else value
+
+
+class Trait:
+    """One level of a piece: its exact type and state text plus typed access.
+
+    ``prefix`` is the VASSAL ID (``emb2;``, ``mark;``); ``delimiter`` separates the
+    type fields after it and ``state_delimiter`` the state fields (``None`` when
+    the state is one opaque value). ``kind`` names the trait as VASSAL's editor does.
+    """
+
+    prefix: ClassVar[str] = ""
+    kind: ClassVar[str] = "Trait"
+    delimiter: ClassVar[str] = ";"
+    state_delimiter: ClassVar[str | None] = ";"
+    default_state: ClassVar[str] = ""
+    typed: ClassVar[bool] = True
+    _defaults_type: ClassVar[dict[int, str]] = {}
+    _defaults_state: ClassVar[dict[int, str]] = {}
+
+    __slots__ = ("_type", "_state", "quoting", "_type_fields", "_state_fields", "piece_id")
+
+    def __init__(self, type_text: str, state_text: str | None = None, *, quoting: str = MODERN,
+                 piece_id: str | None = None) -> None:
+        self._type = type_text
+        self._state = state_text
+        self.quoting = quoting
+        self._type_fields: Fields | None = None
+        self._state_fields: Fields | None = None
+        self.piece_id = piece_id
+
+    # -- raw text -------------------------------------------------------------
+    def type_text(self) -> str:
+        """The trait's own type string; identical to the input until a type field is set."""
+        if self._type_fields is None:
+            return self._type
+        return self.prefix + self._type_fields.encode()
+
+    def state_text(self) -> str | None:
+        """The trait's own state string (``None`` for a definition without state)."""
+        if self._state_fields is None or (self._state is None and not self._state_fields.raw):
+            return self._state
+        return self._state_fields.encode()
+
+    @property
+    def changed(self) -> bool:
+        return self.type_text() != self._type or self.state_text() != self._state
+
+    def fields(self, part: str = TYPE) -> Fields:
+        """The raw-preserving field list of the type (after the prefix) or of the state."""
+        if part == TYPE:
+            if self._type_fields is None:
+                self._type_fields = Fields(self._type[len(self.prefix):], self.delimiter, self.quoting)
+            return self._type_fields
+        if self._state_fields is None:
+            if self.state_delimiter is None:
+                raise self.error("its state is a single value, not a field list")
+            self._state_fields = Fields(self._state, self.state_delimiter, self.quoting)
+        return self._state_fields
+
+    def set_field(self, index: int, text: str, part: str = TYPE) -> None:
+        """Set one decoded field; fields missing before it are filled with their defaults."""
+        fields = self.fields(part)
+        defaults = self._defaults_type if part == TYPE else self._defaults_state
+        if index >= len(fields) and fields.get(index) != text:
+            while len(fields) < index:
+                fields.append(defaults.get(len(fields), ""))
+        fields[index] = text
+
+    def set_state(self, text: str | None) -> None:
+        """Replace the whole state string."""
+        self._state_fields = None
+        self._state = text
+
+    def default_state_text(self) -> str:
+        """The state VASSAL writes for this trait right after its type is set."""
+        return self.default_state
+
+    def apply_name(self, inner_name: str) -> str:
+        """The piece name as this trait changes it (``getName``); most traits leave it as it is."""
+        return inner_name
+
+    def exposed_properties(self) -> dict[str, str]:
+        """The piece properties this trait defines (``getProperty`` keys it answers)."""
+        return {}
+
+    def error(self, message: str) -> EncodingError:
+        return EncodingError(f"{self.kind} trait {self.prefix!r}: {message}", piece=self.piece_id)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.type_text()!r}, {self.state_text()!r})"
+
+
+class UnknownTrait(Trait):
+    """A trait wawkit does not type: its type and state text are kept verbatim."""
+
+    kind = "Unknown"
+    typed = False
+    __slots__ = ()
+
+    @property
+    def id_prefix(self) -> str:
+        """The ID VASSAL dispatches on: the text up to and including the first ``;``."""
+        cut = self._type.find(";")
+        return self._type if cut < 0 else self._type[:cut + 1]
+
+
+class StateValue(Trait):
+    """A trait whose state is one opaque value (a label text, a rotation, ``true``/``false``)."""
+
+    state_delimiter = None
+    __slots__ = ()
+
+    @property
+    def value(self) -> str:
+        return self.state_text() or ""
+
+    @value.setter
+    def value(self, text: str) -> None:
+        if text != self.state_text():
+            self.set_state(text)
+
+
+__all__ = ["Trait", "UnknownTrait", "StateValue", "FieldSpec", "Str", "Int", "Bool", "Double", "StrList",
+           "TYPE", "STATE"]
