@@ -1,0 +1,91 @@
+"""VASSAL's ``SquareGrid`` with ``SquareGridNumbering`` (spec section 1.5.4).
+
+Columns use ``floor``; rows use Java's ``(int)`` cast, which truncates toward zero,
+so a point above the origin row is numbered differently from a column left of the
+origin column. That asymmetry is VASSAL's and is kept.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from converter.errors import GeometryError
+from converter.vassal.grids.hexgrid import Point, Size, java_round
+from converter.vassal.grids.numbering import GridNumbering
+
+METRIC = "Metric"
+MANHATTAN = "Manhattan"
+
+
+@dataclass(frozen=True)
+class SquareGrid:
+    """A ``SquareGrid`` element's attributes (VASSAL defaults) and its optional numbering."""
+
+    x0: int = 24
+    y0: int = 24
+    dx: float = 48.0
+    dy: float = 48.0
+    range_option: str = METRIC
+    snap_to: bool = True
+    edges_legal: bool = False
+    corners_legal: bool = False
+    visible: bool = False
+    dots_visible: bool = False
+    color: str = "0,0,0"
+    numbering: GridNumbering | None = field(default=None, compare=False)
+
+    kind = "square"
+
+    def _numbering(self) -> GridNumbering:
+        if self.numbering is None:
+            raise GeometryError("this SquareGrid has no SquareGridNumbering, so its cells have no names")
+        return self.numbering
+
+    def _max(self, size: Size | None) -> tuple[int, int]:
+        if size is None:
+            raise GeometryError("descending square numbering needs the board size, which is unknown "
+                                "(board image missing)")
+        return int(size[1] / self.dy + 0.5), int(size[0] / self.dx + 0.5)
+
+    def numbered(self, x: int, y: int, size: Size | None = None) -> tuple[int, int]:
+        """(column, row) as ``SquareGridNumbering.getColumn``/``getRow`` count them."""
+        n = self._numbering()
+        col = math.floor((x - self.x0) / self.dx + 0.5)
+        row = int((y - self.y0) / self.dy + 0.5)
+        if n.h_descend or n.v_descend:
+            max_rows, max_cols = self._max(size)
+            col = max_cols - col if n.h_descend else col
+            row = max_rows - row if n.v_descend else row
+        return col, row
+
+    def location_name(self, x: int, y: int, size: Size | None = None) -> str | None:
+        if self.numbering is None:
+            return None
+        return self.numbering.location_name(*self.numbered(x, y, size))
+
+    def center_point(self, column: int, row: int, size: Size | None = None) -> Point:
+        """``SquareGridNumbering.getCenterPoint``."""
+        n = self._numbering()
+        if n.h_descend or n.v_descend:
+            max_rows, max_cols = self._max(size)
+            row = max_rows - row if n.v_descend else row
+            column = max_cols - column if n.h_descend else column
+        return int(column * self.dx + self.x0), int(row * self.dy + self.y0)
+
+    def snap(self, x: int, y: int) -> Point:
+        """The nearest cell centre (when snapping is on)."""
+        if not self.snap_to:
+            return x, y
+        sx = self.x0 + java_round(2 * java_round((x - self.x0) / self.dx) * self.dx / 2)
+        sy = self.y0 + java_round(2 * java_round((y - self.y0) / self.dy) * self.dy / 2)
+        return sx, sy
+
+    def location(self, name: str, size: Size | None = None) -> Point:
+        column, row = self._numbering().parse(name)
+        return self.snap(*self.center_point(column, row, size))
+
+    def range(self, p1: Point, p2: Point) -> int:
+        """Cells between two points: the larger axis step (Metric) or their sum (Manhattan)."""
+        cols = abs(math.floor((p2[0] - p1[0]) / self.dx + 0.5))
+        rows = abs(math.floor((p2[1] - p1[1]) / self.dy + 0.5))
+        return cols + rows if self.range_option == MANHATTAN else max(cols, rows)

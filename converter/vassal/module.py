@@ -1,0 +1,591 @@
+"""A typed, read-only view of a VASSAL module (.vmod), extension (.vmdx) or bare buildFile.
+
+The buildFile is a tree of Java component classes. This view names the parts a
+referee needs -- maps with their boards and grids, the piece palette down to each
+PieceSlot, prototypes, predefined setups, dice buttons, global properties -- and
+keeps the lxml tree itself, so every element the view does not type (plugins,
+custom grids, newer components) stays available untouched and is listed in
+:attr:`Module.unknown_components` instead of causing an error.
+
+Pieces are decoded lazily: a PieceSlot holds its ``+/null/<type>/<state>`` text and
+hands it to :func:`converter.vassal.pieces.decode_piece` only when asked, so a
+module with thousands of slots opens in the time lxml needs to parse it.
+"""
+from __future__ import annotations
+
+import copy
+import io
+import os
+import re
+import unicodedata
+import zipfile
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
+
+from lxml import etree
+
+from converter.errors import ContainerError, GeometryError, ModuleError, WawkitError
+from converter.vassal.buildfile import (BUILDFILE_ENTRIES, DEFAULT_MAX_BUILDFILE_SIZE, EXTENSION_ROOT,
+                                        parse_buildfile)
+from converter.vassal.container import _read_entry, open_archive
+from converter.vassal.grids import grid_from_element
+from converter.vassal.grids.attributes import java_int, where
+from converter.vassal.grids.placement import Board, MapGeometry, PlacedBoard, as_layout
+from converter.vassal.grids.zoned import Grid
+from converter.vassal.limits import DEFAULT_LIMITS, Limits
+from converter.vassal.sequence import split
+
+if TYPE_CHECKING:
+    from converter.vassal.pieces import Piece
+
+V = "VASSAL.build."
+MAP_TAGS = (V + "module.Map", V + "module.PrivateMap", V + "module.PlayerHand", V + "widget.WidgetMap")
+BOARD_PICKER = V + "module.map.BoardPicker"
+BOARD = V + "module.map.boardPicker.Board"
+PIECE_WINDOW = V + "module.PieceWindow"
+PIECE_SLOT = V + "widget.PieceSlot"
+CARD_SLOT = V + "widget.CardSlot"
+WIDGETS = {V + "widget.TabWidget": "tab", V + "widget.PanelWidget": "panel", V + "widget.ListWidget": "list",
+           V + "widget.BoxWidget": "box"}
+PROTOTYPE = V + "module.PrototypeDefinition"
+PREDEFINED_SETUP = V + "module.PredefinedSetup"
+DICE_BUTTONS = (V + "module.DiceButton", V + "module.SpecialDiceButton")
+GLOBAL_PROPERTY = V + "module.properties.GlobalProperty"
+EXTENSION_ELEMENT = V + "module.ExtensionElement"
+ZONE = V + "module.map.boardPicker.board.mapgrid.Zone"
+
+
+
+def _bool(value: str | None, default: bool = False) -> bool:
+    return default if value is None else value.lower() == "true"
+
+
+def _text(element: Any) -> str:
+    """``Builder.getText``: the element's own text nodes joined and trimmed."""
+    return "".join(element.xpath("text()")).strip()
+
+
+def _add_piece_parts(text: str) -> tuple[str, str]:
+    """(type, state) of ``+/null/<type>/<state>`` as stored in PieceSlot and PrototypeDefinition text."""
+    parts = split(text, "/")
+    if len(parts) < 3 or parts[0] != "+":
+        raise ModuleError(f"piece text {text[:60]!r} is not an AddPiece command ('+/id/type/state')")
+    return parts[2], parts[3] if len(parts) > 3 else ""
+
+
+def _decode(type_text: str, state_text: str) -> "Piece":
+    from converter.vassal.pieces import decode_piece  # written beside this module; imported late
+    return decode_piece(type_text, state_text)
+
+
+@dataclass
+class PieceDefinition:
+    """Common part of PieceSlots and PrototypeDefinitions: the encoded piece, decoded on demand."""
+
+    text: str
+    element: Any = field(repr=False, compare=False)
+
+    @cached_property
+    def _parts(self) -> tuple[str, str]:
+        try:
+            return _add_piece_parts(self.text)
+        except ModuleError as error:
+            raise ModuleError(f"{where(self.element)}: {error.message}") from None
+
+    @property
+    def type_text(self) -> str:
+        return self._parts[0]
+
+    @property
+    def state_text(self) -> str:
+        return self._parts[1]
+
+    def piece(self) -> "Piece":
+        """The decoded piece (its traits, outermost first)."""
+        try:
+            return _decode(self.type_text, self.state_text)
+        except WawkitError as error:
+            raise error.located(piece=getattr(self, "gpid", None) or getattr(self, "name", None))
+
+
+@dataclass
+class PieceSlot(PieceDefinition):
+    """A ``PieceSlot`` (or ``CardSlot``): one piece of the palette, a deck or an at-start stack."""
+
+    entry_name: str | None = None
+    gpid: str = ""
+    width: int = 0
+    height: int = 0
+    path: tuple[str, ...] = ()
+
+    @property
+    def name(self) -> str:
+        return self.entry_name or ""
+
+
+@dataclass
+class PrototypeDefinition(PieceDefinition):
+    """A ``PrototypeDefinition``: traits shared by the pieces that use ``prototype;<name>``."""
+
+    name: str = ""
+    description: str = ""
+
+
+@dataclass
+class PaletteNode:
+    """A PieceWindow or one of its widgets (tab, panel, list, box) with its children in order."""
+
+    kind: str
+    name: str
+    children: list["PaletteNode | PieceSlot"] = field(default_factory=list)
+
+    def slots(self) -> Iterator[PieceSlot]:
+        for child in self.children:
+            if isinstance(child, PieceSlot):
+                yield child
+            else:
+                yield from child.slots()
+
+
+@dataclass(frozen=True)
+class PredefinedSetup:
+    """A ``PredefinedSetup`` menu entry; ``entry`` is the zip entry of its stored save, if any."""
+
+    name: str
+    entry: str | None
+    use_file: bool
+    is_menu: bool
+    stored: bool
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class DiceButton:
+    """A ``DiceButton``/``SpecialDiceButton``: what it rolls and how it reports."""
+
+    name: str
+    n_dice: int
+    n_sides: int
+    plus: int
+    add_to_total: int
+    report_format: str
+    attributes: dict[str, str] = field(compare=False)
+
+
+@dataclass(frozen=True)
+class GlobalPropertyDef:
+    """A ``GlobalProperty`` and the container id its values are kept under (Module, map, map:zone)."""
+
+    name: str
+    initial_value: str
+    container: str
+    description: str = ""
+    is_numeric: bool = False
+    min: str = ""
+    max: str = ""
+    wrap: bool = False
+
+
+@dataclass
+class MapDef:
+    """A ``Map`` (or PrivateMap, PlayerHand, WidgetMap): its boards and default layout."""
+
+    name: str
+    id: str
+    kind: str
+    edge: tuple[int, int]
+    boards: list[Board]
+    default_layout: list[PlacedBoard]
+    element: Any = field(repr=False)
+
+    def board(self, name: str) -> Board:
+        for board in self.boards:
+            if board.name == name:
+                return board
+        raise GeometryError(f"map {self.name!r} has no board {name!r}")
+
+    def geometry(self, layout: Iterable[PlacedBoard | tuple[str, bool, int, int]] | None = None) -> MapGeometry:
+        """Boards placed as in ``layout`` (from a save), else the map's default layout."""
+        chosen = self.default_layout if layout is None else as_layout(layout)
+        return MapGeometry(self.name, self.boards, chosen, self.edge)
+
+
+@dataclass(frozen=True)
+class UnknownComponent:
+    """An element the reader does not type, kept in the tree: its class and where it sits."""
+
+    tag: str
+    path: str
+    line: int | None
+
+
+class ModuleArchive:
+    """The zip a module came from, read lazily and within limits (images, stored setups)."""
+
+    def __init__(self, source: str | os.PathLike[str] | bytes, file: str | None, limits: Limits) -> None:
+        self.source = source
+        self.file = file
+        self.limits = limits
+        with open_archive(source, file=file, limits=limits) as archive:
+            self.names = [info.filename for info in archive.infolist()]
+
+    def read(self, entry: str, max_size: int | None = None) -> bytes:
+        limits = self.limits if max_size is None else Limits(max_entry_size=max_size)
+        with open_archive(self.source, file=self.file, limits=self.limits) as archive:
+            return _read_entry(archive, archive.getinfo(entry), self.file, limits)
+
+    def image_entry(self, name: str) -> str | None:
+        """Where VASSAL finds an image: ``images/<name>``, its NFD form, then ``images/<name>.gif``."""
+        names = set(self.names)
+        for candidate in ("images/" + name, "images/" + unicodedata.normalize("NFD", name),
+                          "images/" + name + ".gif"):
+            if candidate in names:
+                return candidate
+        return None
+
+
+_SVG_LENGTH = re.compile(r"\s*([0-9.]+)\s*(px)?\s*$")
+
+
+def image_size(data: bytes) -> tuple[int, int] | None:
+    """Pixel size of a raster image (Pillow reads only the header) or an SVG's width/height."""
+    head = data[:512].lstrip()
+    if head.startswith(b"<"):
+        try:
+            root = etree.fromstring(data, etree.XMLParser(resolve_entities=False, no_network=True,
+                                                          load_dtd=False))
+        except etree.XMLSyntaxError:
+            return None
+        sizes = [_SVG_LENGTH.match(root.get(key, "")) for key in ("width", "height")]
+        if all(sizes):
+            return tuple(int(float(m.group(1)) + 0.5) for m in sizes)  # type: ignore[union-attr,return-value]
+        view = (root.get("viewBox") or "").replace(",", " ").split()
+        return (int(float(view[2]) + 0.5), int(float(view[3]) + 0.5)) if len(view) == 4 else None
+    from PIL import Image, UnidentifiedImageError
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            return image.size
+    except (UnidentifiedImageError, OSError, ValueError):
+        return None
+
+
+def _configure_name(element: Any) -> str:
+    for key in ("mapName", "name", "entryName"):
+        if element.get(key) is not None:
+            return element.get(key)
+    return ""
+
+
+class Module:
+    """A module, extension or bare buildFile: the lxml tree plus typed views of its parts."""
+
+    def __init__(self, root: Any, *, file: str | None = None, entry: str | None = None,
+                 archive: ModuleArchive | None = None) -> None:
+        self.root = root
+        self.file = file
+        self.entry = entry
+        self.archive = archive
+        self.unresolved_extension_elements: list[str] = []
+
+    # -- reading -----------------------------------------------------------------
+    @classmethod
+    def read(cls, path: str | os.PathLike[str], *, max_buildfile_size: int = DEFAULT_MAX_BUILDFILE_SIZE,
+             limits: Limits = DEFAULT_LIMITS) -> "Module":
+        """Read a .vmod/.vmdx (zip) or a bare buildFile / buildFile.xml."""
+        data = Path(path).read_bytes() if not zipfile.is_zipfile(path) else None
+        if data is not None:
+            return cls(parse_buildfile(data, file=str(path), max_size=max_buildfile_size), file=str(path))
+        return cls._from_archive(ModuleArchive(path, str(path), limits), max_buildfile_size)
+
+    @classmethod
+    def from_bytes(cls, data: bytes, *, file: str | None = None,
+                   max_buildfile_size: int = DEFAULT_MAX_BUILDFILE_SIZE, limits: Limits = DEFAULT_LIMITS) -> "Module":
+        if data[:4] == b"PK\x03\x04":
+            return cls._from_archive(ModuleArchive(data, file, limits), max_buildfile_size)
+        return cls(parse_buildfile(data, file=file, max_size=max_buildfile_size), file=file)
+
+    @classmethod
+    def _from_archive(cls, archive: ModuleArchive, max_size: int) -> "Module":
+        entry = next((name for name in BUILDFILE_ENTRIES if name in archive.names), None)
+        if entry is None:
+            raise ContainerError(f"no buildFile.xml or buildFile entry; not a VASSAL module", file=archive.file)
+        data = archive.read(entry, max_size=max_size)
+        return cls(parse_buildfile(data, file=archive.file, entry=entry, max_size=max_size), file=archive.file,
+                   entry=entry, archive=archive)
+
+    # -- identity ------------------------------------------------------------------
+    @property
+    def is_extension(self) -> bool:
+        return self.root.tag == EXTENSION_ROOT
+
+    @property
+    def name(self) -> str:
+        return self.root.get("name") or (self.file and Path(self.file).stem) or ""
+
+    @property
+    def version(self) -> str:
+        return self.root.get("version", "")
+
+    @property
+    def vassal_version(self) -> str:
+        return self.root.get("VassalVersion") or self.root.get("vassalVersion") or ""
+
+    @property
+    def description(self) -> str:
+        return self.root.get("description", "")
+
+    # -- maps and boards -------------------------------------------------------------
+    @cached_property
+    def maps(self) -> list[MapDef]:
+        found = []
+        for index, element in enumerate(e for e in self.root.iter() if e.tag in MAP_TAGS):
+            found.append(self._map(element, index))
+        return found
+
+    def map(self, name: str) -> MapDef:
+        """A map by its name or by its ``MapN`` id, as ``Map.getMapById`` matches either."""
+        for candidate in self.maps:
+            if name in (candidate.name, candidate.id):
+                return candidate
+        known = ", ".join(m.name or m.id for m in self.maps) or "none"
+        raise GeometryError(f"no map {name!r} in module {self.name!r} (maps: {known})", file=self.file)
+
+    def _edge(self, element: Any) -> tuple[int, int]:
+        if element.get("edgeWidth") is None and element.get("edge"):
+            parts = element.get("edge").split(",")
+            return (java_int(parts[0], "edge", element, self.file),
+                    java_int(parts[-1], "edge", element, self.file))
+        return (java_int(element.get("edgeWidth", "0"), "edgeWidth", element, self.file),
+                java_int(element.get("edgeHeight", "0"), "edgeHeight", element, self.file))
+
+    def _map(self, element: Any, index: int) -> MapDef:
+        name = element.get("mapName", "")
+        boards: list[Board] = []
+        picker = next((c for c in element if c.tag == BOARD_PICKER), None)
+        setup_text = None
+        if picker is not None:
+            for child in picker:
+                if child.tag == BOARD:
+                    boards.append(self._board(child))
+                elif child.tag == "setup":
+                    setup_text = _text(child)
+        layout: list[PlacedBoard] = []
+        if setup_text:
+            from converter.vassal.grids.placement import parse_board_picker
+            try:
+                layout = parse_board_picker(setup_text)[1]
+            except GeometryError as error:
+                raise ModuleError(f"{where(picker)}: setup {error.message}", file=self.file) from None
+        elif len(boards) == 1:
+            layout = [PlacedBoard(boards[0].name)]
+        return MapDef(name, name or f"Map{index}", element.tag.rsplit(".", 1)[-1], self._edge(element), boards,
+                      layout, element)
+
+    def _board(self, element: Any) -> Board:
+        image = element.get("image") or None
+        size = None
+        if image and self.archive is not None:
+            entry = self.archive.image_entry(image)
+            if entry is not None:
+                size = image_size(self.archive.read(entry))
+        elif not image and element.get("width") and element.get("height"):
+            size = (java_int(element.get("width"), "width", element, self.file),
+                    java_int(element.get("height"), "height", element, self.file))
+        grid_element = next((c for c in element if isinstance(c.tag, str) and c.tag.endswith("Grid")), None)
+        grid = None if grid_element is None else grid_from_element(grid_element, self.file)
+        return Board(element.get("name", ""), image, _bool(element.get("reversible")), size, grid,
+                     element.get("color"))
+
+    def grids(self) -> Iterator[tuple[MapDef, Board, Grid]]:
+        """Every (map, board, grid) whose grid wawkit can name locations with."""
+        for map_def in self.maps:
+            for board in map_def.boards:
+                if board.grid is not None:
+                    yield map_def, board, board.grid
+
+    # -- pieces ------------------------------------------------------------------------
+    def _slot(self, element: Any, path: tuple[str, ...]) -> PieceSlot:
+        attrib = element.attrib
+        return PieceSlot(_text(element), element, attrib.get("entryName"), attrib.get("gpid", ""),
+                         java_int(attrib.get("width", "0"), "width", element, self.file),
+                         java_int(attrib.get("height", "0"), "height", element, self.file), path)
+
+    def _slots(self, *tags: str) -> list[PieceSlot]:
+        found = []
+        for element in self.root.iter(*tags):
+            path = tuple(_configure_name(a) for a in reversed(list(element.iterancestors())) if a is not self.root)
+            found.append(self._slot(element, path))
+        return found
+
+    @cached_property
+    def piece_slots(self) -> list[PieceSlot]:
+        """Every PieceSlot of the module in document order (palette and at-start stacks)."""
+        return self._slots(PIECE_SLOT)
+
+    @cached_property
+    def card_slots(self) -> list[PieceSlot]:
+        """Every CardSlot (the initial cards of decks), in document order."""
+        return self._slots(CARD_SLOT)
+
+    @cached_property
+    def palette(self) -> list[PaletteNode]:
+        """The PieceWindows, each a tree of widgets down to its PieceSlots."""
+        def build(element: Any, kind: str, path: tuple[str, ...]) -> PaletteNode:
+            node = PaletteNode(kind, _configure_name(element))
+            inner = (*path, node.name)
+            for child in element:
+                if child.tag in (PIECE_SLOT, CARD_SLOT):
+                    node.children.append(self._slot(child, inner))
+                elif child.tag in WIDGETS:
+                    node.children.append(build(child, WIDGETS[child.tag], inner))
+            return node
+        return [build(e, "window", ()) for e in self.root.iter(PIECE_WINDOW)]
+
+    @cached_property
+    def prototypes(self) -> dict[str, PrototypeDefinition]:
+        """PrototypeDefinitions by name (a later definition of the same name wins, as in VASSAL)."""
+        found = {}
+        for element in self.root.iter(PROTOTYPE):
+            name = element.get("name", "")
+            found[name] = PrototypeDefinition(_text(element), element, name, element.get("description", ""))
+        return found
+
+    def prototype_types(self) -> dict[str, str]:
+        """Prototype name -> the type text of its definition, for ``Piece.expand``."""
+        return {name: definition.type_text for name, definition in self.prototypes.items()}
+
+    def expand(self, piece: "Piece") -> "Piece":
+        """A piece with every UsePrototype trait replaced by the prototype's traits."""
+        return piece.expand(self.prototype_types())
+
+    # -- setups, dice, properties ------------------------------------------------------
+    @cached_property
+    def setups(self) -> list[PredefinedSetup]:
+        names = set(self.archive.names) if self.archive is not None else set()
+        found = []
+        for element in self.root.iter(PREDEFINED_SETUP):
+            entry = element.get("file") or None
+            use_file = _bool(element.get("useFile"), True)
+            found.append(PredefinedSetup(element.get("name", ""), entry, use_file, _bool(element.get("isMenu")),
+                                         entry is not None and entry in names, element.get("description", "")))
+        return found
+
+    def stored_saves(self) -> list[tuple[str, str]]:
+        """(setup name, zip entry) of every predefined setup whose save is stored in the module."""
+        return [(s.name, s.entry) for s in self.setups if s.stored and s.entry is not None and not s.is_menu]
+
+    def read_setup(self, name: str) -> bytes:
+        """The bytes of a stored predefined setup save (a zip holding ``savedGame``)."""
+        for setup_name, entry in self.stored_saves():
+            if setup_name == name and self.archive is not None:
+                return self.archive.read(entry)
+        raise ModuleError(f"no stored predefined setup {name!r}", file=self.file)
+
+    @cached_property
+    def dice(self) -> list[DiceButton]:
+        found = []
+        for element in self.root.iter(*DICE_BUTTONS):
+            attrib = dict(element.attrib)
+
+            def number(key: str, default: str) -> int:
+                return java_int(attrib.get(key) or default, key, element, self.file)
+            found.append(DiceButton(attrib.get("name", ""), number("nDice", "2"), number("nSides", "6"),
+                                    number("plus", "0"), number("addToTotal", "0"),
+                                    attrib.get("reportFormat", "** $name$ = $result$ *** &lt;$PlayerName$&gt;"),
+                                    attrib))
+        return found
+
+    @cached_property
+    def global_properties(self) -> list[GlobalPropertyDef]:
+        found = []
+        for element in self.root.iter(GLOBAL_PROPERTY):
+            container = "Module"
+            for ancestor in element.iterancestors():
+                if ancestor.tag == ZONE:
+                    owner = next((a for a in ancestor.iterancestors() if a.tag in MAP_TAGS), None)
+                    container = f"{owner.get('mapName', '') if owner is not None else ''}:{ancestor.get('name', '')}"
+                    break
+                if ancestor.tag in MAP_TAGS:
+                    container = ancestor.get("mapName", "")
+                    break
+            attrib = element.attrib
+            found.append(GlobalPropertyDef(attrib.get("name", ""), attrib.get("initialValue", ""), container,
+                                           attrib.get("description", ""), _bool(attrib.get("isNumeric")),
+                                           attrib.get("min", ""), attrib.get("max", ""), _bool(attrib.get("wrap"))))
+        return found
+
+    # -- unknown components ------------------------------------------------------------
+    @cached_property
+    def unknown_components(self) -> list[UnknownComponent]:
+        """Component classes from outside VASSAL (module plugins, custom grids), kept in the tree as they are."""
+        found = []
+        for element in self.root.iter():
+            tag = element.tag
+            if not isinstance(tag, str) or "." not in tag or tag.startswith("VASSAL."):
+                continue
+            path = "/".join(a.tag.rsplit(".", 1)[-1] for a in reversed(list(element.iterancestors())))
+            found.append(UnknownComponent(tag, path, element.sourceline))
+        return found
+
+    def grid_counts(self) -> dict[str, int]:
+        """How many grids of each kind the boards hold, zone and background grids included."""
+        counts: dict[str, int] = {}
+
+        def visit(grid: Any) -> None:
+            if grid is None:
+                return
+            counts[grid.kind] = counts.get(grid.kind, 0) + 1
+            if grid.kind == "zoned":
+                visit(grid.background)
+                for zone in grid.zones:
+                    visit(zone.grid)
+        for map_def in self.maps:
+            for board in map_def.boards:
+                visit(board.grid)
+        return counts
+
+    # -- extensions --------------------------------------------------------------------
+    def merge(self, extension: "Module") -> "Module":
+        """A new Module: this module with every ExtensionElement of ``extension`` grafted at its target.
+
+        Targets that do not resolve are listed in ``unresolved_extension_elements``
+        (VASSAL reports them and carries on).
+        """
+        if not extension.is_extension:
+            raise ModuleError(f"{extension.name!r} is not an extension (root {extension.root.tag})",
+                              file=extension.file)
+        root = copy.deepcopy(self.root)
+        merged = Module(root, file=self.file, entry=self.entry, archive=self.archive)
+        for element in extension.root.iter(EXTENSION_ELEMENT):
+            target = element.get("target", "")
+            parent = _resolve_target(root, target)
+            if parent is None:
+                merged.unresolved_extension_elements.append(target)
+                continue
+            for child in element:
+                if isinstance(child.tag, str):
+                    parent.append(copy.deepcopy(child))
+        return merged
+
+
+def _resolve_target(root: Any, target: str) -> Any | None:
+    """Follow a ComponentPathBuilder path (``Class:name/Class:name``) from the module root."""
+    node = root
+    for segment in split(target, "/") if target else []:
+        parts = split(segment, ":")
+        tag, name = parts[0], (parts[1] if len(parts) > 1 else "")
+        node = next((c for c in node if c.tag == tag and (not name or _configure_name(c) == name)), None)
+        if node is None:
+            return None
+    return node
+
+
+def read_module(path: str | os.PathLike[str], *, extensions: Iterable[str | os.PathLike[str]] = (),
+                max_buildfile_size: int = DEFAULT_MAX_BUILDFILE_SIZE) -> Module:
+    """Read a module and merge the given extensions onto it, in order."""
+    module = Module.read(path, max_buildfile_size=max_buildfile_size)
+    for extension in extensions:
+        module = module.merge(Module.read(extension, max_buildfile_size=max_buildfile_size))
+    return module
