@@ -33,7 +33,7 @@ def assault_values(ctx: Ctx, unit: Unit, foes: list[Unit], hex_id: str | None,
     """(dice, to-hit) of one unit in an assault, with §6.3.1 and §6.3.2 applied."""
     value = unit.type.assault
     if value is None:
-        raise RefereeError(f"{unit.name} has no Assault Factor")
+        raise NotStated(f"units.{unit.key}.assault")
     fp = need(value.fp, f"units.{unit.key}.assault.fp")
     to_hit = need(value.to_hit, f"units.{unit.key}.assault.to_hit")
     if defending and unit.status.disrupted:
@@ -91,7 +91,7 @@ def assault(ctx: Ctx) -> None:
     hex_id = _hex_of(defenders)
     actor = attackers[0]
     for unit in attackers:
-        if unit.type.assault is None:
+        if unit.type.assault is not None and unit.type.assault.fp == 0:
             ans.illegal("§6.3", f"{unit.name} has no Assault Factor and cannot assault")
     if ans.legal is None:
         ans.set("legal", True)

@@ -100,10 +100,10 @@ def is_hard(unit: Unit) -> bool:
     """Hard targets print an Armor Factor and Save Number (§6.1); helicopters use theirs (§9.3)."""
     if unit.type.target_type in ("troops", "soft_vehicle"):
         return False
-    if unit.type.armor is not None:
+    if unit.type.armor is not None or unit.type.target_type in HARD_TYPES:
         return True
-    if unit.type.target_type in HARD_TYPES:
-        raise NotStated(f"units.{unit.key}.armor")
+    if unit.type.target_type in ("vehicle", None):
+        raise NotStated(f"units.{unit.key}.target_type (armored or not)")
     return False
 
 
@@ -143,15 +143,16 @@ def is_concealed(ctx: Ctx, target: Unit, firer: Unit | None = None) -> bool:
             distance, adjacent, sees = rel.distance, rel.adjacent, rel.los
         else:
             raise NotStated(f"units.{other.key}.distance")
+        if "recon" in other.type.abilities and sees:
+            ctx.answer.because("§1.3.4.4", f"{target.name}: seen by enemy recon {other.name}")
+            return False
         if adjacent is None and distance is None:
             raise NotStated(f"units.{other.key}.distance")
         if adjacent or (distance is not None and distance <= 1):
             ctx.answer.because("§6.1.5", f"{target.name}: adjacent to Good Order enemy {other.name}")
             return False
-        if "recon" in other.type.abilities:
-            if need(sees, f"units.{other.key}.los"):
-                ctx.answer.because("§1.3.4.4", f"{target.name}: seen by enemy recon {other.name}")
-                return False
+        if "recon" in other.type.abilities and sees is None:
+            raise NotStated(f"units.{other.key}.los")
     ctx.answer.because("§6.1.5", f"{target.name} is concealed")
     return True
 
@@ -168,6 +169,28 @@ class DefenceRoll:
         return self.db_dice + self.armor_dice
 
 
+def armor_and_save(ctx: Ctx, target: Unit) -> tuple[int, int]:
+    """Armor dice and save number: the counter's for hard targets, none and 5+ for soft (§6.1)."""
+    if not is_hard(target):
+        return 0, ctx.params.soft_save
+    armor = need(target.type.armor, f"units.{target.key}.armor")
+    save = need(target.type.save, f"units.{target.key}.save")
+    return _leader_defence(ctx, target, armor, save)
+
+
+def db_dice(ctx: Ctx, target: Unit, firer: Unit | None = None) -> tuple[int, bool]:
+    """Defensive Bonus dice with concealment, capped at 2 for hard targets (§6.1.5, §6.1.6)."""
+    db = terrain_db(ctx, target.hex, target_class(target))
+    concealed = is_concealed(ctx, target, firer)
+    total = db + (1 if concealed else 0)
+    text = f"DB {db} terrain" + (" + 1 concealed" if concealed else "")
+    if is_hard(target) and total > ctx.params.hard_db_cap:
+        text += f", capped at {ctx.params.hard_db_cap}"
+        total = ctx.params.hard_db_cap
+    ctx.answer.because("§6.1.5, §6.1.6", f"{target.name}: {text}")
+    return total, concealed
+
+
 def defence(ctx: Ctx, target: Unit, *, mission: str | None = None,
             firer: Unit | None = None) -> DefenceRoll:
     """The target's defensive roll: armor dice plus DB dice, and the save number."""
@@ -176,19 +199,9 @@ def defence(ctx: Ctx, target: Unit, *, mission: str | None = None,
         db = terrain_db(ctx, target.hex, "infantry")
         ctx.answer.because("§8.1", f"fire mission: infantry DB of the terrain {db}, no concealment, saves on {soft_save}+")
         return DefenceRoll(db, 0, soft_save, False)
-    hard = is_hard(target)
-    db = terrain_db(ctx, target.hex, target_class(target))
-    concealed = is_concealed(ctx, target, firer)
-    total = db + (1 if concealed else 0)
-    text = f"DB {db} terrain" + (" + 1 concealed" if concealed else "")
-    if hard and total > ctx.params.hard_db_cap:
-        text += f", capped at {ctx.params.hard_db_cap}"
-        total = ctx.params.hard_db_cap
-    ctx.answer.because("§6.1.5, §6.1.6", f"{target.name}: {text}")
-    armor, save = (need(target.type.armor, f"units.{target.key}.armor"),
-                   need(target.type.save, f"units.{target.key}.save")) if hard else (0, soft_save)
-    armor, save = _leader_defence(ctx, target, armor, save)
-    return DefenceRoll(total, armor, save, concealed)
+    armor, save = armor_and_save(ctx, target)
+    db, concealed = db_dice(ctx, target, firer)
+    return DefenceRoll(db, armor, save, concealed)
 
 
 def _leader_defence(ctx: Ctx, target: Unit, armor: int, save: int) -> tuple[int, int]:
@@ -297,6 +310,14 @@ def fire(ctx: Ctx, *, opportunity: bool = False, moving: bool = False) -> None:
         return
     ans.set("weapon", weapon_name)
     weapon = actor.type.weapon(weapon_name)
+    if weapon is None and not any(actor.type.weapon(n) for n in ("ap", "he", "aa")):
+        ans.gap(("legal", "to_hit", "fp", "band", "bands", "max_range"),
+                f"not stated: units.{actor.key}.{weapon_name}")
+        if a.hits is not None and target is not None:
+            ctx.stage(("hits", "saves", "net_hits", "db_dice", "armor_dice", "defense_dice",
+                       "save_number", "concealed", "units"),
+                      lambda: _resolve_fire(ctx, actor, target, weapon_name, None))
+        return
     if weapon is None:
         ans.illegal("§6.1", f"{actor.name} has no {weapon_name.upper()} firepower")
         return
@@ -310,6 +331,8 @@ def fire(ctx: Ctx, *, opportunity: bool = False, moving: bool = False) -> None:
         ans.values.setdefault("modifiers", {})["fp"] = bonus
     if band is not None:
         ctx.stage(("to_hit", "fp", "hits"), lambda: _to_hit_and_fp(ctx, actor, weapon, band, mods, bonus))
+    elif "band" in ans.gaps and ans.legal is not False:
+        ctx.stage(("to_hit", "fp"), lambda: _band_independent(ctx, weapon, rule, mods, bonus))
     for sw in ctx.game.attached(actor.key):
         if sw.type.target_type == "support_weapon" and actor.type.is_infantry:
             _support_weapon(ctx, sw, bonus)
@@ -323,10 +346,14 @@ def fire(ctx: Ctx, *, opportunity: bool = False, moving: bool = False) -> None:
     if ans.legal:
         ctx.emit(StatusChanged(actor.key, "ops_complete", True))
         ans.because("§6.1", f"{actor.name} is marked Ops Complete")
-        if target is not None:
-            ctx.stage(("hits", "saves", "net_hits", "units"), lambda: _resolve_fire(ctx, actor, target, weapon_name, weapon))
-    elif ans.legal is False and a.hits is not None and target is not None:
-        pass
+    if target is None or ans.legal is False:
+        return
+    if ans.legal or a.hits is not None:
+        ctx.stage(("hits", "saves", "net_hits", "db_dice", "armor_dice", "defense_dice",
+                   "save_number", "concealed", "units"),
+                  lambda: _resolve_fire(ctx, actor, target, weapon_name, weapon))
+    else:
+        ans.gap(("hits", "saves", "net_hits", "units"), ans.gaps["legal"])
 
 
 def _fire_status(ctx: Ctx, actor: Unit, opportunity: bool) -> None:
@@ -379,20 +406,37 @@ def _band(ctx: Ctx, rule: RangeRule, target: Unit | None) -> str:
     return band
 
 
+def numbers(weapon: Weapon, band: str, mods: tuple[int, int], bonus: int) -> tuple[int, int, int]:
+    """(to-hit, FP, points past 6) for one band: §6.1.1-§6.1.3, past 6 costs FP."""
+    to_hit = need(weapon.to_hit, "weapon.to_hit") + BAND_MODIFIER[band] + mods[0]
+    past_six = max(0, to_hit - 6)
+    fp = need(weapon.fp, "weapon.fp") + bonus + mods[1] - past_six
+    return min(to_hit, 6), max(fp, 0), past_six
+
+
 def _to_hit_and_fp(ctx: Ctx, actor: Unit, weapon: Weapon, band: str,
                    mods: tuple[int, int], bonus: int) -> None:
     ans = ctx.answer
-    base = need(weapon.to_hit, "weapon.to_hit")
     band_mod = BAND_MODIFIER[band]
     if band_mod:
         ans.modify("to_hit", band_mod, f"{band.replace('_', ' ')} range", "§6.1.1, §6.1.2")
-    to_hit = base + band_mod + mods[0]
-    past_six = max(0, to_hit - 6)
+    to_hit = need(weapon.to_hit, "weapon.to_hit") + band_mod + mods[0]
     ans.set("to_hit", min(to_hit, 6))
+    _, fp, past_six = numbers(weapon, band, mods, bonus)
     if past_six:
         ans.because("§6.1.3", f"to-hit {to_hit} past 6: -{past_six} FP, to-hit stays 6")
-    fp = need(weapon.fp, "weapon.fp") + bonus + mods[1] - past_six
-    ans.set("fp", max(fp, 0))
+    ans.set("fp", fp)
+
+
+def _band_independent(ctx: Ctx, weapon: Weapon, rule: RangeRule,
+                      mods: tuple[int, int], bonus: int) -> None:
+    """The range is not stated: answer to-hit or FP when every possible band gives the same."""
+    results = [numbers(weapon, band, mods, bonus) for band in rule.bands]
+    for index, name in ((0, "to_hit"), (1, "fp")):
+        values = {r[index] for r in results}
+        if len(values) == 1:
+            ctx.answer.set(name, values.pop())
+            ctx.answer.because("§6.1.1-§6.1.3", f"{name} is the same in every range band")
 
 
 def _support_weapon(ctx: Ctx, sw: Unit, bonus: int) -> None:
@@ -480,11 +524,22 @@ def defense(ctx: Ctx) -> None:
     target = ctx.unit(ctx.action.target if isinstance(ctx.action.target, str) else None, "target")
     firer = ctx.game.unit(ctx.action.actor) if ctx.action.actor else None
     mission = ctx.action.mission.type if ctx.action.mission else None
-    roll = defence(ctx, target, mission=mission, firer=firer)
-    if ctx.answer.legal is False:
-        return
+    ans = ctx.answer
+    if mission in ("he", "dpicm"):
+        roll = defence(ctx, target, mission=mission)
+    else:
+        armor, save = armor_and_save(ctx, target)
+        if ans.legal is False:
+            return
+        ans.set("armor_dice", armor)
+        ans.set("save_number", save)
+        if ctx.action.bonus_from and ans.legal is None:
+            ans.set("legal", True)
+        pieces = ctx.stage(("db_dice", "defense_dice", "concealed", "saves"),
+                           lambda: db_dice(ctx, target, firer))
+        if pieces is None:
+            return
+        roll = DefenceRoll(pieces[0], armor, save, pieces[1])
     put_defence(ctx, roll)
-    if ctx.answer.legal is None and ctx.action.bonus_from:
-        ctx.answer.set("legal", True)
     if ctx.dice is not None:
-        ctx.stage("saves", lambda: ctx.answer.set("saves", roll_saves(ctx, roll, 1)))
+        ctx.stage("saves", lambda: ans.set("saves", roll_saves(ctx, roll, 1)))

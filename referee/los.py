@@ -105,8 +105,10 @@ def line_of_sight(ctx: Ctx) -> None:
     attacker = ctx.unit(ctx.action.actor)
     target = ctx.unit(ctx.action.target if isinstance(ctx.action.target, str) else None, "target")
     intervening = ctx.game.facts.get("intervening")
-    if intervening is None:
+    described = any(ctx.game.facts.get(k) is not None for k in ("crest_crossed", "along_hexsides"))
+    if intervening is None and not described:
         raise NotStated("situation.intervening")
+    intervening = intervening or []   # the situation lists only the hexes that matter
     is_blocked, why = blocked(ctx, level_of(ctx, attacker), level_of(ctx, target), list(intervening))
     sides = ctx.game.facts.get("along_hexsides") or []
     if not is_blocked and sides:
