@@ -17,7 +17,6 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import TYPE_CHECKING, Callable, Iterator
 
 from converter.errors import EncodingError, WawkitError
@@ -42,9 +41,10 @@ class PieceNotFound(WawkitError, KeyError):
         return self._render()
 
 
-def _decode_piece(type_text: str, state_text: str | None) -> "Piece":
+def _decode_piece(type_text: str, state_text: str | None, *, quoting: str = MODERN,
+                  piece_id: str | None = None) -> "Piece":
     from converter.vassal.pieces import decode_piece  # written beside this module; imported late
-    return decode_piece(type_text, state_text)
+    return decode_piece(type_text, state_text, quoting=quoting, piece_id=piece_id)
 
 
 def _as_int(value: object) -> int:
@@ -59,6 +59,7 @@ class PieceEntry:
     """One ``AddPiece`` of the save: id, type and state text, and the typed view on demand."""
 
     command: AddPiece
+    quoting: str = MODERN
     _piece: "Piece | None" = field(default=None, repr=False)
 
     @property
@@ -86,7 +87,8 @@ class PieceEntry:
         """The typed piece (decoded on first use, then cached)."""
         if self._piece is None:
             try:
-                self._piece = _decode_piece(self.type_text, self.state_text)
+                self._piece = _decode_piece(self.type_text, self.state_text, quoting=self.quoting,
+                                            piece_id=self.id)
             except WawkitError as error:
                 raise error.located(piece=self.id)
         return self._piece
@@ -113,7 +115,7 @@ class SavedGame:
         self._clock = clock or (lambda: int(time.time() * 1000))
         for command in self._state_commands():
             if isinstance(command, AddPiece) and command.id not in ("", "null"):
-                self.pieces[command.id] = PieceEntry(command)
+                self.pieces[command.id] = PieceEntry(command, self.quoting)
         self._stack_of: dict[str, str] | None = None
 
     # -- reading -------------------------------------------------------------------------
@@ -296,7 +298,7 @@ class SavedGame:
         """Put a lone piece into a new stack of its own at its position; returns the stack id."""
         map_name, x, y = self.position(piece_id)
         stack_id = self.new_id()
-        stack = _decode_piece(STACK_TYPE, None)
+        stack = _decode_piece(STACK_TYPE, None, quoting=self.quoting)
         stack.inner.map = map_name if map_name is not None else "null"
         stack.inner.x = x
         stack.inner.y = y
@@ -339,7 +341,7 @@ class SavedGame:
                   join: str | None = None, index: int | None = None) -> str:
         """Add a piece whose type is copied from a definition; returns its new id."""
         piece_id = self.new_id()
-        piece = _decode_piece(type_text, state_text)
+        piece = _decode_piece(type_text, state_text, quoting=self.quoting, piece_id=piece_id)
         inner = piece.inner
         inner.map = map_name if map_name is not None else "null"
         inner.x = x
@@ -396,7 +398,7 @@ class SavedGame:
             block.insert(lead, node)
         else:
             block.append(node)
-        self.pieces[command.id] = PieceEntry(command)
+        self.pieces[command.id] = PieceEntry(command, self.quoting)
 
     def _ensure_order(self, holder_id: str) -> None:
         """Move a stack's AddPiece after its members' (VASSAL looks members up by id)."""
