@@ -589,3 +589,18 @@ def read_module(path: str | os.PathLike[str], *, extensions: Iterable[str | os.P
     for extension in extensions:
         module = module.merge(Module.read(extension, max_buildfile_size=max_buildfile_size))
     return module
+
+
+def location_of(module: Module, map_name: str, x: int, y: int,
+                board_layout: Iterable[PlacedBoard | tuple[str, bool, int, int]] | None = None) -> str:
+    """The location name VASSAL reports for pixel (x, y) of a map ("offboard" off every named grid).
+
+    ``board_layout`` is the map's layout from a save -- (board name, reversed, col, row)
+    per board -- or None for the map's default layout.
+    """
+    name = module.map(map_name).geometry(board_layout).location_name(x, y)
+    return OFFBOARD if name is None else name
+
+
+#: What VASSAL's chat reports for a point on no board or on a board without numbering.
+OFFBOARD = "offboard"
