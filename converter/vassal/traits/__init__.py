@@ -8,6 +8,9 @@ including the first ``;``, or the whole text when it has none (``stack``).
 from __future__ import annotations
 
 from converter.vassal.sequence import MODERN
+from converter.vassal.traits.actions import (Clone, Delete, GlobalKeyCommand, PlaceMarker, Replace, ReportState,
+                                             RestrictCommands, SendToLocation, TranslatableMessage, TriggerAction)
+from converter.vassal.traits.appearance import FreeRotator, Hideable, Immobilized, Labeler, MovementMarkable, Obscurable
 from converter.vassal.traits.base import Bool, Double, Int, StateValue, Str, StrList, Trait, UnknownTrait
 from converter.vassal.traits.basic import BasicPiece, Deck, PersistentProperties, Stack
 from converter.vassal.traits.layers import Embellishment, Layer, LegacyEmbellishment
@@ -18,6 +21,9 @@ TRAIT_CLASSES: tuple[type[Trait], ...] = (
     BasicPiece, Stack, Deck,
     Embellishment, LegacyEmbellishment, Marker, DynamicProperty, CalculatedProperty, SetGlobalProperty,
     UsePrototype, Comment,
+    Labeler, Obscurable, Hideable, Immobilized, FreeRotator, MovementMarkable,
+    ReportState, TriggerAction, GlobalKeyCommand, SendToLocation, Delete, Clone, RestrictCommands,
+    PlaceMarker, Replace, TranslatableMessage,
 )
 
 #: ID prefix -> trait class.
@@ -49,5 +55,8 @@ __all__ = [
     "BasicPiece", "Stack", "Deck", "PersistentProperties",
     "Layer", "Embellishment", "LegacyEmbellishment",
     "Marker", "DynamicProperty", "CalculatedProperty", "SetGlobalProperty", "UsePrototype", "Comment",
+    "Labeler", "Obscurable", "Hideable", "Immobilized", "FreeRotator", "MovementMarkable",
+    "ReportState", "TriggerAction", "GlobalKeyCommand", "SendToLocation", "Delete", "Clone", "RestrictCommands",
+    "PlaceMarker", "Replace", "TranslatableMessage",
     "REGISTRY", "TRAIT_CLASSES", "INNER_CLASSES", "id_prefix", "trait_class", "decode_trait",
 ]

@@ -1,0 +1,284 @@
+"""Traits that change how a piece looks or handles: Labeler, Obscurable, Hideable,
+FreeRotator, MovementMarkable and Immobilized (spec section 2.5).
+
+Their states carry rules-relevant facts: a label text, who masks or hides the
+piece, its facing, whether it has moved.
+"""
+from __future__ import annotations
+
+import re
+
+from converter.vassal.sequence import java_parse_int
+from converter.vassal.traits.base import STATE, Bool, Int, StateValue, Str, Trait
+
+NO_PLAYER = "null"
+_JAVA_WHITESPACE = "".join(chr(c) for c in range(33))
+
+
+class Labeler(StateValue):
+    """``label;`` ("Text Label"): a text drawn on the piece; the state is the text."""
+
+    prefix = "label;"
+    kind = "Labeler"
+    __slots__ = ()
+
+    label_key = Str(0)
+    menu_command = Str(1, "Change Label")
+    font_size = Int(2, 10)
+    background_color = Str(3)
+    foreground_color = Str(4, "0,0,0")
+    vertical_position = Str(5, "t")
+    vertical_offset = Int(6, 0)
+    horizontal_position = Str(7, "c")
+    horizontal_offset = Int(8, 0)
+    vertical_justification = Str(9, "b")
+    horizontal_justification = Str(10, "c")
+    name_format = Str(11, "$pieceName$ ($label$)")
+    font_family = Str(12, "Dialog")
+    font_style = Int(13, 0)
+    rotate_degrees = Int(14, 0)
+    property_name = Str(15, "TextLabel")
+    description = Str(16)
+    always_use_format = Bool(17, False)
+
+    @property
+    def label(self) -> str:
+        """The label text, trimmed as ``mySetState`` trims it."""
+        return self.value.strip(_JAVA_WHITESPACE)
+
+    @label.setter
+    def label(self, text: str) -> None:
+        self.value = text
+
+    def apply_name(self, inner_name: str) -> str:
+        """``$pieceName$``/``$label$`` of the name format filled in, when there is a label."""
+        label = self.label
+        if not label and not self.always_use_format:
+            return inner_name
+        values = {"pieceName": inner_name, "label": label}
+        return re.sub(r"\$([^$]*)\$", lambda m: values.get(m.group(1), m.group(0)), self.name_format)
+
+    def exposed_properties(self) -> dict[str, str]:
+        return {self.property_name: self.label}
+
+
+class Obscurable(Trait):
+    """``obs;`` ("Mask"): hides the piece from other players; state ``obscuredBy;options``."""
+
+    prefix = "obs;"
+    kind = "Obscurable"
+    default_state = "null;"
+    __slots__ = ()
+
+    key_command = Str(0)
+    image = Str(1)
+    hide_command = Str(2, "Hide")
+    display_style = Str(3, "I")
+    mask_name = Str(4, "?")
+    access = Str(5)
+    peek_command = Str(6, "Peek")
+    description = Str(7)
+    auto_peek_rollover = Bool(8, False)
+    deal_key = Str(9)
+    deal_expression = Str(10)
+
+    options = Str(1, part=STATE)
+    """``override|count|id|id...`` while masked, ``""`` otherwise."""
+
+    @property
+    def obscured_by(self) -> str | None:
+        """The masking player's id (their password), or ``None`` when not masked."""
+        fields = self.fields(STATE) if self.state_text() is not None else None
+        token = fields.get(0, NO_PLAYER) if fields is not None else NO_PLAYER
+        return None if token == NO_PLAYER else token
+
+    @obscured_by.setter
+    def obscured_by(self, player: str | None) -> None:
+        if self.state_text() is None:
+            self.set_state(self.default_state)
+        self.set_field(0, NO_PLAYER if player is None else player, STATE)
+
+
+class Hideable(StateValue):
+    """``hide;`` ("Invisible"): the state is the hiding player's id or ``null``."""
+
+    prefix = "hide;"
+    kind = "Hideable"
+    default_state = NO_PLAYER
+    __slots__ = ()
+
+    hide_key = Str(0)
+    command = Str(1, "Invisible")
+    background_color = Str(2)
+    access = Str(3)
+    transparency_text = Str(4, "0.3")
+    description = Str(5)
+    disable_auto_report_move = Bool(6, False)
+
+    @property
+    def transparency(self) -> float:
+        """Opacity while hidden, clamped to [0, 1] as a Java float (read back as ``0.3``)."""
+        try:
+            value = float(self.transparency_text)
+        except ValueError:
+            value = 0.3
+        return max(0.0, min(1.0, value))
+
+    @property
+    def hidden_by(self) -> str | None:
+        value = self.state_text()
+        return None if value in (None, NO_PLAYER) else value
+
+    @hidden_by.setter
+    def hidden_by(self, player: str | None) -> None:
+        self.value = NO_PLAYER if player is None else player
+
+
+class FreeRotator(StateValue):
+    """``rotate;`` ("Can Rotate"): the state is a facing index, or an angle for free rotation.
+
+    With n fixed facings, facing i has the angle ``-i*360/n`` degrees.
+    """
+
+    prefix = "rotate;"
+    kind = "FreeRotator"
+    default_state = "0"
+    __slots__ = ()
+
+    facings = Int(0, 1)
+    """``nFacings``; 1 means free rotation."""
+
+    @property
+    def free(self) -> bool:
+        return self.facings == 1
+
+    def _field(self, fixed: int, free: int) -> str:
+        index = free if self.free else fixed
+        return self.fields().get(index, "") or ""
+
+    @property
+    def rotate_cw_key(self) -> str:
+        return "" if self.free else self._field(1, 1)
+
+    @property
+    def rotate_ccw_key(self) -> str:
+        return "" if self.free else self._field(2, 2)
+
+    @property
+    def rotate_cw_text(self) -> str:
+        return "" if self.free else self._field(3, 3)
+
+    @property
+    def rotate_ccw_text(self) -> str:
+        return "" if self.free else self._field(4, 4)
+
+    @property
+    def name(self) -> str:
+        """The rotation's name (property prefix), after the key/text fields."""
+        return self._field(7, 5)
+
+    @property
+    def facing(self) -> int:
+        """The facing index (fixed facings); unparsable or missing reads 0."""
+        try:
+            index = java_parse_int(self.value)
+        except ValueError:
+            return 0
+        return min(max(index, 0), max(self.facings - 1, 0))
+
+    @facing.setter
+    def facing(self, index: int) -> None:
+        self.value = str(int(index))
+
+    @property
+    def angle(self) -> float:
+        """The angle in degrees: the stored angle (free rotation) or ``-facing*360/n``."""
+        if self.free:
+            try:
+                return float(self.value)
+            except ValueError:
+                return 0.0
+        return -self.facing * 360.0 / max(self.facings, 1)
+
+
+class MovementMarkable(StateValue):
+    """``markmoved;`` ("Mark When Moved"): the state is ``true`` once the piece has moved."""
+
+    prefix = "markmoved;"
+    kind = "MovementMarkable"
+    default_state = "false"
+    __slots__ = ()
+
+    moved_icon = Str(0)
+    x_offset = Int(1, 0)
+    y_offset = Int(2, 0)
+    command = Str(3, "Mark Moved")
+    key = Str(4)
+    description = Str(5)
+    ignore_same_location = Bool(6, False)
+    command_true = Str(7)
+    key_true = Str(8)
+    command_false = Str(9)
+    key_false = Str(10)
+
+    @property
+    def moved(self) -> bool:
+        return self.value == "true"
+
+    @moved.setter
+    def moved(self, flag: bool) -> None:
+        self.value = "true" if flag else "false"
+
+
+class Immobilized(Trait):
+    """``immob;`` ("Does not stack"): selection, movement and stacking options.
+
+    VASSAL writes this type by plain concatenation, not with a SequenceEncoder, so
+    a changed field is written as it is (no escaping) while reading follows the
+    Decoder, as ``mySetType`` does.
+    """
+
+    prefix = "immob;"
+    kind = "Immobilized"
+    __slots__ = ()
+
+    selection = Str(0)
+    """``n`` never, ``i`` shift, ``t`` ctrl, ``c`` alt; then ``g`` (ignore grid) and ``Z``/``A``/``B``."""
+    movement = Str(1)
+    """``V`` never, ``I`` only if selected, ``N`` normal."""
+    stacking = Str(2, "R")
+    """``L`` can stack, ``R`` never."""
+    description = Str(3)
+
+    @property
+    def never_select(self) -> bool:
+        return "n" in self.selection
+
+    @property
+    def ignore_grid(self) -> bool:
+        return "g" in self.selection
+
+    @property
+    def never_move(self) -> bool:
+        return "V" in self.movement
+
+    @property
+    def can_stack(self) -> bool:
+        return "L" in self.stacking
+
+    def set_field(self, index: int, text: str, part: str = "type") -> None:
+        if part != "type":
+            super().set_field(index, text, part)
+            return
+        fields = self.fields()
+        if fields.get(index) == text:
+            return
+        while len(fields.raw) < index:
+            fields.raw.append(self._defaults_type.get(len(fields.raw), ""))
+        if index < len(fields.raw):
+            fields.raw[index] = text
+        else:
+            fields.raw.append(text)
+
+
+__all__ = ["Labeler", "Obscurable", "Hideable", "FreeRotator", "MovementMarkable", "Immobilized"]
