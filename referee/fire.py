@@ -446,8 +446,13 @@ def _support_weapon(ctx: Ctx, sw: Unit, bonus: int) -> None:
         ctx.answer.unit(sw.key, fp=printed[0].fp + bonus)
 
 
-def _resolve_fire(ctx: Ctx, actor: Unit, target: Unit, name: str, weapon: Weapon) -> None:
+def _resolve_fire(ctx: Ctx, actor: Unit, target: Unit, name: str, weapon: Weapon | None) -> None:
+    """Attack dice, then the target's defence roll, then results (§6.1, §6.1.7)."""
     ans = ctx.answer
+    roll = ctx.stage(("db_dice", "armor_dice", "defense_dice", "save_number", "concealed",
+                      "saves", "net_hits", "units"), lambda: defence(ctx, target, firer=actor))
+    if roll is not None:
+        put_defence(ctx, roll)
     if ctx.action.hits is not None:
         hits = int(ctx.action.hits)
     else:
@@ -460,9 +465,9 @@ def _resolve_fire(ctx: Ctx, actor: Unit, target: Unit, name: str, weapon: Weapon
         ans.because("§6.1", f"{fp} dice at {to_hit}+: {hits} hit(s)")
         missile_check(ctx, actor, name, weapon, hits)
     ans.set("hits", hits)
+    if roll is None:
+        return
     negated = improved_position(ctx, target, hits)
-    roll = defence(ctx, target, firer=actor)
-    put_defence(ctx, roll)
     saves = roll_saves(ctx, roll, negated)
     net = max(0, negated - saves)
     ans.set("saves", saves)

@@ -1,0 +1,146 @@
+"""``wawkit cases`` and ``wawkit odds``: the referee from the command line.
+
+``cases`` runs a rule-case file (``rule-cases.yaml`` format) against the referee and
+prints one line per case-run and the closing ``N passed, N failed, N gaps``; ``odds``
+prints the exact distribution of hits, saves, net hits and results of an attack.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+import click
+
+from converter.cli import EXIT_FINDINGS, main
+from converter.errors import SchemaError
+from referee.cases import build_action, build_game, load_cases, merge, run_cases, summary
+from referee.combat_odds import RESULT_ORDER, fire_odds, net_hits_distribution, result_ladder
+from referee.errors import CaseError, RefereeError
+from referee.model import Game, Status, Unit, UnitType
+from referee.rulesets import get_ruleset
+
+SCHEMA_NAME = "rule-case.schema.json"
+
+
+def _validate(cases: list[dict[str, Any]], schema_path: Path, file: str) -> None:
+    import jsonschema
+    try:
+        schema = json.loads(schema_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise SchemaError(f"cannot read schema: {error}", file=str(schema_path)) from None
+    validator = jsonschema.Draft202012Validator(schema)
+    error = next(iter(sorted(validator.iter_errors(cases), key=lambda e: list(e.absolute_path))), None)
+    if error is not None:
+        where = "/".join(str(p) for p in error.absolute_path)
+        index = error.absolute_path[0] if error.absolute_path else None
+        case_id = cases[index].get("id") if isinstance(index, int) and isinstance(cases[index], dict) else None
+        raise SchemaError(f"{error.message[:200]}", file=file,
+                          entry=f"case {case_id}" if case_id else None).located() from None
+
+
+def _load(path: str, schema: str | None, no_schema: bool) -> list[dict[str, Any]]:
+    try:
+        cases = load_cases(path)
+    except CaseError as error:
+        raise SchemaError(str(error)) from None
+    if not no_schema:
+        schema_path = Path(schema) if schema else Path(path).with_name(SCHEMA_NAME)
+        if schema or schema_path.exists():
+            _validate(cases, schema_path, path)
+    return cases
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--ruleset", "ruleset", type=click.Choice(["classic", "waw85"]),
+              help="Run only the cases of this ruleset.")
+@click.option("--book", type=click.Choice(["eisenbach", "untold"]),
+              help="Classic: run only under this book's reading.")
+@click.option("--id", "prefix", help="Run only cases whose id starts with this.")
+@click.option("--schema", type=click.Path(dir_okay=False),
+              help=f"Validate against this schema (default: {SCHEMA_NAME} beside FILE, if present).")
+@click.option("--no-schema", is_flag=True, help="Do not validate the file first.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON document instead of text.")
+def cases(file: str, ruleset: str | None, book: str | None, prefix: str | None,
+          schema: str | None, no_schema: bool, as_json: bool) -> None:
+    """Run the rule cases in FILE against the referee."""
+    loaded = _load(file, schema, no_schema)
+    try:
+        outcomes = run_cases(loaded, get_ruleset, ruleset=ruleset, flag=book, prefix=prefix)
+    except CaseError as error:
+        raise SchemaError(str(error), file=file) from None
+    if as_json:
+        click.echo(json.dumps({
+            "runs": [{"case": o.case, "row": o.row, "book": o.flag, "status": o.status,
+                      "details": o.details} for o in outcomes],
+            "summary": summary(outcomes)}, indent=1))
+    else:
+        for outcome in outcomes:
+            click.echo(outcome.line())
+        click.echo(summary(outcomes))
+    if any(o.status == "failed" for o in outcomes):
+        raise SystemExit(EXIT_FINDINGS)
+
+
+def _case_odds(file: str, case_id: str, row: int | None, book: str) -> list[str]:
+    loaded = _load(file, None, True)
+    case = next((c for c in loaded if c["id"] == case_id), None)
+    if case is None:
+        raise SchemaError(f"no case {case_id!r}", file=file)
+    given = case.get("given") or {}
+    if row is not None:
+        rows = case.get("rows") or []
+        if not 0 <= row < len(rows):
+            raise SchemaError(f"case {case_id} has no row {row}", file=file)
+        given = merge(given, rows[row].get("given") or {})
+    try:
+        result = fire_odds(get_ruleset(case["ruleset"], book), build_game(given),
+                           build_action(given.get("query") or {}))
+    except RefereeError as error:
+        raise SchemaError(f"cannot compute odds: {error}", file=file, entry=f"case {case_id}") from None
+    return result.lines()
+
+
+@main.command()
+@click.option("--fp", type=click.IntRange(0, 40), help="Attack dice.")
+@click.option("--to-hit", type=click.IntRange(1, 6), help="To-hit number.")
+@click.option("--defense-dice", type=click.IntRange(0, 40), default=0, show_default=True,
+              help="Armor plus DB dice of the target.")
+@click.option("--save", type=click.IntRange(1, 6), default=5, show_default=True, help="Save number.")
+@click.option("--target-type", default="troops", show_default=True,
+              type=click.Choice(["heavy_armor", "light_armor", "soft_vehicle", "troops", "helicopter"]))
+@click.option("--strength", type=click.Choice(["full", "reduced"]), default="full", show_default=True)
+@click.option("--disrupted", is_flag=True, help="The target is already Disrupted.")
+@click.option("--weapon", type=click.Choice(["ap", "he", "aa"]), default=None)
+@click.option("--improved-position", is_flag=True, help="The first hit is negated (001 §12.1).")
+@click.option("--book", type=click.Choice(["eisenbach", "untold"]), default="untold", show_default=True)
+@click.option("--cases", "case_file", type=click.Path(dir_okay=False),
+              help="Take the attack from a rule-case file instead (with --id).")
+@click.option("--id", "case_id", help="Case id in --cases.")
+@click.option("--row", type=int, help="Row index of that case.")
+def odds(fp: int | None, to_hit: int | None, defense_dice: int, save: int, target_type: str,
+         strength: str, disrupted: bool, weapon: str | None, improved_position: bool, book: str,
+         case_file: str | None, case_id: str | None, row: int | None) -> None:
+    """Exact odds of a ranged attack: hits, saves, net hits and each result."""
+    if case_file:
+        if not case_id:
+            raise click.UsageError("--cases needs --id")
+        for line in _case_odds(case_file, case_id, row, book):
+            click.echo(line)
+        return
+    if fp is None or to_hit is None:
+        raise click.UsageError("give --fp and --to-hit (or --cases FILE --id ID)")
+    ruleset = get_ruleset("classic", book)
+    target = Unit("T", UnitType(target_type=target_type), strength=strength,
+                  status=Status(disrupted=disrupted))
+    game = Game(units=MappingProxyType({"T": target}))
+    hits, saves, net = net_hits_distribution(fp, to_hit, defense_dice, save, improved_position)
+    ladder = result_ladder(ruleset, game, "T", weapon, fp)
+    results = net.map(ladder.__getitem__)
+    click.echo(f"attack {fp} dice at {to_hit}+, defence {defense_dice} dice at {save}+")
+    for name, dist in (("hits", hits), ("saves", saves), ("net hits", net)):
+        click.echo(f"{name:9} " + ", ".join(f"{k}: {p} ({float(p):.1%})" for k, p in dist.items()))
+    click.echo("results   " + ", ".join(f"{k}: {results[k]} ({float(results[k]):.1%})"
+                                        for k in RESULT_ORDER if results[k]))
