@@ -16,6 +16,7 @@ from converter.errors import WawkitError
 #: Modules that add commands to the group, imported in this order.
 COMMAND_MODULES: tuple[str, ...] = (
     "converter.cli.codec",
+    "converter.cli.rules",
 )
 
 #: Exit codes shared by every command.
