@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections import Counter
 
 from converter.vassal.commands import MovePiece
-from converter.vassal.log import merge_state, steps
+from converter.vassal.log import Replay, merge_state, steps
 from converter.vassal.save import SavedGame
 from tests.test_corpus_roundtrip import CORPUS
 
@@ -61,3 +61,60 @@ def test_change_merges_only_traits_that_changed() -> None:
     assert merge_state("Z\tB\\\tmap;1;2", new, old) == "Z\tY\\\tmap;9;9"
     assert merge_state(current, new, None) == new
     assert merge_state(current, "only", old) == "only"  # shapes differ: the whole new state
+
+
+def test_replay_moves_stacks_step_by_step() -> None:
+    replay = Replay(SavedGame.read(TOUR))
+    assert "1116883538766" not in replay.pieces  # the stack is added by a logged step
+    replay.run(until=22)
+    assert replay.position("1116883538766") == ("Main Map", 504, 504)
+    replay.run(until=23)
+    assert replay.done == 23
+    assert replay.position("1116883538766") == ("Main Map", 552, 552)
+    assert replay.members("1116883538766") == ["1116883538765"]
+    assert replay.position("1116883538765") == ("Main Map", 552, 552)  # members move with their stack
+    replay.run(until=38)
+    assert replay.position("1116883538766") == ("Main Map", 600, 744)
+    replay.run(until=59)
+    assert replay.position("1116884475435") == ("Main Map", 449, 522)
+    replay.run(until=74)
+    assert replay.position("1116883991883") == ("Main Map", 506, 322)
+    replay.run(until=147)
+    assert replay.position("1116884066957") == ("Main Map", 562, 354)
+    assert replay.position("1116884066956") == ("Main Map", 562, 354)
+    replay.run()
+    assert replay.done == 191
+    # Each of these stacks lost its only piece to a RemovePiece later in the tour.
+    assert not {"1116883538766", "1116884475435", "1116883991883", "1116884066957"} & set(replay.pieces)
+
+
+def test_replay_single_piece_move_gets_a_stack_and_empties_the_old_one() -> None:
+    replay = Replay(SavedGame.read(TOUR))
+    replay.run()
+    goblin = "1116885485425"
+    assert replay.position(goblin) == ("Main Map", 161, 157)
+    holder = replay.stack_of(goblin)
+    assert holder is not None and replay.members(holder) == [goblin]
+    stacks = [pid for pid, (type_text, _s) in replay.pieces.items() if type_text == "stack"]
+    assert all(replay.members(pid) or pid.startswith("1116882739") for pid in stacks)
+
+
+def test_replay_applies_adds_removes_and_changes_in_order() -> None:
+    game = SavedGame.read(TOUR)
+    replay = Replay(game)
+    added = removed = 0
+    for step in replay:
+        for command in step.commands:
+            if command.kind == "add":
+                assert command.id in replay.pieces or any(
+                    c.kind == "remove" and c.id == command.id for s in replay.steps[step.index:] for c in s.commands)
+                added += 1
+            elif command.kind == "remove":
+                assert command.id not in replay.pieces
+                removed += 1
+    assert (added, removed) == (15, 4)
+    logged = [c for s in replay.steps for c in s.commands]
+    units = {pid for pid, e in game.pieces.items() if not (e.is_stack or e.is_deck)}
+    units |= {c.id for c in logged if c.kind == "add" and c.type_text != "stack"}
+    units -= {c.id for c in logged if c.kind == "remove"}
+    assert {pid for pid, (t, _s) in replay.pieces.items() if t != "stack" and not t.startswith("deck;")} == units

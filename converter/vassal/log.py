@@ -159,6 +159,9 @@ class Replay:
             return
         stack = self.piece(holder)
         stack.inner.members = [m for m in stack.inner.members if m != piece_id]
+        if not stack.inner.members and self.pieces[holder][0] == STACK_TYPE:
+            del self.pieces[holder]  # an emptied stack leaves the map
+            return
         self._update(holder, stack)
 
     def _move(self, move: MovePiece) -> None:
