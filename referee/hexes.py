@@ -190,8 +190,10 @@ class HexLayout:
             value = getattr(self, name)
             if not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
                 raise HexError(f"hex {name} must be a positive number, not {value!r}")
-        if len(self.origin) != 2 or not all(isinstance(v, (int, float)) and math.isfinite(v) for v in self.origin):
+        origin = tuple(self.origin) if isinstance(self.origin, (tuple, list)) else ()
+        if len(origin) != 2 or not all(isinstance(v, (int, float)) and math.isfinite(v) for v in origin):
             raise HexError(f"hex layout origin must be a pair of numbers, not {self.origin!r}")
+        object.__setattr__(self, "origin", (float(origin[0]), float(origin[1])))
 
     @classmethod
     def regular(cls, size: float, orientation: Orientation = "flat", *,

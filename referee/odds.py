@@ -14,8 +14,6 @@ from typing import Any, Callable, Hashable, Iterator, Mapping
 
 from referee.errors import RefereeError
 
-Probability = Fraction
-
 
 class OddsError(RefereeError):
     """A probability outside 0..1 or a distribution whose chances do not add up to 1."""
@@ -39,7 +37,8 @@ class Distribution:
         if sum(chances.values()) != 1:
             raise OddsError(f"probabilities add up to {sum(chances.values())}, not 1")
         total = lcm(*(p.denominator for p in chances.values()))
-        self._weights, self._total = _ordered({v: p.numerator * (total // p.denominator) for v, p in chances.items()}), total
+        self._weights = _ordered({value: p.numerator * (total // p.denominator) for value, p in chances.items()})
+        self._total = total
 
     @classmethod
     def from_weights(cls, weights: Mapping[Hashable, int]) -> Distribution:

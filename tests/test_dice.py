@@ -29,9 +29,10 @@ def test_given_dice_exhaustion_names_the_roll() -> None:
     dice.roll(3, "AP to-hit")
     with pytest.raises(DiceExhausted) as caught:
         dice.roll(2, "defensive dice")
-    assert str(caught.value) == "roll 'defensive dice' wants 2 dice but only 1 of the given dice is left (3 already used)"
-    assert (caught.value.label, caught.value.wanted, caught.value.left, caught.value.used) == ("defensive dice", 2, 1, 3)
-    assert isinstance(caught.value, RefereeError) and isinstance(caught.value, ValueError)
+    error = caught.value
+    assert str(error) == "roll 'defensive dice' wants 2 dice but only 1 of the given dice is left (3 already used)"
+    assert (error.label, error.wanted, error.left, error.used) == ("defensive dice", 2, 1, 3)
+    assert isinstance(error, RefereeError) and isinstance(error, ValueError)
     assert dice.remaining == (6,)                          # a failed roll takes nothing
     with pytest.raises(DiceExhausted, match=r"^roll 'scatter' wants 1 die but only 0 of the given dice are left"):
         GivenDice([]).roll_one("scatter")

@@ -295,3 +295,12 @@ def test_bad_hexes_and_layouts_raise_typed_errors() -> None:
         Hex(0, 0).ring(-1)
     assert issubclass(HexError, RefereeError) and issubclass(HexError, ValueError)
     assert len(DIRECTIONS) == 6
+
+
+def test_layouts_are_values() -> None:
+    layout = HexLayout("flat", 55.0, 64.0, [10, 20])      # type: ignore[arg-type]
+    assert layout.origin == (10.0, 20.0)
+    assert layout == HexLayout("flat", 55.0, 64.0, (10.0, 20.0))
+    assert hash(layout) == hash(HexLayout("flat", 55.0, 64.0, (10, 20)))
+    with pytest.raises(HexError, match="origin must be a pair"):
+        HexLayout("flat", 55.0, 64.0, 5)                  # type: ignore[arg-type]

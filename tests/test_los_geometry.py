@@ -206,7 +206,8 @@ def test_pixel_geometry_agrees(layout: HexLayout, a: Hex, dq: int, dr: int) -> N
     assert set(trace.corner_touches) == touched
 
 
-@pytest.mark.parametrize("layout", [FLAT, POINTY, STRETCHED, DREADBALL], ids=["flat", "pointy", "stretched", "dreadball"])
+@pytest.mark.parametrize("layout", [FLAT, POINTY, STRETCHED, DREADBALL],
+                         ids=["flat", "pointy", "stretched", "dreadball"])
 @pytest.mark.parametrize("vector", [(2, -1), (6, -3), (-1, -1), (-11, 1), (7, -3), (1, 4), (-5, 9), (0, 8)])
 def test_pixel_geometry_agrees_on_degenerate_lines(layout: HexLayout, vector: tuple[int, int]) -> None:
     a = Hex(3, -2)
