@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from referee import damage
+from referee import damage, situation
 from referee.errors import NotStated, RefereeError
 from referee.events import StatusChanged, UnitRemoved
 from referee.model import HARD_TYPES, Unit, Weapon, need
@@ -124,7 +124,7 @@ def is_concealed(ctx: Ctx, target: Unit, firer: Unit | None = None) -> bool:
     if target.status.ops_complete or target.status.moving:
         ctx.answer.because("§6.1.5", f"{target.name}: Ops Complete or moving, not concealed")
         return False
-    reference = ctx.action.actor or (ctx.action.target if isinstance(ctx.action.target, str) else None)
+    reference = situation.reference(ctx)
     for other in ctx.game.units.values():
         if other.key == target.key or not other.on_map or other.status.disrupted:
             continue
@@ -136,19 +136,15 @@ def is_concealed(ctx: Ctx, target: Unit, firer: Unit | None = None) -> bool:
             if other.side == target.side:
                 continue
         if reference == target.key:
-            rel = ctx.game.facts.relation(other.key)
-            distance, adjacent, sees = rel.distance, rel.adjacent, rel.los
+            sees = ctx.game.facts.relation(other.key).los
         elif reference == other.key:
-            rel = ctx.game.facts.relation(target.key)
-            distance, adjacent, sees = rel.distance, rel.adjacent, rel.los
+            sees = ctx.game.facts.relation(target.key).los
         else:
-            raise NotStated(f"units.{other.key}.distance")
+            sees = None
         if "recon" in other.type.abilities and sees:
             ctx.answer.because("§1.3.4.4", f"{target.name}: seen by enemy recon {other.name}")
             return False
-        if adjacent is None and distance is None:
-            raise NotStated(f"units.{other.key}.distance")
-        if adjacent or (distance is not None and distance <= 1):
+        if situation.adjacent(ctx, target.key, other.key):
             ctx.answer.because("§6.1.5", f"{target.name}: adjacent to Good Order enemy {other.name}")
             return False
         if "recon" in other.type.abilities and sees is None:
@@ -389,12 +385,13 @@ def _band(ctx: Ctx, rule: RangeRule, target: Unit | None) -> str:
     stated = ctx.game.facts.get("range_band")
     ans = ctx.answer
     if stated is not None and (target is None or ctx.game.facts.relation(target.key).distance is None):
+        # a stated band wins over a computed distance only when no distance is stated
         ans.set("band", stated)
         ans.because("§6.1.1, §6.1.2", f"range band {stated} (stated)")
         return stated
     if target is None:
         raise NotStated("query.target")
-    distance = need(ctx.game.facts.relation(target.key).distance, f"units.{target.key}.distance")
+    distance = situation.distance(ctx, ctx.action.actor, target.key)
     band = rule.band(distance)
     if band is None:
         ans.illegal("§6.1.1", f"range {distance} is beyond the maximum {rule.max_range()}")

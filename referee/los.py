@@ -10,6 +10,7 @@ from typing import Any, Mapping
 
 from referee.errors import NotStated
 from referee.model import Unit, need
+from referee import situation
 from referee.ruleset import Ctx
 
 HELICOPTER_HEIGHT = {"clear": 1, "hill": 2, "woods": 2, "city": 2, "city_ruins": 2, "wooded_hill": 3}
@@ -104,14 +105,9 @@ def blocked(ctx: Ctx, attacker_level: int, target_level: int,
 def line_of_sight(ctx: Ctx) -> None:
     attacker = ctx.unit(ctx.action.actor)
     target = ctx.unit(ctx.action.target if isinstance(ctx.action.target, str) else None, "target")
-    intervening = ctx.game.facts.get("intervening")
-    described = any(ctx.game.facts.get(k) is not None for k in ("crest_crossed", "along_hexsides"))
-    if intervening is None and not described:
-        raise NotStated("situation.intervening")
-    intervening = intervening or []   # the situation lists only the hexes that matter
-    is_blocked, why = blocked(ctx, level_of(ctx, attacker), level_of(ctx, target), list(intervening))
-    sides = ctx.game.facts.get("along_hexsides") or []
-    if not is_blocked and sides:
+    intervening, sides = situation.line(ctx, attacker.key, target.key)
+    is_blocked, why = blocked(ctx, level_of(ctx, attacker), level_of(ctx, target), intervening)
+    if not is_blocked:
         for side in sides:
             terrains = side.get("terrain") or []
             if len(terrains) >= 2 and all(ctx.tec.terrain(t).los == "block" for t in terrains):

@@ -148,6 +148,7 @@ class HexState:
     to_target: int | None = None
     los: str | None = None
     coord: str | None = None
+    at: Any = None                     # map position (a referee.hexes.Hex) when known
 
 
 @dataclass(frozen=True)

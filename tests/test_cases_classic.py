@@ -29,7 +29,7 @@ KNOWN_GAPS: dict[str, tuple[str, ...]] = {
     "classic-hq-leadership-adds-fp": ("not stated: units.T.distance",),     # to-hit and range not given
     "classic-helicopter-hovering-hind-attack": ("not stated: units.T.distance",),
     "classic-us-hallowed-ground": ("not stated: units.T.distance",),
-    "classic-us-improved-position": ("not stated: units.A.distance",),      # concealment needs adjacency
+    "classic-us-improved-position": ("not stated: units.T.distance",),      # concealment needs adjacency
     "classic-transport-loading-unloading": ("unsettled:",),                 # the books leave row 4 open
 }
 

@@ -1,0 +1,92 @@
+"""The facts layer: relations between units, stated first, computed from the map second.
+
+Rulebook examples state relations instead of positions ("six hexes away", "the LOS
+crosses one woods hex"); a game read from VASSAL has positions instead. Procedures
+ask this module, which answers from the stated facts when the situation gives them,
+from hex geometry (:mod:`referee.hexes`, :mod:`referee.los_geometry`) when both units
+have map positions, and otherwise raises ``NotStated`` naming the missing fact.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from referee.errors import NotStated
+from referee.hexes import Hex
+from referee.los_geometry import trace_line
+from referee.model import Game, HexState
+from referee.ruleset import Ctx
+
+
+def reference(ctx: Ctx) -> str | None:
+    """The unit stated relations are measured from: the actor, else the target unit."""
+    if ctx.action.actor:
+        return ctx.action.actor
+    target = ctx.action.target
+    return target if isinstance(target, str) and target in ctx.game.units else None
+
+
+def position(game: Game, key: str) -> Hex | None:
+    unit = game.units.get(key)
+    if unit is None or unit.hex is None:
+        return None
+    hex_state = game.hexes.get(unit.hex)
+    return hex_state.at if hex_state is not None else None
+
+
+def distance(ctx: Ctx, a: str, b: str) -> int:
+    """Range from ``a`` to ``b``: stated, else counted on the map, else not stated."""
+    ref = reference(ctx)
+    other = b if ref == a else a if ref == b else None
+    if other is not None:
+        stated = ctx.game.facts.relation(other).distance
+        if stated is not None:
+            return stated
+    game = ctx.game
+    if a in game.units and b in game.units and game.units[a].hex is not None \
+            and game.units[a].hex == game.units[b].hex:
+        return 0
+    pa, pb = position(game, a), position(game, b)
+    if pa is not None and pb is not None:
+        return pa.distance(pb)
+    raise NotStated(f"units.{other or b}.distance")
+
+
+def adjacent(ctx: Ctx, a: str, b: str) -> bool:
+    ref = reference(ctx)
+    other = b if ref == a else a if ref == b else None
+    if other is not None and ctx.game.facts.relation(other).adjacent is not None:
+        return bool(ctx.game.facts.relation(other).adjacent)
+    return distance(ctx, a, b) <= 1
+
+
+def _by_position(game: Game) -> dict[Hex, HexState]:
+    return {h.at: h for h in game.hexes.values() if h.at is not None}
+
+
+def _as_fact(hex_state: HexState, to_target: int) -> dict[str, Any]:
+    return {"id": hex_state.id, "terrain": hex_state.terrain, "markers": sorted(hex_state.markers),
+            "to_target": to_target}
+
+
+def line(ctx: Ctx, a: str, b: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(intervening hexes, hexsides run along) between two units, in order from ``a``."""
+    facts = ctx.game.facts
+    stated = facts.get("intervening")
+    described = any(facts.get(k) is not None for k in ("crest_crossed", "along_hexsides"))
+    if stated is not None or described:
+        return list(stated or []), list(facts.get("along_hexsides") or [])
+    pa, pb = position(ctx.game, a), position(ctx.game, b)
+    if pa is None or pb is None:
+        raise NotStated("situation.intervening")
+    hexes = _by_position(ctx.game)
+    trace = trace_line(pa, pb)
+    intervening = []
+    for cell in trace.between:
+        if cell not in hexes:
+            raise NotStated(f"terrain of the hex at {cell!r}")
+        intervening.append(_as_fact(hexes[cell], cell.distance(pb)))
+    sides = []
+    for run in trace.hexside_runs:
+        pair = [hexes.get(run.first), hexes.get(run.second)]
+        sides.append({"terrain": [h.terrain for h in pair if h is not None and h.terrain]})
+    return intervening, sides
