@@ -17,7 +17,9 @@ the 'flat' one mirrored across the diagonal). Stretching and mirroring map strai
 lines to straight lines, hex outlines to hex outlines and centres to centres, so the
 string crosses the same hexes, corners and hexsides on every layout. The trace is
 therefore computed once in a fixed integer frame and holds for any :class:`HexLayout`;
-the tests check this against lines drawn in pixels on stretched layouts.
+the tests check this against lines drawn in pixels on stretched layouts. (What does
+change on a stretched board is which centre a point is *nearest*: there the outline
+is not the nearest-centre cell, and a string judged by nearest centres goes wrong.)
 
 Degenerate strings. Where the string passes exactly through a corner it either runs
 on along a hexside (a hexside run, reported) or enters a hex that shares a side with

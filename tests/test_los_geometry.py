@@ -87,6 +87,31 @@ def test_stretched_boards_cross_the_same_hexes() -> None:
     assert pixel_trace(STRETCHED, a, b) == pixel_trace(FLAT, a, b) == pixel_trace(POINTY, a, b)
 
 
+def nearest_centre_sequence(layout: HexLayout, a: Hex, b: Hex) -> list[Hex]:
+    """Hexes along the pixel string, each sample given to the nearest centre in pixels."""
+    (x0, y0), (x1, y1) = layout.center(a), layout.center(b)
+    samples = 50 * a.distance(b)
+    centres = {h: layout.center(h) for h in a.within(a.distance(b) + 2)}
+    sequence: list[Hex] = []
+    for i in range(1, samples + 1):
+        x, y = x0 + i / samples * (x1 - x0), y0 + i / samples * (y1 - y0)
+        hex_ = min(centres, key=lambda h: (centres[h][0] - x) ** 2 + (centres[h][1] - y) ** 2)
+        if hex_ != a and (not sequence or sequence[-1] != hex_):
+            sequence.append(hex_)
+    return sequence
+
+
+def test_stretched_outlines_are_not_nearest_centre_cells() -> None:
+    # On regular hexes the outline is the set of points nearest the centre; on a board
+    # stretched to 100 x 40 it is not, and a string judged by nearest centres crosses
+    # the hexes in another order. The trace follows the board's outlines.
+    a, b = Hex(0, 0), Hex(1, -4)
+    exact = [Hex(0, -1), Hex(1, -2), Hex(0, -2), Hex(1, -3), Hex(1, -4)]
+    assert list(trace_line(a, b, STRETCHED).hexes) == exact == pixel_trace(STRETCHED, a, b)[0]
+    assert nearest_centre_sequence(FLAT, a, b) == exact
+    assert nearest_centre_sequence(STRETCHED, a, b) == [Hex(0, -1), Hex(0, -2), Hex(1, -2), Hex(1, -3), Hex(1, -4)]
+
+
 def test_bad_arguments() -> None:
     with pytest.raises(HexError, match="two hexes"):
         trace_line((0, 0), Hex(1, 0))                     # type: ignore[arg-type]
