@@ -3,9 +3,11 @@
 The rulebooks trace LOS with a string stretched "from the center of the attacker's
 hex to the center of the defender's hex" (classic 7.3, WaW85 10.2). A hex the string
 passes through may block; where the string runs exactly along a hexside it touches
-both hexes beside that side without entering either, and the rule is "along one
-blocking hexside is clear, between two is blocked". :func:`trace_line` reports both
-things and leaves terrain to the rules.
+both hexes beside that side without entering either, and the rule is "If the string
+passes only along the edge of a blocking hex, fire is not blocked; but if the string
+runs along a boundary shared by two blocking hexes (i.e., between them), LOS IS
+blocked" (002 7.3; WaW85 10.2.2 counts blocking hexsides the same way).
+:func:`trace_line` reports both things and leaves terrain to the rules.
 
 Exactness. The answer is computed with integers and fractions, never floats, so a
 string lying exactly on a hexside or through a corner is recognised every time and
