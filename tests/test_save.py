@@ -84,6 +84,7 @@ def test_ragnarok_pieces_by_name_position_and_layers() -> None:
     assert game.position("1711658022991") == ("Main Map", 3196, 190)
     assert game.stack_of("1711658022991") == "1711662791696"
     assert [(layer.name, layer.level) for layer in odin.layers()] == [("Flip", -1)]
+    assert game.pieces_named("en-odin") == ["1711658022991"]
     stacked = next(pid for pid, e in game.pieces.items() if e.is_stack)
     members = game.stacks[stacked]
     assert members and all(game.stack_of(m) == stacked for m in members)
@@ -108,6 +109,7 @@ def test_layer_edit_changes_only_that_token() -> None:
     again = game_of(game.to_bytes())
     assert again.piece(str(BASE)).layer("Step").level == 2
     assert again.piece(str(BASE)).name == "Unit 0 (reduced)"
+    assert again.pieces_named("Unit 0 (reduced)") == again.pieces_named("Unit 0") == [str(BASE)]
 
 
 def test_property_edit() -> None:
@@ -261,3 +263,18 @@ def test_random_edits_round_trip(operations: list[tuple]) -> None:
     text = again.to_text()
     for holder, members in again.stacks.items():
         assert all(text.index(f"+/{m}/") < text.index(f"+/{holder}/") for m in members)
+
+
+def test_bytes_that_are_not_utf8_survive_an_edit() -> None:
+    plain = read_container(make_save()).plaintext
+    plain = plain.replace(b"GlobalProperty\t;Turn;1;Module", b"GlobalProperty\t;Turn;1;Module\x1bCHAT caf\xe9 \xff")
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("savedGame", obfuscate(plain, Obfuscation(VCSK, 9)))
+    game = game_of(buffer.getvalue())
+    assert game.to_plaintext() == plain
+    game.set_layer(str(BASE), "Step", 2)
+    written = read_container(game.to_bytes()).plaintext
+    assert b"\x1bCHAT caf\xe9 \xff\x1bend_save" in written
+    assert written == plain.replace(b"/1\tGerman\\\tMain Map;100;200;;1;UniqueID;1700000000000",
+                                    b"/2\tGerman\\\tMain Map;100;200;;1;UniqueID;1700000000000")

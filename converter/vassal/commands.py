@@ -463,11 +463,9 @@ class Node:
         return self.children is None
 
     def touch(self) -> None:
+        """Mark this node and every node above it for re-encoding."""
         node: Node | None = self
-        while node is not None and not node.dirty:
-            node.dirty = True
-            node = node.parent
-        while node is not None:  # an ancestor may be dirty but its parents too
+        while node is not None:
             node.dirty = True
             node = node.parent
 
@@ -484,7 +482,7 @@ class Node:
             if segment is not None and not child.dirty:
                 parts.append(segment)
             else:
-                parts.append(escape(child.encode(), ESC, self.quoting) if child.encode() else "")
+                parts.append(escape(child.encode(), ESC, self.quoting))
         return ESC.join(parts)
 
     def insert(self, index: int, child: "Node") -> None:

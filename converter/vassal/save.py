@@ -114,8 +114,10 @@ class SavedGame:
         self.pieces: dict[str, PieceEntry] = {}
         self._clock = clock or (lambda: int(time.time() * 1000))
         for command in self._state_commands():
-            if isinstance(command, AddPiece) and command.id not in ("", "null"):
-                self.pieces[command.id] = PieceEntry(command, self.quoting)
+            if isinstance(command, AddPiece):
+                piece_id = command.id
+                if piece_id not in ("", "null"):
+                    self.pieces[piece_id] = PieceEntry(command, self.quoting)
         self._stack_of: dict[str, str] | None = None
 
     # -- reading -------------------------------------------------------------------------
@@ -174,6 +176,11 @@ class SavedGame:
     def piece(self, piece_id: str) -> "Piece":
         """The typed view of one piece (decoded on first use)."""
         return self.entry(piece_id).piece
+
+    def pieces_named(self, name: str) -> list[str]:
+        """Ids of the pieces whose displayed name (layer names applied) or basic name is ``name``."""
+        return [pid for pid, entry in self.pieces.items()
+                if not (entry.is_stack or entry.is_deck) and name in (entry.piece.name, entry.piece.basic_name)]
 
     @property
     def stacks(self) -> dict[str, list[str]]:
