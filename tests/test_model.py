@@ -1,0 +1,95 @@
+"""The canonical model: frozen values that change only by applying events."""
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from referee.errors import NotStated
+from referee.events import (MarkerFlipped, MarkerPlaced, MarkerRemoved, StatusChanged, UnitDisrupted,
+                            UnitEliminated, UnitMoved, UnitPlaced, UnitRallied, UnitReduced, UnitRemoved,
+                            apply, apply_all, describe, result_of)
+from referee.model import Game, HexState, Status, Unit, UnitType, Weapon, need
+
+
+def _game() -> Game:
+    t64 = UnitType(name="T-64", target_type="heavy_armor", armor=3, save=5,
+                   ap=Weapon(fp=4, to_hit=4, range=8))
+    return Game(units={"T": Unit("T", t64, side="pact", hex="t", strength="full"),
+                       "I": Unit("I", UnitType(name="infantry", target_type="troops"), hex="t")},
+                hexes={"t": HexState("t", terrain="woods")})
+
+
+def test_values_are_frozen() -> None:
+    game = _game()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        game.units["T"].strength = "reduced"  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        game.units["T"].status.disrupted = True  # type: ignore[misc]
+
+
+def test_apply_returns_a_new_game_and_leaves_the_old_one() -> None:
+    game = _game()
+    after = apply_all(game, [UnitDisrupted("T"), UnitReduced("T"), MarkerPlaced("t", "wrecks")])
+    assert after.units["T"].status.disrupted is True
+    assert after.units["T"].strength == "reduced"
+    assert after.hexes["t"].markers == frozenset({"wrecks"})
+    assert game.units["T"].status.disrupted is False
+    assert game.units["T"].strength == "full"
+    assert game.hexes["t"].markers == frozenset()
+    assert after.units["I"] is game.units["I"]          # untouched counters are shared
+
+
+def test_each_event_changes_exactly_its_field() -> None:
+    game = _game()
+    assert apply(game, UnitEliminated("T")).units["T"].location == "eliminated"
+    assert apply(game, UnitRemoved("T", "cup")).units["T"].location == "cup"
+    assert apply(game, UnitMoved("T", "u")).units["T"].hex == "u"
+    assert apply(game, StatusChanged("T", "ammo", "depleted_2")).units["T"].status.ammo == "depleted_2"
+    placed = apply(apply(game, UnitEliminated("T")), UnitPlaced("T", "v", "reduced")).units["T"]
+    assert (placed.location, placed.hex, placed.strength) == ("map", "v", "reduced")
+    rallied = apply(apply(game, UnitDisrupted("T")), UnitRallied("T")).units["T"]
+    assert rallied.status == Status()
+    smoked = apply(apply(game, MarkerPlaced("t", "smoke_2")), MarkerFlipped("t", "smoke_2", "smoke_1"))
+    assert smoked.hexes["t"].markers == frozenset({"smoke_1"})
+    assert apply(smoked, MarkerRemoved("t", "smoke_1")).hexes["t"].markers == frozenset()
+
+
+def test_markers_go_on_hexes_the_game_does_not_list_yet() -> None:
+    after = apply(Game(), MarkerPlaced("x9", "mines"))
+    assert after.hexes["x9"] == HexState("x9", markers=frozenset({"mines"}))
+
+
+@pytest.mark.parametrize("events, result", [
+    ([], "none"),
+    ([UnitDisrupted("T")], "disrupted"),
+    ([UnitReduced("T")], "reduced"),
+    ([UnitDisrupted("T"), UnitReduced("T")], "disrupted_and_reduced"),
+    ([UnitDisrupted("T"), UnitReduced("T"), UnitEliminated("T")], "eliminated"),
+    ([UnitDisrupted("I")], "none"),
+])
+def test_result_of(events: list, result: str) -> None:
+    assert result_of("T", events) == result
+
+
+def test_unknown_unit_is_not_stated() -> None:
+    with pytest.raises(NotStated, match="not stated: units.Z"):
+        Game().unit("Z")
+    with pytest.raises(NotStated, match="not stated: weapon.range"):
+        need(None, "weapon.range")
+    assert need(0, "anything") == 0
+
+
+def test_stack_lists_counters_on_the_map_in_stack_order() -> None:
+    game = apply(_game(), UnitEliminated("I"))
+    assert [u.key for u in game.stack("t")] == ["T"]
+    ordered = Game(units={"B": Unit("B", hex="h", stack_order=1), "A": Unit("A", hex="h", stack_order=2)})
+    assert [u.key for u in ordered.stack("h")] == ["B", "A"]
+    assert game.stack(None) == []
+
+
+def test_describe_names_counters_by_their_printed_name() -> None:
+    game = _game()
+    assert describe(UnitReduced("T"), game) == "T-64 is Reduced"
+    assert describe(MarkerPlaced("t", "wrecks"), game) == "Wrecks marker placed in t"
+    assert describe(StatusChanged("T", "ops_complete", True), game) == "T-64: ops complete -> True"
