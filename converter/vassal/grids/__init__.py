@@ -35,6 +35,7 @@ _HEX_ATTRIBUTES = {"x0": "x0", "y0": "y0", "dy": "dy", "dx": "dx", "sideways": "
 _SQUARE_ATTRIBUTES = {"x0": "x0", "y0": "y0", "dx": "dx", "dy": "dy", "range": "range_option",
                       "snapTo": "snap_to", "edgesLegal": "edges_legal", "cornersLegal": "corners_legal",
                       "visible": "visible", "dotsVisible": "dots_visible", "color": "color"}
+# SquareGrid has a sub-cell snap scale too, but (unlike HexGrid) no attribute sets it from the buildFile.
 
 __all__ = ["Grid", "GridNumbering", "Hex", "HexGrid", "Region", "RegionGrid", "SquareGrid", "Zone", "ZonedGrid",
            "GRID_TAGS", "grid_from_element", "numbering_from_element"]

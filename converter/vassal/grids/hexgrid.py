@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import Callable, Iterator
 
 from converter.errors import GeometryError
 from converter.vassal.grids.numbering import GridNumbering
@@ -25,6 +25,10 @@ DEFAULT_WIDTH = SQRT3_2 * DEFAULT_HEIGHT
 
 Point = tuple[int, int]
 Size = tuple[int, int]
+
+
+def _distance2(a: Point, b: Point) -> int:
+    return (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2
 
 
 def java_round(value: float) -> int:
@@ -115,17 +119,73 @@ class HexGrid:
         return self._swap(x, y)
 
     def snap(self, x: int, y: int) -> Point:
-        """``snapToHex``: the centre of the hex nearest to the point (when snapping is on)."""
+        """``HexGrid.snapTo``: the nearest hex centre, or hexside / vertex where those are legal."""
         if not self.snap_to:
             return x, y
-        gx, gy = self._swap(x, y)
-        nx = math.floor((gx - self.x0 + self.dx / 2) / self.dx)
-        sx = int(self.dx * nx + self.x0)
-        if nx % 2 == 0:
-            sy = int(self.dy * math.floor((gy - self.y0 + self.dy / 2) / self.dy) + self.y0)
+        center = self._snap_with(x, y, self._hex_xy)
+        if not (self.edges_legal or self.corners_legal):
+            return center
+        if self.edges_legal and self.corners_legal:
+            edge = self._snap_with(x, y, self._side_xy)
+            vertex = self._snap_with(x, y, self._vertex_xy)
+            target = edge if _distance2((x, y), edge) < _distance2((x, y), vertex) else vertex
+        elif self.edges_legal:
+            target = self._snap_with(x, y, self._side_xy)
         else:
-            sy = int(self.dy * math.floor((gy - self.y0) / self.dy) + int(self.dy / 2) + self.y0)
+            target = self._snap_with(x, y, self._vertex_xy)
+        # VASSAL's vertex arithmetic can land a pixel off a centre; it then prefers the centre.
+        return center if _distance2(center, target) <= 2 else target
+
+    def _snap_with(self, x: int, y: int, rule: Callable[[int, int], Point]) -> Point:
+        gx, gy = self._swap(x, y)
+        sx, sy = rule(gx, gy)
+        if self.snapscale > 0 and rule != self._hex_xy:
+            hx, hy = self._hex_xy(gx, gy)
+            if abs(gx - hx) + abs(gy - hy) <= abs(gx - sx) + abs(gy - sy):
+                sx, sy = hx, hy
         return self._swap(sx, sy)
+
+    def _sub_snap(self, loc: int, value: int, step: float) -> int:
+        scale = self.snapscale
+        delta = java_round((value - loc) / (0.5 * step / scale))
+        delta = min(max(delta, 1 - scale), scale - 1)
+        return loc + java_round(delta * 0.5 * step / scale)
+
+    def _hex_xy(self, x: int, y: int) -> Point:
+        """``hexX``/``hexY`` in the grid's own (unswapped) frame."""
+        dx, dy = self.dx, self.dy
+        nx = math.floor((x - self.x0 + dx / 2) / dx)
+        sx = int(dx * nx + self.x0)
+        if nx % 2 == 0:
+            sy = int(dy * math.floor((y - self.y0 + dy / 2) / dy) + self.y0)
+        else:
+            sy = int(dy * math.floor((y - self.y0) / dy) + int(dy / 2) + self.y0)
+        if self.snapscale > 0:
+            sx, sy = self._sub_snap(sx, x, dx), self._sub_snap(sy, y, dy)
+        return sx, sy
+
+    def _side_xy(self, x: int, y: int) -> Point:
+        """``sideX``/``sideY``: the nearest hexside midpoint (or centre) on the half-hex lattice."""
+        dx, dy = self.dx, self.dy
+        nx = math.floor((x - self.x0 + dx / 4) * 2 / dx)
+        sx = int(dx / 2 * nx + self.x0)
+        if nx % 2 == 0:
+            sy = int(dy / 2 * math.floor((y - self.y0 + dy / 4) * 2 / dy) + self.y0)
+        else:
+            sy = int((dy / 2) * math.floor((y - self.y0) * 2 / dy) + int(dy / 4) + self.y0)
+        return sx, sy
+
+    def _vertex_xy(self, x: int, y: int) -> Point:
+        """``vertexX``/``vertexY``: the nearest hex corner."""
+        dx, dy = self.dx, self.dy
+        ny = math.floor((y - self.y0 + dy / 4) * 2 / dy)
+        if ny % 2 == 0:
+            sx = int(2 * dx / 3 * int(math.floor(x - self.x0 + dx / 3) * 3 / (2 * dx)) + self.x0)
+        else:
+            sx = int(2 * dx / 3 * int(math.floor(x - self.x0 + dx / 3 + dx / 3) * 3 / (2 * dx))
+                     - int(dx / 3) + self.x0)
+        sy = int(dy / 2 * ny + self.y0)
+        return sx, sy
 
     def range(self, p1: Point, p2: Point) -> int:
         """``HexGrid.range``: hexes between two points, from their pixel distance."""

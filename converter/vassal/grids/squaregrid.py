@@ -32,6 +32,7 @@ class SquareGrid:
     visible: bool = False
     dots_visible: bool = False
     color: str = "0,0,0"
+    snapscale: int = 0
     numbering: GridNumbering | None = field(default=None, compare=False)
 
     kind = "square"
@@ -73,12 +74,37 @@ class SquareGrid:
         return int(column * self.dx + self.x0), int(row * self.dy + self.y0)
 
     def snap(self, x: int, y: int) -> Point:
-        """The nearest cell centre (when snapping is on)."""
+        """``SquareGrid.snapTo``: the nearest centre, or edge midpoint / corner where those are legal.
+
+        The point is rounded to the half-cell lattice; (even, even) lattice points
+        are centres, (odd, even) and (even, odd) edge midpoints, (odd, odd) corners.
+        """
         if not self.snap_to:
             return x, y
-        sx = self.x0 + java_round(2 * java_round((x - self.x0) / self.dx) * self.dx / 2)
-        sy = self.y0 + java_round(2 * java_round((y - self.y0) / self.dy) * self.dy / 2)
-        return sx, sy
+        off_x, off_y = x - self.x0, y - self.y0
+        nx = java_round(off_x / (0.5 * self.dx))
+        ny = java_round(off_y / (0.5 * self.dy))
+        if not (self.corners_legal and self.edges_legal):
+            if self.corners_legal:
+                nx = 2 * java_round(off_x / self.dx) if ny % 2 == 0 else 1 + 2 * java_round(off_x / self.dx - 0.5)
+            elif self.edges_legal:
+                if ny % 2 != 0 or nx % 2 == 0:
+                    nx = 2 * java_round(off_x / self.dx)
+            else:
+                nx = 2 * java_round(off_x / self.dx)
+                ny = 2 * java_round(off_y / self.dy)
+                if self.snapscale > 0:
+                    return (self.x0 + java_round(nx * self.dx / 2 + self._sub_snap(off_x, nx, self.dx)),
+                            self.y0 + java_round(ny * self.dy / 2 + self._sub_snap(off_y, ny, self.dy)))
+        return self.x0 + java_round(nx * self.dx / 2), self.y0 + java_round(ny * self.dy / 2)
+
+    def _sub_snap(self, offset: int, n: int, step: float) -> int:
+        """The extra offset of ``snapscale`` sub-cell snapping along one axis."""
+        scale = self.snapscale
+        delta = offset - java_round(n * step / 2)
+        delta = java_round(delta / (0.5 * step / scale))
+        delta = min(max(delta, 1 - scale), scale - 1)
+        return java_round(delta * 0.5 * step / scale)
 
     def location(self, name: str, size: Size | None = None) -> Point:
         column, row = self._numbering().parse(name)
