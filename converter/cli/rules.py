@@ -30,14 +30,14 @@ def _validate(cases: list[dict[str, Any]], schema_path: Path, file: str) -> None
         schema = json.loads(schema_path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
         raise SchemaError(f"cannot read schema: {error}", file=str(schema_path)) from None
-    validator = jsonschema.Draft202012Validator(schema)
-    error = next(iter(sorted(validator.iter_errors(cases), key=lambda e: list(e.absolute_path))), None)
+    from jsonschema.exceptions import best_match
+    error = best_match(jsonschema.Draft202012Validator(schema).iter_errors(cases))
     if error is not None:
         where = "/".join(str(p) for p in error.absolute_path)
         index = error.absolute_path[0] if error.absolute_path else None
         case_id = cases[index].get("id") if isinstance(index, int) and isinstance(cases[index], dict) else None
-        raise SchemaError(f"{error.message[:200]}", file=file,
-                          entry=f"case {case_id}" if case_id else None).located() from None
+        raise SchemaError(f"at {where or 'top'}: {error.message[:200]}", file=file,
+                          entry=f"case {case_id}" if case_id else None) from None
 
 
 def _load(path: str, schema: str | None, no_schema: bool) -> list[dict[str, Any]]:

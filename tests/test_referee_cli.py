@@ -1,0 +1,118 @@
+"""``wawkit cases`` and ``wawkit odds`` from the command line."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import yaml
+from click.testing import CliRunner
+
+from converter.cli import main
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+CASE_FILE = SHARED / "cases" / "rule-cases.yaml"
+SCHEMA = SHARED / "cases" / "rule-case.schema.json"
+
+LEOPARD = {
+    "id": "classic-leopard", "ruleset": "classic", "variant": "untold", "kind": "direct_fire",
+    "source": "001 §6.1", "origin": "book_example", "quote": "The Canadian rolls 4d6", "notes": "Book example.",
+    "given": {
+        "units": {"A": {"ap": {"fp": 4, "to_hit": 4}},
+                  "T": {"target_type": "heavy_armor", "armor": 3, "save": 5, "hex": "t",
+                        "strength": "full", "status": {"disrupted": False, "concealed": True}}},
+        "hexes": [{"id": "t", "terrain": "woods", "terrain_db": 1}],
+        "situation": {"range_band": "effective"},
+        "dice": {"attack": [4, 1, 5, 4], "save": [1, 3, 4, 4, 6]},
+        "query": {"action": "direct_fire", "unit": "A", "target": "T", "weapon": "ap"}},
+    "expect": {"hits": 3, "net_hits": 2, "units": {"T": {"result": "disrupted_and_reduced"}}},
+}
+
+
+def _write(tmp_path: Path, cases: list[dict], with_schema: bool = True) -> Path:
+    path = tmp_path / "rule-cases.yaml"
+    path.write_text(yaml.safe_dump(cases), encoding="utf-8")
+    if with_schema:
+        shutil.copy(SCHEMA, tmp_path / "rule-case.schema.json")
+    return path
+
+
+def test_cases_on_the_shared_file_classic_only() -> None:
+    result = CliRunner().invoke(main, ["cases", str(CASE_FILE), "--ruleset", "classic"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[-1] == "283 passed, 0 failed, 29 gaps"
+    assert lines[0] == "PASSED classic-us-leopard-c1-vs-t64-concealed-woods@untold"
+    assert "GAP    classic-us-reduced-range-t80[0]@untold: to_hit: not stated: weapon.range" in lines
+
+
+def test_cases_one_book_and_json(tmp_path: Path) -> None:
+    path = _write(tmp_path, [LEOPARD])
+    result = CliRunner().invoke(main, ["cases", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    assert doc["summary"] == "1 passed, 0 failed, 0 gaps"
+    assert doc["runs"] == [{"case": "classic-leopard", "row": None, "book": "untold",
+                            "status": "passed", "details": []}]
+    result = CliRunner().invoke(main, ["cases", str(path), "--book", "eisenbach"])
+    assert result.output.splitlines() == ["0 passed, 0 failed, 0 gaps"]
+
+
+def test_a_failing_case_prints_expected_and_actual_and_exits_1(tmp_path: Path) -> None:
+    wrong = json.loads(json.dumps(LEOPARD))
+    wrong["expect"]["net_hits"] = 1
+    result = CliRunner().invoke(main, ["cases", str(_write(tmp_path, [wrong]))])
+    assert result.exit_code == 1
+    assert result.output.splitlines() == [
+        "FAILED classic-leopard@untold: net_hits: expected 1, got 2", "0 passed, 1 failed, 0 gaps"]
+
+
+def test_waw85_cases_are_gaps_until_that_ruleset_exists() -> None:
+    result = CliRunner().invoke(main, ["cases", str(CASE_FILE), "--ruleset", "waw85", "--no-schema"])
+    assert result.exit_code == 0
+    last = result.output.splitlines()[-1]
+    assert last.startswith("0 passed, 0 failed, ") and last.endswith(" gaps")
+    assert "not supported: waw85 (ruleset not implemented)" in result.output
+
+
+def test_bad_files_are_one_line_and_exit_2(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("- id: [unclosed\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["cases", str(broken)])
+    assert result.exit_code == 2
+    assert result.output.startswith("wawkit: ") and "not valid YAML" in result.output
+    assert len(result.output.strip().splitlines()) == 1
+    invalid = json.loads(json.dumps(LEOPARD))
+    invalid["given"]["query"]["action"] = "teleport"
+    result = CliRunner().invoke(main, ["cases", str(_write(tmp_path, [invalid]))])
+    assert result.exit_code == 2
+    assert "case classic-leopard" in result.output and "'teleport' is not one of" in result.output
+    not_a_list = tmp_path / "map.yaml"
+    not_a_list.write_text("id: x\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["cases", str(not_a_list)])
+    assert result.exit_code == 2 and "a case file is a YAML list of cases" in result.output
+    result = CliRunner().invoke(main, ["cases", str(tmp_path / "missing.yaml")])
+    assert result.exit_code == 2
+
+
+def test_odds_from_numbers() -> None:
+    result = CliRunner().invoke(main, ["odds", "--fp", "2", "--to-hit", "4", "--target-type", "troops"])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines() == [
+        "attack 2 dice at 4+, defence 0 dice at 5+",
+        "hits      0: 1/4 (25.0%), 1: 1/2 (50.0%), 2: 1/4 (25.0%)",
+        "saves     0: 1 (100.0%)",
+        "net hits  0: 1/4 (25.0%), 1: 1/2 (50.0%), 2: 1/4 (25.0%)",
+        "results   none: 1/4 (25.0%), disrupted: 1/2 (50.0%), disrupted_and_reduced: 1/4 (25.0%)"]
+
+
+def test_odds_from_a_case() -> None:
+    result = CliRunner().invoke(main, ["odds", "--cases", str(CASE_FILE), "--id",
+                                       "classic-us-leopard-c1-vs-t64-concealed-woods"])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[0] == "attack 4 dice at 4+, defence 5 dice at 5+"
+    assert result.output.splitlines()[-1].startswith("results   none: 29/54 (53.7%)")
+    result = CliRunner().invoke(main, ["odds", "--cases", str(CASE_FILE), "--id", "classic-us-reduced-range-t80",
+                                       "--row", "0"])
+    assert result.exit_code == 2
+    assert "cannot compute odds" in result.output
