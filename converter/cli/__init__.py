@@ -17,6 +17,7 @@ from converter.errors import WawkitError
 COMMAND_MODULES: tuple[str, ...] = (
     "converter.cli.codec",
     "converter.cli.rules",
+    "converter.cli.module",
 )
 
 #: Exit codes shared by every command.
