@@ -30,7 +30,7 @@ class Distribution:
     __slots__ = ("_weights", "_total")
 
     def __init__(self, probabilities: Mapping[Hashable, Fraction | int]) -> None:
-        chances = {value: Fraction(p) for value, p in probabilities.items()}
+        chances = {value: _exact(p, f"probability of {value!r}") for value, p in probabilities.items()}
         for value, p in chances.items():
             if p < 0 or p > 1:
                 raise OddsError(f"probability of {value!r} is {p}, outside 0..1")
@@ -131,6 +131,13 @@ def _ordered(weights: dict[Hashable, int]) -> dict[Hashable, int]:
         return kept
 
 
+def _exact(value: Fraction | int, what: str) -> Fraction:
+    """``value`` as a Fraction; floats are refused, as 1/3 has no exact float."""
+    if isinstance(value, bool) or not isinstance(value, (int, Fraction)):
+        raise OddsError(f"{what} must be an exact Fraction or int, not {value!r}")
+    return Fraction(value)
+
+
 def at_least(number: int, sides: int = 6) -> Fraction:
     """Chance that one die with ``sides`` faces (1..sides) rolls ``number`` or more.
 
@@ -146,7 +153,7 @@ def successes(n: int, p: Fraction | int) -> Distribution:
     """How many of ``n`` independent dice succeed, each with chance ``p`` (binomial)."""
     if type(n) is not int or n < 0:
         raise OddsError(f"number of dice must be a non-negative int, not {n!r}")
-    p = Fraction(p)
+    p = _exact(p, "chance of success")
     if p < 0 or p > 1:
         raise OddsError(f"chance of success is {p}, outside 0..1")
     a, b = p.numerator, p.denominator

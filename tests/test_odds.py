@@ -75,6 +75,10 @@ def test_bad_distributions() -> None:
         Distribution.from_weights({1: 0})
     with pytest.raises(OddsError, match="non-negative int"):
         Distribution.from_weights({1: -2})
+    with pytest.raises(OddsError, match="chance of success must be an exact Fraction or int, not 0.5"):
+        successes(2, 0.5)                                 # type: ignore[arg-type]
+    with pytest.raises(OddsError, match="probability of 'hit' must be an exact Fraction"):
+        Distribution({"hit": 0.25, "miss": 0.75})         # type: ignore[dict-item]
     assert issubclass(OddsError, RefereeError)
 
 
