@@ -175,3 +175,21 @@ def test_decode_json_of_deeply_nested_file_is_one_line(tmp_path: Path) -> None:
 def test_missing_file_is_one_line() -> None:
     code, _out, err = run("inspect", "/nonexistent/x.vsav")
     assert code == 2 and err.count("\n") == 1
+
+
+def test_json_of_text_that_is_not_utf8(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.vsav"
+    path.write_bytes(_zip({"savedGame": b"begin_save\x1bCHAT caf\xe9\x1bend_save"}))
+    code, out, err = run("decode", "--json", str(path))
+    assert code == 0, err
+    assert json.loads(out)[1]["text"] == "CHAT caf\udce9"
+    code, out, _err = run("decode", str(path))
+    assert code == 0
+    raw = CliRunner().invoke(main, ["decode", "--raw", str(path)]).stdout_bytes
+    assert raw == b"begin_save\x1bCHAT caf\xe9\x1bend_save"
+
+
+def test_a_module_is_not_a_save() -> None:
+    module = CORPUS / "hexncounters-template" / "jzhex-n-counters-template-v12-379.vmod"
+    code, _out, err = run("pieces", str(module))  # inspect learns modules elsewhere; pieces reads saves
+    assert code == 2 and "no savedGame entry (entries: " in err and err.count("\n") == 1

@@ -76,7 +76,12 @@ def describe_save(path: str | Path) -> dict[str, Any]:
 
 
 def _echo_json(data: object) -> None:
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # bytes that were not UTF-8 are kept as surrogates: escape them
+        text = json.dumps(data, indent=2)
+    click.echo(text)
 
 
 @main.command()
