@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from referee import damage
-from referee.errors import NotStated
-from referee.events import UnitRemoved
+from referee.errors import NotStated, NotSupported
+from referee.events import ModeChanged, UnitRemoved
 from referee.fire import is_hard, terrain_db
 from referee.model import need
 from referee.ruleset import Ctx
@@ -82,3 +82,24 @@ def aa_fire(ctx: Ctx) -> None:
     if "air_cover" in shooter.type.abilities:
         ctx.emit(UnitRemoved(shooter.key, "removed"))
         ans.because("001 §9.6", "air cover attacks, then is removed from play")
+
+
+def mode_change(ctx: Ctx) -> None:
+    """§9.1: a helicopter changes mode once per activation, as its first action."""
+    unit = ctx.unit(ctx.action.actor)
+    ans = ctx.answer
+    if unit.type.target_type != "helicopter":
+        raise NotSupported("001 §1.3.4.6", "bridge deploy/retract")
+    mode = ctx.action.choice
+    if mode not in ("flying", "hovering"):
+        raise NotStated("query.choice (flying or hovering)")
+    if unit.mode == mode:
+        ans.illegal("§9.1", f"{unit.name} is already {mode}")
+    spent = unit.status.mp_spent
+    if unit.status.moving or unit.status.ops_complete or (isinstance(spent, int) and spent > 0):
+        ans.illegal("§9.1", "a mode change must be the helicopter's first action")
+    if ans.legal is False:
+        return
+    ans.set("legal", True)
+    ctx.emit(ModeChanged(unit.key, mode))
+    ans.because("§9.1", f"{unit.name} flips to {mode}")

@@ -134,3 +134,14 @@ def minefield_attack(ctx: Ctx) -> None:
     if roll == 6 and hex_id is not None:
         ctx.emit(MarkerRemoved(hex_id, "mines"))
         ctx.answer.because(section, "a 6 removes the Mines marker")
+
+
+def scatter(ctx: Ctx) -> None:
+    """§8.0 accuracy: 1d6, 1-5 on the target hex, 6 on an adjacent hex the opponent picks."""
+    roll = ctx.roll(1, "d6")[0]
+    on_target = roll <= 5
+    ctx.answer.set("modified_roll", roll)
+    ctx.answer.set("passed", on_target)
+    ctx.answer.set("outcome", "on_target" if on_target else "adjacent_hex_chosen_by_opponent")
+    ctx.answer.because("§8.0", f"accuracy 1d6 = {roll}: " + (
+        "the mission hits the target hex" if on_target else "the opponent picks an adjacent hex"))

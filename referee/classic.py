@@ -6,9 +6,15 @@ morale, airstrikes...) are features the Eisenbach Gap flag does not switch on.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+from typing import Any
+
+import yaml
+
 from referee import air, artillery, assault, damage, fire, los, morale, movement, phases
 from referee.errors import RefereeError
 from referee.ruleset import Params, Procedure, Ruleset
+from referee.tec import DATA
 
 BOOKS = ("eisenbach", "untold")
 
@@ -45,20 +51,37 @@ PROCEDURES: dict[str, Procedure] = {
     "marker_removal": phases.marker_removal,
     "operations_phase": phases.operations_phase,
     "hq_replacement": phases.hq_replacement,
+    "mode_change": air.mode_change,
+    "scatter": artillery.scatter,
+    "sw_loss_check": phases.sw_loss_check,
 }
+
+
+@lru_cache(maxsize=None)
+def moving_fire_table() -> dict[str, Any]:
+    """``referee/data/classic_moving_fire.yaml``: levels, units by book, thermal sights."""
+    return yaml.safe_load((DATA / "classic_moving_fire.yaml").read_text(encoding="utf-8"))
+
+
+def _moving_fire(book: str) -> dict[str, Any]:
+    table = moving_fire_table()
+    return {"moving_fire": {k: (v["to_hit"], v["fp"]) for k, v in table["levels"].items()},
+            "moving_fire_units": dict((table.get("units") or {}).get(book) or {}),
+            "thermal_units": frozenset((table.get("thermal") or {}).get(book) or ())}
 
 
 def classic_params(book: str) -> Params:
     """Parameters of one classic book: ``eisenbach`` (002) or ``untold`` (001)."""
     if book == "eisenbach":
         return Params(ruleset="classic", book="eisenbach", mines_disrupt_on="even",
-                      hill_los_any_city_blocks=True, unarmored_ap_hit_reduces=False)
+                      hill_los_any_city_blocks=True, unarmored_ap_hit_reduces=False,
+                      **_moving_fire("eisenbach"))
     if book == "untold":
         return Params(ruleset="classic", book="untold", features=UNTOLD_FEATURES,
                       mines_disrupt_on="odd", hill_los_any_city_blocks=False,
                       unarmored_ap_hit_reduces=True, max_bonus_attack_dice=2,
                       road_bonus_units=frozenset({"CDO MC"}),
-                      no_transport_units=frozenset({"CDO MC"}))
+                      no_transport_units=frozenset({"CDO MC"}), **_moving_fire("untold"))
     raise RefereeError(f"unknown classic book {book!r} (expected one of {', '.join(BOOKS)})")
 
 

@@ -63,6 +63,14 @@ class StatusChanged:
 
 
 @dataclass(frozen=True)
+class ModeChanged:
+    """A helicopter flips to its other side (flying / hovering), §9.1."""
+
+    unit: str
+    mode: str
+
+
+@dataclass(frozen=True)
 class MarkerPlaced:
     hex: str
     marker: str
@@ -84,7 +92,7 @@ class MarkerFlipped:
 
 
 Event = Union[UnitDisrupted, UnitRallied, UnitReduced, UnitEliminated, UnitRemoved, UnitPlaced,
-              UnitMoved, StatusChanged, MarkerPlaced, MarkerRemoved, MarkerFlipped]
+              UnitMoved, StatusChanged, ModeChanged, MarkerPlaced, MarkerRemoved, MarkerFlipped]
 
 #: Events that count as a combat result on a unit, in the order they are reported.
 RESULT_EVENTS = (UnitDisrupted, UnitReduced, UnitEliminated)
@@ -121,6 +129,8 @@ def apply(game: Game, event: Event) -> Game:
         unit = replace(unit, hex=event.hex)
     elif isinstance(event, StatusChanged):
         unit = unit.with_status(**{event.field: event.value})
+    elif isinstance(event, ModeChanged):
+        unit = replace(unit, mode=event.mode)
     return game.with_unit(unit)
 
 
@@ -165,6 +175,8 @@ def describe(event: Event, game: Game) -> str:
         return f"{name(event.unit)} moves to {event.hex}"
     if isinstance(event, StatusChanged):
         return f"{name(event.unit)}: {event.field.replace('_', ' ')} -> {event.value}"
+    if isinstance(event, ModeChanged):
+        return f"{name(event.unit)} changes to {event.mode}"
     if isinstance(event, MarkerPlaced):
         return f"{event.marker.replace('_', ' ').title()} marker placed in {event.hex}"
     if isinstance(event, MarkerRemoved):

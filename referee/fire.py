@@ -276,6 +276,7 @@ def moving_fire(ctx: Ctx, actor: Unit) -> tuple[int, int]:
             ctx.answer.illegal("§6.1.3.1", f"helicopter moved {hexes} hexes, more than {limit}")
         return 0, 0
     level = next((a for a in actor.type.abilities if a in ctx.params.moving_fire), None)
+    level = level or ctx.params.moving_fire_units.get(actor.name)
     if level is None:
         ctx.answer.illegal("§6.1.3", f"{actor.name} is not eligible for Moving Fire")
         return 0, 0

@@ -152,6 +152,19 @@ class HexState:
 
 
 @dataclass(frozen=True)
+class Formation:
+    """A Formation (§1.5): its HQ, morale, command ranges and activation markers."""
+
+    name: str
+    side: str | None = None
+    hq: str | None = None                       # unit key of the HQ
+    morale: int | None = None
+    conditional: bool = False                   # 001 §1.6.1 "2+" morale
+    command_range: Mapping[str, int] = field(default_factory=dict)   # full / reduced
+    markers: int = 1                            # Formation markers (activations) per turn
+
+
+@dataclass(frozen=True)
 class Relation:
     """What a situation states about a unit relative to the action's reference unit."""
 
@@ -186,6 +199,7 @@ class Game:
     units: Mapping[str, Unit] = field(default_factory=dict)
     hexes: Mapping[str, HexState] = field(default_factory=dict)
     facts: Facts = field(default_factory=Facts)
+    formations: Mapping[str, Formation] = field(default_factory=dict)
     turn: int | None = None
     phase: str | None = None
     missions_left: Mapping[str, int] = field(default_factory=dict)

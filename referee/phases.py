@@ -3,7 +3,8 @@ and HQ replacement (§1.3.3.3)."""
 from __future__ import annotations
 
 from referee.errors import NotStated
-from referee.events import MarkerFlipped, MarkerRemoved, StatusChanged, UnitPlaced, UnitRemoved
+from referee.events import (MarkerFlipped, MarkerRemoved, StatusChanged, UnitEliminated, UnitPlaced,
+                            UnitRemoved)
 from referee.model import need
 from referee.ruleset import Ctx
 
@@ -76,3 +77,29 @@ def hq_replacement(ctx: Ctx) -> None:
         ctx.answer.because("§1.3.3.3", f"{hq.name} returns reduced with {unit.name}")
         return
     ctx.answer.because("§1.3.3.3", "no unit of the HQ's type and Formation: the HQ cannot be replaced")
+
+
+def sw_loss_check(ctx: Ctx) -> None:
+    """001 §1.3.5: an infantry platoon lost before all SWs are placed may cost one SW:
+    1d6, less one per eliminated platoon after the first; on 1 the opponent removes one."""
+    side = need(ctx.action.side, "query.side")
+    lost = [u for u in ctx.game.units.values() if u.side == side and u.location == "eliminated"
+            and u.type.target_type == "troops"]
+    unplaced = [u for u in ctx.game.units.values() if u.side == side and u.location == "unplaced"
+                and u.type.target_type == "support_weapon"]
+    if not lost or not unplaced:
+        ctx.answer.set("roll_required", False)
+        return
+    ctx.answer.set("roll_required", True)
+    roll = ctx.roll(1, "d6")[0]
+    modifier = -(len(lost) - 1)
+    modified = roll + modifier
+    ctx.answer.set("modified_roll", modified)
+    if modifier:
+        ctx.answer.modify("roll", modifier, "each eliminated platoon after the first", "001 §1.3.5")
+    loses = modified <= 1
+    ctx.answer.set("passed", not loses)
+    ctx.answer.because("001 §1.3.5", f"1d6 = {roll}{modifier:+d} = {modified}: "
+                       + ("the opponent eliminates one unplaced SW" if loses else "no loss"))
+    if loses and len(unplaced) == 1:
+        ctx.emit(UnitEliminated(unplaced[0].key))

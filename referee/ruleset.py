@@ -38,8 +38,9 @@ class Params:
     mines_disrupt_on: str = "even"                # 002 §8.3 even / 001 §12.2 odd
     hill_los_any_city_blocks: bool = False        # 002 §7.2 last paragraph
     max_bonus_attack_dice: int | None = None      # 001 §1.3.6
-    moving_fire: Mapping[str, tuple[int, int]] = field(default_factory=lambda: {
-        "moving_fire_l1": (1, 0), "moving_fire_l2": (1, -1)})    # Moving Fire Table
+    moving_fire: Mapping[str, tuple[int, int]] = field(default_factory=dict)   # level -> (to-hit, FP)
+    moving_fire_units: Mapping[str, str] = field(default_factory=dict)      # counter name -> level
+    thermal_units: frozenset[str] = frozenset()                             # 002 §8.2
     helicopter_moving_fire_hexes: int = 12        # §6.1.3.1
     road_bonus_units: frozenset[str] = frozenset()  # 001 §1.3.1.1 CDO MC
     no_transport_units: frozenset[str] = frozenset()
