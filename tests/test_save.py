@@ -278,3 +278,11 @@ def test_bytes_that_are_not_utf8_survive_an_edit() -> None:
     assert b"\x1bCHAT caf\xe9 \xff\x1bend_save" in written
     assert written == plain.replace(b"/1\tGerman\\\tMain Map;100;200;;1;UniqueID;1700000000000",
                                     b"/2\tGerman\\\tMain Map;100;200;;1;UniqueID;1700000000000")
+
+
+def test_quoting_rule_follows_the_vassal_that_wrote_the_file() -> None:
+    from converter.vassal.sequence import LEGACY, MODERN
+    assert SavedGame.read(CORPUS / "vasl-saves-logs/fixtures/analyze-vsav/ffs.vsav").quoting == MODERN  # 3.4.7
+    assert SavedGame.read(CORPUS / "vasl-saves-logs/fixtures/update-vsav/latw.vsav").quoting == LEGACY  # 3.2.17
+    assert SavedGame.read(CORPUS / "tld-longest-day/scenarios/campaign.sav").quoting == LEGACY  # 2.9, no metadata
+    assert SavedGame.read(CORPUS / "paths-of-glory/Historical10-8.vsav").quoting == MODERN  # 3.7 setup, no metadata

@@ -455,7 +455,9 @@ def _quoting(container: Container) -> str:
         except (ValueError, IndexError):
             return MODERN
         return LEGACY if (major, minor) < (3, 4) else MODERN
-    return LEGACY if container.plaintext.startswith(b"begin_save\x1bCHECK") else MODERN
+    # No metadata: a 2.x file or a predefined setup stored in a module. Only 3.5+ writes
+    # the ``@@layer`` token in Stack states, so a setup carrying it is modern.
+    return MODERN if b";@@" in container.plaintext else LEGACY
 
 
 __all__ = ["SavedGame", "PieceEntry", "PieceNotFound"]
