@@ -174,7 +174,12 @@ class HexLayout:
         and rows along y in both orientations. In a 'flat' layout the odd columns sit half
         a hex higher than the even column with the same row number when ``stagger`` is true
         (VASSAL's default numbering) and half a hex lower when it is false (VASSAL's raw
-        grid); in a 'pointy' layout the same holds for odd rows, shifted left or right.
+        grid). In a 'pointy' layout the odd rows sit half a hex to the left when it is
+        true and to the right when it is false.
+
+    With ascending numbering, VASSAL's ``HexGridNumbering`` column and row are ``(col, row)``
+    on a flat grid and ``(row, col)`` on a sideways grid, which numbers its rows of hexes as
+    columns (the interop tests check this against VASSAL's own classes).
     """
 
     orientation: Orientation = "flat"
