@@ -286,3 +286,27 @@ def test_quoting_rule_follows_the_vassal_that_wrote_the_file() -> None:
     assert SavedGame.read(CORPUS / "vasl-saves-logs/fixtures/update-vsav/latw.vsav").quoting == LEGACY  # 3.2.17
     assert SavedGame.read(CORPUS / "tld-longest-day/scenarios/campaign.sav").quoting == LEGACY  # 2.9, no metadata
     assert SavedGame.read(CORPUS / "paths-of-glory/Historical10-8.vsav").quoting == MODERN  # 3.7 setup, no metadata
+
+
+def test_stacked_pieces_of_2x_saves_are_where_their_stack_is() -> None:
+    game = SavedGame.read(CORPUS / "tld-longest-day/scenarios/scenario_1.sav")
+    assert game.piece("1168284786468").inner.map in (None, "", "null")  # 2.x: the map lives in the Stack
+    assert game.stack_of("1168284786468") == "1165089226799"
+    assert game.position("1168284786468") == ("Normandy", 1977, 576)
+    assert game.piece("1168284786468").name == "184/84"
+
+
+def test_joining_a_stack_in_a_real_save_touches_three_commands_only() -> None:
+    game = SavedGame.read(RAGNAROK)
+    before = {pid: e.command.encode() for pid, e in game.pieces.items()}
+    odin, frost = "1711658022991", "1711664130650"
+    old_stack, new_stack = game.stack_of(odin), game.stack_of(frost)
+    game.move(odin, None, 0, 0, join=frost)
+    again = SavedGame.from_bytes(game.to_bytes())
+    changed = {pid for pid, e in again.pieces.items() if before[pid] != e.command.encode()}
+    assert changed == {odin, old_stack, new_stack}
+    assert again.position(odin) == ("deployment", 358, 395)
+    assert again.stacks[new_stack][-2:] == ["1711664131843", odin]
+    assert odin not in again.stacks[old_stack]
+    # "Main Map;3196;190" became "deployment;358;395"; the moved id left one list for another.
+    assert len(again.to_text()) == len(game.container.text) + 1

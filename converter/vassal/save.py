@@ -203,7 +203,14 @@ class SavedGame:
         return self._stack_of.get(piece_id)
 
     def position(self, piece_id: str) -> tuple[str | None, int, int]:
-        """(map, x, y) of a piece; a stacked piece shares its stack's position."""
+        """(map, x, y) of a piece; a stacked piece is where its stack is.
+
+        VASSAL 2.x wrote ``null`` as the map of a piece inside a stack: only the
+        Stack's state says where the pieces stand.
+        """
+        holder = self.stack_of(piece_id)
+        if holder is not None and self.entry(holder).is_stack:
+            piece_id = holder
         inner = self.piece(piece_id).inner
         map_name = inner.map if inner.map not in (None, "", "null") else None
         return map_name, _as_int(inner.x), _as_int(inner.y)
