@@ -21,76 +21,21 @@ import re
 from typing import Iterator, Mapping, Sequence, Union
 
 from converter.errors import EncodingError, PieceError
-from converter.vassal.sequence import MODERN, TAB, escape, unescape
+from converter.vassal.sequence import MODERN
 from converter.vassal.traits import INNER_CLASSES, BasicPiece, Deck, Stack, Trait, UnknownTrait, decode_trait
+from converter.vassal.traits.chain import TooManyLevels, compose, split_fast, split_levels
 from converter.vassal.traits.layers import Layer
 from converter.vassal.traits.properties import DynamicProperty, Marker
 from converter.vassal.traits.prototypes import Comment, UsePrototype
-
-_UNESCAPED_TAB = re.compile(r"(?<!\\)\t")
 
 #: A prototype definition: its type text, or (type text, state text).
 PrototypeText = Union[str, "tuple[str, str | None]"]
 
 
-def split_level(text: str) -> tuple[str, str | None]:
-    """Split one chain level into (own raw text, rest raw text) at the first unescaped TAB.
-
-    ``rest`` is ``None`` at the innermost level. Both are still escaped for this level.
-    """
-    match = _UNESCAPED_TAB.search(text)
-    if match is None:
-        return text, None
-    return text[:match.start()], text[match.end():]
-
-
-def split_chain(text: str) -> tuple[list[str], list[str], list[str]]:
-    """Each level's own text, its raw own segment and its raw rest, outermost first.
-
-    ``own[i]`` is the decoded text of trait i; ``own_raw[i]`` + TAB + ``rest_raw[i]``
-    is the escaped text level i was read from.
-    """
-    own: list[str] = []
-    own_raw: list[str] = []
-    rest_raw: list[str] = []
-    current = text
-    while True:
-        head, rest = split_level(current)
-        own_raw.append(head)
-        if rest is None:
-            own.append(unescape(head, TAB))
-            rest_raw.append("")
-            break
-        own.append(unescape(head, TAB))
-        rest_raw.append(rest)
-        current = unescape(rest, TAB)
-    return own, own_raw, rest_raw
-
-
-def _compose(values: Sequence[str | None], originals: Sequence[str | None], own_raw: Sequence[str],
-             rest_raw: Sequence[str], whole: str | None, quoting: str) -> str | None:
-    """Re-encode a chain, reusing the raw text of every level that did not change."""
-    changed = [v != o for v, o in zip(values, originals)]
-    if not any(changed):
-        return whole
-    deepest = max((i for i, v in enumerate(values) if v is not None), default=-1)
-    if deepest < 0:
-        return None
-    text = values[deepest] or ""
-    deeper_changed = any(changed[deepest:])
-    for i in range(deepest - 1, -1, -1):
-        rest = escape(text, TAB, quoting) if deeper_changed or i >= len(rest_raw) else rest_raw[i]
-        own = escape(values[i], TAB, quoting) if changed[i] or i >= len(own_raw) else own_raw[i]
-        text = own + TAB + rest
-        deeper_changed = deeper_changed or changed[i]
-    return text
-
-
 class Piece:
     """A decoded piece: ``traits`` outermost first, ``inner`` the BasicPiece/Stack/Deck."""
 
-    __slots__ = ("traits", "quoting", "piece_id", "_type", "_state", "_types", "_states",
-                 "_type_own_raw", "_type_rest_raw", "_state_own_raw", "_state_rest_raw")
+    __slots__ = ("traits", "quoting", "piece_id", "_type", "_state", "_types", "_states")
 
     def __init__(self, traits: list[Trait], *, quoting: str = MODERN, piece_id: str | None = None) -> None:
         """A piece built from traits (no original text: everything is encoded afresh)."""
@@ -103,29 +48,29 @@ class Piece:
         self._state: str | None = None
         self._types: list[str | None] = [None] * len(traits)
         self._states: list[str | None] = [None] * len(traits)
-        self._type_own_raw: list[str] = []
-        self._type_rest_raw: list[str] = []
-        self._state_own_raw: list[str] = []
-        self._state_rest_raw: list[str] = []
 
     # -- text -------------------------------------------------------------------
     def type_text(self) -> str:
         """The whole type string; identical to the decoded one until a type field is set."""
-        text = _compose([t.type_text() for t in self.traits], self._types, self._type_own_raw,
-                        self._type_rest_raw, self._type, self.quoting)
-        return text or ""
+        values: list[str | None] = [t.type_text() for t in self.traits]
+        if values == self._types:
+            return self._type or ""
+        own_raw, rest_raw = ([], []) if self._type is None else split_levels(self._type)[1:]
+        return compose(values, self._types, self._type, own_raw, rest_raw, self.quoting) or ""
 
     def state_text(self) -> str | None:
         """The whole state string; ``None`` for a definition decoded without state."""
         values = [t.state_text() for t in self.traits]
-        if any(v != o for v, o in zip(values, self._states)):
-            # VASSAL needs one state per trait: traits without one get their default state
-            # (all of them for a definition; above the deepest present one for a short state).
-            deepest = len(values) if self._state is None else max(i for i, v in enumerate(values) if v is not None)
-            values = [t.default_state_text() if v is None and i < deepest else v
-                      for i, (t, v) in enumerate(zip(self.traits, values))]
-        return _compose(values, self._states, self._state_own_raw, self._state_rest_raw, self._state,
-                        self.quoting)
+        if values == self._states:
+            return self._state
+        # VASSAL needs one state per trait: traits without one get their default state
+        # (all of them for a definition; those above the deepest present one for a short state).
+        deepest = len(values) if self._state is None else max(i for i, v in enumerate(values) if v is not None)
+        values = [t.default_state_text() if v is None and i < deepest else v
+                  for i, (t, v) in enumerate(zip(self.traits, values))]
+        own_raw, rest_raw = ([], []) if self._state is None else \
+            split_levels(self._state, limit=len(self.traits), state=True)[1:]
+        return compose(values, self._states, self._state, own_raw, rest_raw, self.quoting)
 
     # -- structure ----------------------------------------------------------------
     @property
@@ -269,50 +214,26 @@ def decode_piece(type_text: str, state_text: str | None = None, *, piece_id: str
     files written by VASSAL 3.2-3.3). A state with more TAB segments than the type has
     traits raises :class:`EncodingError`; a shorter state is kept as it is.
     """
-    if not isinstance(type_text, str):
-        raise EncodingError(f"piece type must be text, not {type(type_text).__name__}", piece=piece_id)
-    types, type_own_raw, type_rest_raw = split_chain(type_text)
-    if state_text is None:
-        states: list[str | None] = [None] * len(types)
-        state_own_raw: list[str] = []
-        state_rest_raw: list[str] = []
-    else:
-        states, state_own_raw, state_rest_raw = _split_state(state_text, len(types), piece_id)
+    if not isinstance(type_text, str) or not (state_text is None or isinstance(state_text, str)):
+        raise EncodingError("piece type and state must be text", piece=piece_id)
+    types = split_fast(type_text)
+    if types is None:
+        types = split_levels(type_text)[0]
+    states: list[str | None] = [None] * len(types)
+    if state_text is not None:
+        try:
+            found = split_fast(state_text, limit=len(types), state=True)
+            if found is None:
+                found = split_levels(state_text, limit=len(types), state=True)[0]
+        except TooManyLevels:
+            raise EncodingError(f"state has more TAB-separated segments than the type has traits ({len(types)})",
+                                piece=piece_id) from None
+        states[:len(found)] = found
     traits = [decode_trait(t, s, quoting=quoting, piece_id=piece_id) for t, s in zip(types, states)]
     piece = Piece(traits, quoting=quoting, piece_id=piece_id)
     piece._type, piece._state = type_text, state_text
     piece._types, piece._states = list(types), states
-    piece._type_own_raw, piece._type_rest_raw = type_own_raw, type_rest_raw
-    piece._state_own_raw, piece._state_rest_raw = state_own_raw, state_rest_raw
     return piece
 
 
-def _split_state(state_text: str, count: int, piece_id: str | None) -> tuple[list[str | None], list[str], list[str]]:
-    """Split a state into one segment per trait, as ``Decorator.setState`` hands them inward."""
-    states: list[str | None] = []
-    own_raw: list[str] = []
-    rest_raw: list[str] = []
-    current: str | None = state_text
-    for level in range(count):
-        if current is None:
-            states.append(None)
-            continue
-        if level == count - 1:
-            head, rest = split_level(current)
-            if rest is not None:
-                raise EncodingError(
-                    f"state has more TAB-separated segments than the type has traits ({count})",
-                    piece=piece_id)
-            states.append(current)
-            own_raw.append(current)
-            rest_raw.append("")
-            break
-        head, rest = split_level(current)
-        states.append(unescape(head, TAB))
-        own_raw.append(head)
-        rest_raw.append(rest if rest is not None else "")
-        current = None if rest is None else unescape(rest, TAB)
-    return states, own_raw, rest_raw
-
-
-__all__ = ["Piece", "decode_piece", "split_chain", "split_level", "INNER_CLASSES"]
+__all__ = ["Piece", "decode_piece", "PrototypeText"]

@@ -62,7 +62,10 @@ class FieldSpec(ABC, Generic[T]):
         return self.decode(fields[self.index])
 
     def __set__(self, trait: "Trait", value: T) -> None:
-        trait.set_field(self.index, self.encode(value), self.part)
+        text = self.encode(value)
+        if self.index >= len(trait.fields(self.part)) and text == self.encode(self.default):
+            return  # a missing field already reads as its default: nothing to write
+        trait.set_field(self.index, text, self.part)
 
 
 class Str(FieldSpec[str]):
