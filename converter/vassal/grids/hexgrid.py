@@ -260,9 +260,24 @@ class HexGrid:
         return self._swap(x, y)
 
     def location(self, name: str, size: Size | None = None) -> Point:
-        """The board-local pixel where VASSAL puts a piece dropped "in" the named hex."""
+        """The board-local pixel of the named hex's centre, where a piece placed "in" it snaps to.
+
+        This starts from VASSAL's ``getLocation`` (:meth:`center_point`). With
+        stagger and descending columns on a board with an odd number of columns,
+        VASSAL's ``getCenterPoint`` tests the parity of the flipped column while
+        ``getRow`` tests the raw one, so its point lies one hex off the hex it names;
+        the hex next to it that VASSAL does call ``name`` is returned instead.
+        """
         column, row = self._numbering().parse(name)
-        return self.snap(*self.center_point(column, row, size))
+        point = self.snap(*self.center_point(column, row, size))
+        if self.location_name(*point, size) == name:
+            return point
+        start = self.hex_at(*point)
+        for cell in [*start.neighbours(), *(n for near in start.neighbours() for n in near.neighbours())]:
+            candidate = self.cell_center(cell)
+            if self.location_name(*candidate, size) == name:
+                return candidate
+        raise GeometryError(f"no hex near {point} is named {name!r}")
 
     def cells(self, size: Size) -> Iterator[Hex]:
         """Every raw cell whose centre lies on a board of ``size`` (in board pixels)."""

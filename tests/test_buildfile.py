@@ -1,0 +1,109 @@
+"""Safe buildFile loading: real roots accepted, hostile or broken XML refused with typed errors."""
+from __future__ import annotations
+
+import io
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from converter.errors import ContainerError, LimitExceeded, ModuleError
+from converter.vassal.buildfile import parse_buildfile
+from converter.vassal.module import Module
+
+CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+GAME_MODULE = b'<?xml version="1.0" encoding="UTF-8"?>\n<VASSAL.build.GameModule name="T" version="1"/>'
+
+
+def _zip(entries: dict[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name, data in entries.items():
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("root", ["VASSAL.build.GameModule", "VASSAL.launch.BasicModule",
+                                  "VASSAL.build.module.ModuleExtension"])
+def test_every_module_root_is_accepted(root: str) -> None:
+    element = parse_buildfile(f'<{root} name="N"><child/></{root}>'.encode())
+    assert element.tag == root
+    assert element.get("name") == "N"
+    assert [c.tag for c in element] == ["child"]
+
+
+def test_other_roots_are_refused() -> None:
+    with pytest.raises(ModuleError, match="root element 'html' is not a VASSAL module"):
+        parse_buildfile(b"<html/>", file="x.vmod", entry="buildFile.xml")
+
+
+def test_malformed_xml_names_file_entry_and_line() -> None:
+    with pytest.raises(ModuleError) as caught:
+        parse_buildfile(b'<VASSAL.build.GameModule>\n  <a>\n</VASSAL.build.GameModule>', file="m.vmod",
+                        entry="buildFile.xml")
+    message = str(caught.value)
+    assert message.startswith("m.vmod: entry buildFile.xml: malformed XML at line 3")
+    assert caught.value.file == "m.vmod"
+    assert caught.value.entry == "buildFile.xml"
+
+
+def test_entity_bomb_is_refused_before_parsing() -> None:
+    bomb = (b'<?xml version="1.0"?>\n<!DOCTYPE lolz [\n <!ENTITY lol "lol">\n'
+            + b"".join(b' <!ENTITY lol%d "%s">\n' % (i, b"&lol%d;" % (i - 1) * 10 if i > 1 else b"&lol;" * 10)
+                       for i in range(1, 10))
+            + b']>\n<VASSAL.build.GameModule name="&lol9;"/>')
+    with pytest.raises(ModuleError, match="DOCTYPE or entities") as caught:
+        parse_buildfile(bomb, file="bomb.vmod")
+    assert caught.value.position == bomb.index(b"<!DOCTYPE")
+
+
+def test_external_entity_and_bare_doctype_are_refused() -> None:
+    xxe = b'<!DOCTYPE m [<!ENTITY x SYSTEM "file:///etc/passwd">]><VASSAL.build.GameModule name="&x;"/>'
+    with pytest.raises(ModuleError, match="DOCTYPE"):
+        parse_buildfile(xxe)
+    commented = b'<?xml version="1.0"?><!-- hi --><!DOCTYPE VASSAL.build.GameModule><VASSAL.build.GameModule/>'
+    with pytest.raises(ModuleError, match="DOCTYPE"):
+        parse_buildfile(commented)
+
+
+def test_size_limit_is_configurable() -> None:
+    with pytest.raises(LimitExceeded, match="over the 40-byte cap"):
+        parse_buildfile(GAME_MODULE, max_size=40)
+    assert parse_buildfile(GAME_MODULE, max_size=len(GAME_MODULE)).get("name") == "T"
+    archive = _zip({"buildFile.xml": GAME_MODULE})
+    with pytest.raises(LimitExceeded):
+        Module.from_bytes(archive, file="small.vmod", max_buildfile_size=40)
+
+
+def test_empty_buildfile_is_a_module_error() -> None:
+    with pytest.raises(ModuleError, match="empty"):
+        parse_buildfile(b"  \n")
+
+
+def test_zip_without_buildfile_is_a_container_error() -> None:
+    with pytest.raises(ContainerError, match="no buildFile.xml or buildFile entry"):
+        Module.from_bytes(_zip({"moduledata": b"<data/>"}), file="empty.vmod")
+
+
+def test_buildfile_xml_is_preferred_over_legacy_entry() -> None:
+    legacy = GAME_MODULE.replace(b'name="T"', b'name="old"')
+    module = Module.from_bytes(_zip({"buildFile": legacy, "buildFile.xml": GAME_MODULE}), file="both.vmod")
+    assert (module.name, module.entry) == ("T", "buildFile.xml")
+    module = Module.from_bytes(_zip({"buildFile": legacy}), file="old.vmod")
+    assert (module.name, module.entry) == ("old", "buildFile")
+
+
+def test_corpus_buildfiles_parse() -> None:
+    roots = {path.relative_to(CORPUS).as_posix(): Module.read(path).root.tag
+             for path in sorted(CORPUS.glob("**/buildFile*"))}
+    assert roots == {
+        "asl-pbs-extension/buildFile.xml": "VASSAL.build.module.ModuleExtension",
+        "ccn-napoleonics/buildFile.xml": "VASSAL.build.GameModule",
+        "dreadball/buildFile": "VASSAL.launch.BasicModule",
+        "fields-of-normandy-2/buildFile.xml": "VASSAL.build.GameModule",
+        "hexncounters-template/template-src/buildFile.xml": "VASSAL.build.GameModule",
+        "paths-of-glory/buildFile.xml": "VASSAL.build.GameModule",
+        "ragnarok-spi/buildFile.xml": "VASSAL.build.GameModule",
+        "tld-longest-day/buildFile": "VASSAL.build.GameModule",
+        "zxvt-capture-territory/buildFile": "VASSAL.launch.BasicModule",
+    }
