@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from referee import damage, situation
+from referee import damage, los, situation
 from referee.errors import NotStated, RefereeError
 from referee.events import StatusChanged, UnitRemoved
 from referee.model import HARD_TYPES, Unit, Weapon, need
@@ -319,6 +319,7 @@ def fire(ctx: Ctx, *, opportunity: bool = False, moving: bool = False) -> None:
         ans.illegal("§6.1", f"{actor.name} has no {weapon_name.upper()} firepower")
         return
     _weapon_legality(ctx, actor, target, weapon_name, weapon)
+    smoke = ctx.stage(("legal", "to_hit"), lambda: _smoke(ctx, actor, target)) or 0
     rule = range_rule(weapon_name, weapon, target)
     ans.set("bands", rule.bands)
     ctx.stage("max_range", lambda: ans.set("max_range", rule.max_range()))
@@ -327,9 +328,9 @@ def fire(ctx: Ctx, *, opportunity: bool = False, moving: bool = False) -> None:
     if a.bonus_from:
         ans.values.setdefault("modifiers", {})["fp"] = bonus
     if band is not None:
-        ctx.stage(("to_hit", "fp", "hits"), lambda: _to_hit_and_fp(ctx, actor, weapon, band, mods, bonus))
+        ctx.stage(("to_hit", "fp", "hits"), lambda: _to_hit_and_fp(ctx, actor, weapon, band, mods, bonus, smoke))
     elif "band" in ans.gaps and ans.legal is not False:
-        ctx.stage(("to_hit", "fp"), lambda: _band_independent(ctx, weapon, rule, mods, bonus))
+        ctx.stage(("to_hit", "fp"), lambda: _band_independent(ctx, weapon, rule, mods, bonus, smoke))
     for sw in ctx.game.attached(actor.key):
         if sw.type.target_type == "support_weapon" and actor.type.is_infantry:
             _support_weapon(ctx, sw, bonus)
@@ -380,6 +381,18 @@ def _weapon_legality(ctx: Ctx, actor: Unit, target: Unit | None, name: str, weap
     rel = ctx.game.facts.relation(target.key)
     if rel.los is False and not (rel.distance is not None and rel.distance <= 1):
         ans.illegal("§7", f"no line of sight to {target.name}")
+    elif rel.los is None and situation.position(ctx.game, actor.key) and situation.position(ctx.game, target.key):
+        ctx.stage("legal", lambda: _traced_los(ctx, actor, target))
+
+
+def _traced_los(ctx: Ctx, actor: Unit, target: Unit) -> None:
+    """Both units are on the map: trace the line and apply §7 (adjacent units always see)."""
+    if situation.distance(ctx, actor.key, target.key) <= 1:
+        return
+    intervening, _ = situation.line(ctx, actor.key, target.key)
+    blocked, why = los.blocked(ctx, los.level_of(ctx, actor), los.level_of(ctx, target), intervening)
+    if blocked:
+        ctx.answer.illegal("§7", f"no line of sight to {target.name}: {why}")
 
 
 def _band(ctx: Ctx, rule: RangeRule, target: Unit | None) -> str:
@@ -404,37 +417,62 @@ def _band(ctx: Ctx, rule: RangeRule, target: Unit | None) -> str:
     return band
 
 
-def numbers(weapon: Weapon, band: str, mods: tuple[int, int], bonus: int) -> tuple[int, int, int]:
-    """(to-hit, FP, points past 6) for one band: §6.1.1-§6.1.3, past 6 costs FP."""
+def modified_to_hit(weapon: Weapon, band: str, mods: tuple[int, int], capped: int = 0) -> tuple[int, int]:
+    """(to-hit, points past 6): range and Moving Fire past 6 cost FP instead (§6.1.3 names
+    only §6.1.1 and §6.1.3); ``capped`` modifiers (smoke) simply stop at 6."""
     to_hit = need(weapon.to_hit, "weapon.to_hit") + BAND_MODIFIER[band] + mods[0]
     past_six = max(0, to_hit - 6)
-    fp = need(weapon.fp, "weapon.fp") + bonus + mods[1] - past_six
-    return min(to_hit, 6), max(fp, 0), past_six
+    return min(min(to_hit, 6) + capped, 6), past_six
+
+
+def modified_fp(weapon: Weapon, band: str, mods: tuple[int, int], bonus: int) -> int:
+    """Attack dice: printed FP, HQ/leader bonus, Moving Fire, less the points past 6."""
+    _, past_six = modified_to_hit(weapon, band, mods)
+    return max(need(weapon.fp, "weapon.fp") + bonus + mods[1] - past_six, 0)
 
 
 def _to_hit_and_fp(ctx: Ctx, actor: Unit, weapon: Weapon, band: str,
-                   mods: tuple[int, int], bonus: int) -> None:
+                   mods: tuple[int, int], bonus: int, capped: int = 0) -> None:
     ans = ctx.answer
     band_mod = BAND_MODIFIER[band]
     if band_mod:
         ans.modify("to_hit", band_mod, f"{band.replace('_', ' ')} range", "§6.1.1, §6.1.2")
-    to_hit = need(weapon.to_hit, "weapon.to_hit") + band_mod + mods[0]
-    ans.set("to_hit", min(to_hit, 6))
-    _, fp, past_six = numbers(weapon, band, mods, bonus)
+    to_hit, past_six = modified_to_hit(weapon, band, mods, capped)
     if past_six:
-        ans.because("§6.1.3", f"to-hit {to_hit} past 6: -{past_six} FP, to-hit stays 6")
-    ans.set("fp", fp)
+        ans.because("§6.1.3", f"to-hit past 6 by {past_six}: -{past_six} FP, to-hit stays 6")
+    ans.set("to_hit", to_hit)
+    ctx.stage(("fp", "hits"), lambda: ans.set("fp", modified_fp(weapon, band, mods, bonus)))
 
 
 def _band_independent(ctx: Ctx, weapon: Weapon, rule: RangeRule,
-                      mods: tuple[int, int], bonus: int) -> None:
+                      mods: tuple[int, int], bonus: int, capped: int = 0) -> None:
     """The range is not stated: answer to-hit or FP when every possible band gives the same."""
-    results = [numbers(weapon, band, mods, bonus) for band in rule.bands]
-    for index, name in ((0, "to_hit"), (1, "fp")):
-        values = {r[index] for r in results}
-        if len(values) == 1:
+    for name, value in (("to_hit", lambda b: modified_to_hit(weapon, b, mods, capped)[0]),
+                        ("fp", lambda b: modified_fp(weapon, b, mods, bonus))):
+        values = ctx.stage(name, lambda value=value: {value(band) for band in rule.bands})
+        if values is not None and len(values) == 1:
             ctx.answer.set(name, values.pop())
             ctx.answer.because("§6.1.1-§6.1.3", f"{name} is the same in every range band")
+
+
+SMOKE = frozenset({"smoke_2", "smoke_1", "smoke"})
+
+
+def _smoke(ctx: Ctx, actor: Unit, target: Unit | None) -> int:
+    """§8.2: Smoke blocks LOS into and out of its hex except for adjacent units, which fire
+    into it at +1 to hit; thermal sights (002 §8.2) see through it at +1."""
+    if target is None:
+        return 0
+    if not any(h is not None and ctx.game.hex(h).markers & SMOKE for h in (actor.hex, target.hex)):
+        return 0
+    if situation.distance(ctx, actor.key, target.key) <= 1:
+        ctx.answer.modify("to_hit", 1, "firing into Smoke from an adjacent hex", "§8.2")
+        return 1
+    if actor.name in ctx.params.thermal_units or "thermal" in actor.type.abilities:
+        ctx.answer.modify("to_hit", 1, "thermal sights through Smoke", "002 §8.2")
+        return 1
+    ctx.answer.illegal("§8.2", "Smoke blocks the line of sight")
+    return 0
 
 
 def _support_weapon(ctx: Ctx, sw: Unit, bonus: int) -> None:
@@ -505,8 +543,13 @@ def direct_fire(ctx: Ctx) -> None:
 
 
 def opportunity_fire(ctx: Ctx) -> None:
+    """§6.2: at a unit moving in LOS and range, once per hex it enters."""
     actor = ctx.unit(ctx.action.actor)
     target = ctx.game.unit(ctx.action.target) if isinstance(ctx.action.target, str) else None
+    if target is not None and not target.status.moving:
+        ctx.answer.illegal("§6.2", f"{target.name} is not moving")
+    if (ctx.game.facts.get("opfire_count") or 0) >= 1:
+        ctx.answer.illegal("§6.2", "a moving unit can be attacked only once per hex it enters")
     if actor.type.arty_type in ("mrtr", "spm") and target is not None \
             and ctx.game.facts.relation(target.key).los is False:
         ctx.answer.illegal("§1.3.4.3", "mortars cannot opportunity fire at units outside their LOS")

@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 from referee.errors import NotStated
+from referee.events import StatusChanged, UnitMoved
 from referee.model import Unit, need
 from referee.ruleset import Ctx
 
 UNCOUNTED = ("helicopter", "hq", "support_weapon", "leader", "aircraft")
 
 
-def _destination(ctx: Ctx) -> str | None:
+def _route(ctx: Ctx) -> list[str]:
+    """The hexes entered, in order: ``path`` (without the start hex), else ``target``."""
     if ctx.action.path:
-        return ctx.action.path[-1]
+        return list(ctx.action.path)
     target = ctx.action.target
     if isinstance(target, str):
-        return ctx.game.unit(target).hex if target in ctx.game.units else target
-    return None
+        return [ctx.game.unit(target).hex if target in ctx.game.units else target]
+    return []
 
 
 def _leader_movement(ctx: Ctx, unit: Unit) -> int:
@@ -30,42 +32,71 @@ def _leader_movement(ctx: Ctx, unit: Unit) -> int:
     return bonus
 
 
+def _entry_cost(ctx: Ctx, unit: Unit, hex_id: str, previous: str | None) -> int | None:
+    """MP to enter one hex (TEC), or ``None`` when the terrain forbids it."""
+    hex_state = ctx.game.hex(hex_id)
+    if hex_state.mp_cost is not None:
+        return hex_state.mp_cost
+    row = ctx.tec.terrain(hex_state.terrain)
+    mover = "vehicle" if unit.type.is_vehicle else "infantry"
+    cost = need((row.mp or {}).get(mover), f"TEC {row.name} cost for {mover}")
+    if cost == "none":
+        if "amphibious" in unit.type.abilities:
+            ctx.answer.because("001 §5.3", "amphibious: entering water ends the move")
+            return need(unit.type.mp, f"units.{unit.key}.mp")
+        return None
+    road = "road" in hex_state.features and (ctx.game.facts.get("road") or (
+        previous is not None and "road" in ctx.game.hex(previous).features))
+    return 1 if road else cost
+
+
 def move(ctx: Ctx) -> None:
+    """§5: pay the TEC cost of each hex entered, within the Movement Factor; moving
+    units are marked Ops Complete."""
     ans = ctx.answer
     unit = ctx.unit(ctx.action.actor)
+    if unit.status.out_of_command:
+        ans.illegal("§4.2", f"{unit.name} is Out of Command and cannot move")
+    if unit.status.ops_complete:
+        ans.illegal("§4.4", f"{unit.name} is Ops Complete")
     bonus = _leader_movement(ctx, unit)
-    if unit.type.mp is not None:
-        ans.unit(unit.key, mp_max=unit.type.mp + bonus)
     if unit.name in ctx.params.road_bonus_units and ctx.game.facts.get("road"):
         spent = need(unit.status.mp_spent, f"units.{unit.key}.status.mp_spent")
         if not isinstance(spent, int):
             raise NotStated(f"units.{unit.key}.status.mp_spent (a number)")
-        extra = spent // 2
-        ans.set("modifiers", {"mp": extra})
-        ans.because("001 §1.3.1.1", f"{spent} MP on connecting roads: +{extra} MP")
-    destination = _destination(ctx)
-    if destination is None:
+        bonus += spent // 2
+        ans.set("modifiers", {"mp": spent // 2})
+        ans.because("001 §1.3.1.1", f"{spent} MP on connecting roads: +{spent // 2} MP")
+    if unit.type.mp is not None:
+        ans.unit(unit.key, mp_max=unit.type.mp + bonus)
+    route = _route(ctx)
+    if not route:
         return
-    hex_state = ctx.game.hex(destination)
-    extra_cost = 0
-    if "chemical" in hex_state.markers:
-        extra_cost = 2
-        ans.modify("cost", 2, "Chemical marker", "§8.4")
-    mover = "vehicle" if unit.type.is_vehicle else "infantry"
-    if hex_state.mp_cost is not None:
-        base = hex_state.mp_cost
-    else:
-        row = ctx.tec.terrain(hex_state.terrain) if hex_state.terrain else None
-        if row is None:
-            ans.gap("cost", f"not stated: hexes.{destination}.terrain")
+    total, previous = 0, unit.hex
+    for hex_id in route:
+        if "chemical" in ctx.game.hex(hex_id).markers:
+            ans.modify("cost", 2, f"Chemical marker in {hex_id}", "§8.4")
+            total += 2
+        cost = ctx.stage("cost", lambda h=hex_id, p=previous: _entry_cost(ctx, unit, h, p))
+        if "cost" in ans.gaps:
             return
-        base = need((row.mp or {}).get(mover), f"TEC {row.name} cost for {mover}")
-        if base == "none":
-            ans.illegal("TEC", f"{unit.name} cannot enter {row.name}")
+        if cost is None:
+            ans.illegal("TEC", f"{unit.name} cannot enter {hex_id}")
             return
-        if ctx.game.facts.get("road") and "road" in hex_state.features:
-            base = 1
-    ans.set("cost", base + extra_cost)
+        total += cost
+        previous = hex_id
+    ans.set("cost", total)
+    enemies = [u for u in ctx.game.stack(route[-1]) if u.side and unit.side and u.side != unit.side]
+    if enemies:
+        ans.because("§5.1", "entering an enemy-occupied hex starts an Assault or Overrun")
+    if unit.type.mp is not None:
+        spent = unit.status.mp_spent if isinstance(unit.status.mp_spent, int) else 0
+        if spent + total > unit.type.mp + bonus:
+            ans.illegal("§5.0", f"{spent + total} MP is more than the Movement Factor {unit.type.mp + bonus}")
+    if ans.legal is None and unit.type.mp is not None:
+        ans.set("legal", True)
+        ans.unit(unit.key, mp_after=unit.type.mp + bonus - total)
+        ctx.emit(UnitMoved(unit.key, route[-1]), StatusChanged(unit.key, "ops_complete", True))
 
 
 def load(ctx: Ctx) -> None:

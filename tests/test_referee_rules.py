@@ -1,0 +1,107 @@
+"""Classic rules beyond the rule-case file: smoke, traced LOS in fire, opportunity fire,
+movement along a path, helicopter mode change, artillery accuracy, SW loss."""
+from __future__ import annotations
+
+from referee.actions import (DirectFire, ModeChange, Move, OpportunityFire, make_action)
+from referee.classic import classic
+from referee.dice import GivenDice
+from referee.events import ModeChanged, StatusChanged, UnitEliminated, UnitMoved
+from referee.hexes import Hex
+from referee.model import Facts, Game, HexState, Status, Unit, UnitType, Weapon
+
+ABRAMS = UnitType(name="Abrams", target_type="heavy_armor", armor=4, save=5, mp=5,
+                  ap=Weapon(fp=4, to_hit=4, range=6))
+T72 = UnitType(name="T-72", target_type="heavy_armor", armor=4, save=6, mp=4,
+               ap=Weapon(fp=4, to_hit=5, range=6))
+
+
+def row(terrain: dict[int, str] | None = None, markers: dict[int, frozenset[str]] | None = None,
+        **units: tuple[UnitType, int, str]) -> Game:
+    terrain, markers = terrain or {}, markers or {}
+    hexes = {f"h{q}": HexState(f"h{q}", terrain=terrain.get(q, "clear"), at=Hex(q, 0),
+                               markers=markers.get(q, frozenset())) for q in range(10)}
+    return Game(units={k: Unit(k, t, side=s, hex=f"h{q}", strength="full") for k, (t, q, s) in units.items()},
+                hexes=hexes)
+
+
+def test_smoke_adjacent_fire_is_plus_one_and_blocks_from_afar() -> None:
+    smoke = {3: frozenset({"smoke_2"})}
+    near = row(markers=smoke, A=(T72, 2, "pact"), T=(ABRAMS, 3, "nato"))
+    verdict = classic("untold").check(near, DirectFire(unit="A", target="T", weapon="ap"))
+    assert verdict.legal is True and verdict.values["to_hit"] == 5     # 5 - 1 point blank + 1 smoke
+    far = row(markers=smoke, A=(T72, 0, "pact"), T=(ABRAMS, 3, "nato"))
+    verdict = classic("untold").check(far, DirectFire(unit="A", target="T", weapon="ap"))
+    assert verdict.legal is False
+    assert "Smoke blocks the line of sight (§8.2)" in map(str, verdict.reasons)
+
+
+def test_thermal_sights_see_through_smoke_in_eisenbach_gap() -> None:
+    game = row(markers={3: frozenset({"smoke_1"})}, A=(ABRAMS, 0, "nato"), T=(T72, 3, "pact"))
+    verdict = classic("eisenbach").check(game, DirectFire(unit="A", target="T", weapon="ap"))
+    assert verdict.legal is True and verdict.values["to_hit"] == 4     # 4 - 1 point blank + 1 thermal
+    assert any(m.why == "thermal sights through Smoke" for m in verdict.modifiers)
+    assert classic("untold").check(game, DirectFire(unit="A", target="T", weapon="ap")).legal is False
+
+
+def test_fire_traces_the_line_of_sight_on_the_map() -> None:
+    blocked = row({2: "woods"}, A=(T72, 0, "pact"), T=(ABRAMS, 4, "nato"))
+    verdict = classic("untold").check(blocked, DirectFire(unit="A", target="T", weapon="ap"))
+    assert verdict.legal is False
+    assert "no line of sight to Abrams: woods hex blocks (§7.1) (§7)" in map(str, verdict.reasons)
+    adjacent = row({1: "woods"}, A=(T72, 0, "pact"), T=(ABRAMS, 1, "nato"))
+    assert classic("untold").check(adjacent, DirectFire(unit="A", target="T", weapon="ap")).legal is True
+
+
+def test_opportunity_fire_needs_a_moving_target_once_per_hex() -> None:
+    game = row(A=(T72, 0, "pact"), T=(ABRAMS, 3, "nato"))
+    assert classic("untold").check(game, OpportunityFire(unit="A", target="T", weapon="ap")).legal is False
+    moving = game.with_unit(game.units["T"].with_status(moving=True))
+    assert classic("untold").check(moving, OpportunityFire(unit="A", target="T", weapon="ap")).legal is True
+    ooc = moving.with_unit(moving.units["A"].with_status(out_of_command=True))
+    assert classic("untold").check(ooc, OpportunityFire(unit="A", target="T", weapon="ap")).legal is True
+    assert classic("untold").check(ooc, DirectFire(unit="A", target="T", weapon="ap")).legal is False
+    again = Game(units=moving.units, hexes=moving.hexes, facts=Facts(situation={"opfire_count": 1}))
+    assert classic("untold").check(again, OpportunityFire(unit="A", target="T", weapon="ap")).legal is False
+
+
+def test_move_along_a_path_pays_the_terrain_chart() -> None:
+    game = row({1: "woods", 2: "rough", 3: "clear"}, A=(ABRAMS, 0, "nato"))
+    answer = classic("eisenbach").check(game, Move(unit="A", path=("h1", "h2", "h3")))
+    assert answer.values["cost"] == 5 and answer.legal is True
+    assert answer.events == [UnitMoved("A", "h3"), StatusChanged("A", "ops_complete", True)]
+    assert answer.unit_values["A"]["mp_after"] == 0
+    too_far = classic("eisenbach").check(game, Move(unit="A", path=("h1", "h2", "h3", "h4")))
+    assert too_far.legal is False and too_far.events == []
+    lake = row({1: "lake"}, A=(ABRAMS, 0, "nato"))
+    assert classic("eisenbach").check(lake, Move(unit="A", path=("h1",))).legal is False
+
+
+def test_helicopter_mode_change_is_the_first_action() -> None:
+    hind = UnitType(name="Hind", target_type="helicopter")
+    game = Game(units={"A": Unit("A", hind, mode="flying")})
+    answer = classic("untold").check(game, ModeChange(unit="A", choice="hovering"))
+    assert answer.legal is True and answer.events == [ModeChanged("A", "hovering")]
+    moved = Game(units={"A": Unit("A", hind, mode="flying", status=Status(mp_spent=3))})
+    assert classic("untold").check(moved, ModeChange(unit="A", choice="hovering")).legal is False
+    assert classic("untold").check(game, ModeChange(unit="A", choice="flying")).legal is False
+
+
+def test_artillery_accuracy_roll() -> None:
+    ruleset = classic("eisenbach")
+    hit = ruleset.resolve(Game(), make_action("scatter", target="x"), GivenDice([5]))
+    assert hit.values["outcome"] == "on_target" and hit.values["passed"] is True
+    miss = ruleset.resolve(Game(), make_action("scatter", target="x"), GivenDice([6]))
+    assert miss.values["outcome"] == "adjacent_hex_chosen_by_opponent"
+
+
+def test_support_weapon_loss_after_the_second_platoon() -> None:
+    infantry = UnitType(name="Soviet infantry", target_type="troops")
+    sagger = UnitType(name="Sagger", target_type="support_weapon")
+    game = Game(units={"P1": Unit("P1", infantry, side="pact", location="eliminated"),
+                       "P2": Unit("P2", infantry, side="pact", location="eliminated"),
+                       "SW": Unit("SW", sagger, side="pact", location="unplaced")})
+    answer = classic("untold").resolve(game, make_action("sw_loss_check", side="pact"), GivenDice([2]))
+    assert answer.values["modified_roll"] == 1 and answer.values["passed"] is False
+    assert answer.events == [UnitEliminated("SW")]
+    answer = classic("untold").resolve(game, make_action("sw_loss_check", side="pact"), GivenDice([3]))
+    assert answer.values["passed"] is True and answer.events == []
