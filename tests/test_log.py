@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
+
+import pytest
 
 from converter.vassal.commands import MovePiece
 from converter.vassal.log import Replay, merge_state, steps
@@ -118,3 +121,31 @@ def test_replay_applies_adds_removes_and_changes_in_order() -> None:
     units |= {c.id for c in logged if c.kind == "add" and c.type_text != "stack"}
     units -= {c.id for c in logged if c.kind == "remove"}
     assert {pid for pid, (t, _s) in replay.pieces.items() if t != "stack" and not t.startswith("deck;")} == units
+
+
+def test_replay_of_a_2x_log_places_stacked_pieces_with_their_stacks() -> None:
+    game = SavedGame.read(CORPUS / "tld-longest-day/logs/0606-1.log")
+    replay = Replay(game)
+    replay.run(until=200)
+    stacks = [pid for pid, (t, _s) in replay.pieces.items() if t == "stack" and replay.members(pid)]
+    assert stacks
+    for holder in stacks[:50]:
+        for member in replay.members(holder):
+            if member in replay.pieces:
+                assert replay.position(member) == replay.position(holder)
+
+
+LOGS = [CORPUS / name for name in (
+    "vassal-tour/tour.log", "tld-longest-day/logs/0606-1.log", "tld-longest-day/logs/0608-3.log",
+    "zxvt-capture-territory/5x5_startup.vlog", "ccn-napoleonics/CCNv4 Tutorial.vlog",
+    "vasl-saves-logs/fixtures/analyze-vlog/full.vlog")]
+
+
+@pytest.mark.parametrize("path", LOGS, ids=[p.name for p in LOGS])
+def test_every_corpus_log_replays_to_the_end(path: Path) -> None:
+    replay = Replay(SavedGame.read(path))
+    replay.run()
+    assert replay.done == len(replay.steps) > 0
+    for piece_id, holder in list(replay._holder.items())[:200]:
+        if piece_id in replay.pieces and replay.pieces[holder][0] == "stack":
+            assert replay.position(piece_id) == replay.position(holder)

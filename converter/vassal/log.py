@@ -81,11 +81,34 @@ class Replay:
 
     def __init__(self, game: SavedGame) -> None:
         self.game = game
-        self.pieces: dict[str, tuple[str, str]] = {pid: (e.type_text, e.state_text)
-                                                   for pid, e in game.pieces.items()}
+        self.pieces: dict[str, tuple[str, str]] = {}
+        #: member id -> the Stack or Deck holding it, kept in step with every holder's state.
+        self._holder: dict[str, str] = {}
+        self._members: dict[str, list[str]] = {}
+        for pid, entry in game.pieces.items():
+            self._set(pid, entry.type_text, entry.state_text)
         self.steps = steps(game)
         self.done = 0
         self._next_stack = 0
+
+    def _set(self, piece_id: str, type_text: str, state_text: str) -> None:
+        """Store a piece's texts; for a Stack or Deck also re-index its members."""
+        self.pieces[piece_id] = (type_text, state_text)
+        if type_text == STACK_TYPE or type_text.startswith(DECK_PREFIX):
+            self._unindex(piece_id)
+            members = list(_decode_piece(type_text, state_text).inner.members)
+            self._members[piece_id] = members
+            for member in members:
+                self._holder[member] = piece_id
+
+    def _unindex(self, holder_id: str) -> None:
+        for member in self._members.pop(holder_id, []):
+            if self._holder.get(member) == holder_id:
+                del self._holder[member]
+
+    def _drop(self, piece_id: str) -> None:
+        self.pieces.pop(piece_id, None)
+        self._unindex(piece_id)
 
     def __iter__(self) -> Iterator[Step]:
         while self.done < len(self.steps):
@@ -107,14 +130,14 @@ class Replay:
 
     def execute(self, command: Command) -> None:
         if isinstance(command, AddPiece):
-            self.pieces[command.id] = (command.type_text, command.state_text)
+            self._set(command.id, command.type_text, command.state_text)
         elif isinstance(command, RemovePiece):
             self._leave_stack(command.id)
-            self.pieces.pop(command.id, None)
+            self._drop(command.id)
         elif isinstance(command, ChangePiece):
             if command.id in self.pieces:
                 type_text, state = self.pieces[command.id]
-                self.pieces[command.id] = (type_text, merge_state(state, command.new_state, command.old_state))
+                self._set(command.id, type_text, merge_state(state, command.new_state, command.old_state))
         elif isinstance(command, MovePiece):
             self._move(command)
 
@@ -125,22 +148,25 @@ class Replay:
         return _decode_piece(type_text, state)
 
     def position(self, piece_id: str) -> tuple[str | None, int, int]:
+        """(map, x, y); a stacked piece is where its stack is (2.x pieces carry a null map)."""
+        holder = self.stack_of(piece_id)
+        if holder is not None and self.pieces[holder][0] == STACK_TYPE:
+            piece_id = holder
         inner = self.piece(piece_id).inner
         return (inner.map if inner.map not in (None, "", "null") else None), int(inner.x), int(inner.y)
 
     def members(self, holder_id: str) -> list[str]:
-        return list(self.piece(holder_id).inner.members)
+        """The ids a Stack or Deck lists, bottom first."""
+        return list(self._members.get(holder_id, []))
 
     def stack_of(self, piece_id: str) -> str | None:
-        for pid, (type_text, _state) in self.pieces.items():
-            if (type_text == STACK_TYPE or type_text.startswith(DECK_PREFIX)) and piece_id in self.members(pid):
-                return pid
-        return None
+        """The Stack or Deck holding ``piece_id``, if any."""
+        return self._holder.get(piece_id)
 
     # -- moves -----------------------------------------------------------------------------
 
     def _update(self, piece_id: str, piece) -> None:
-        self.pieces[piece_id] = (self.pieces[piece_id][0], piece.state_text())
+        self._set(piece_id, self.pieces[piece_id][0], piece.state_text())
 
     def _place(self, piece_id: str, map_name: str | None, x: int, y: int) -> None:
         piece = self.piece(piece_id)
@@ -160,7 +186,7 @@ class Replay:
         stack = self.piece(holder)
         stack.inner.members = [m for m in stack.inner.members if m != piece_id]
         if not stack.inner.members and self.pieces[holder][0] == STACK_TYPE:
-            del self.pieces[holder]  # an emptied stack leaves the map
+            self._drop(holder)  # an emptied stack leaves the map
             return
         self._update(holder, stack)
 
@@ -190,4 +216,4 @@ class Replay:
         stack = _decode_piece(STACK_TYPE, None)
         stack.inner.map, stack.inner.x, stack.inner.y = move.new_map, move.new_x, move.new_y
         stack.inner.members = [move.id]
-        self.pieces[f"replay-stack-{self._next_stack}"] = (STACK_TYPE, stack.state_text())
+        self._set(f"replay-stack-{self._next_stack}", STACK_TYPE, stack.state_text())
