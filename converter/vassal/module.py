@@ -346,8 +346,8 @@ class Module:
 
     def map(self, name: str) -> MapDef:
         """A map by its name or by its ``MapN`` id, as ``Map.getMapById`` matches either."""
-        for candidate in self.maps:
-            if name in (candidate.name, candidate.id):
+        for index, candidate in enumerate(self.maps):
+            if name in (candidate.name, candidate.id, f"Map{index}"):
                 return candidate
         known = ", ".join(m.name or m.id for m in self.maps) or "none"
         raise GeometryError(f"no map {name!r} in module {self.name!r} (maps: {known})", file=self.file)
