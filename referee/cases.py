@@ -59,7 +59,8 @@ def _weapon(raw: Mapping[str, Any] | None) -> Weapon | None:
         return None
     return Weapon(fp=raw.get("fp"), to_hit=raw.get("to_hit"), range=raw.get("range"),
                   underlined=raw.get("range_underlined"),
-                  colour=raw.get("color") or raw.get("range_color"))
+                  colour=raw.get("color") or raw.get("range_color"),
+                  range_colour=raw.get("range_color"))
 
 
 def _unit(key: str, raw: Mapping[str, Any]) -> tuple[Unit, Relation]:

@@ -38,7 +38,8 @@ class Weapon:
     to_hit: int | None = None
     range: int | None = None
     underlined: bool | None = None     # classic: no extended range, no reduced-range bonus
-    colour: str | None = None          # WaW85 range colour
+    colour: str | None = None          # WaW85 firepower colour (black, green, orange, blue)
+    range_colour: str | None = None    # WaW85 range colour (blue range = missile AA, §1.9.4)
 
 
 @dataclass(frozen=True)
