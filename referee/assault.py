@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Mapping
 
 from referee import damage
-from referee.errors import NotStated, RefereeError
-from referee.events import StatusChanged, UnitMoved, result_of
-from referee.fire import improved_position
+from referee.errors import NotStated
+from referee.events import StatusChanged, UnitEliminated, UnitMoved, result_of
+from referee.fire import attack_bonus, improved_position
 from referee.model import Unit, need
 from referee.ruleset import Ctx
 
@@ -60,11 +60,12 @@ def assault_values(ctx: Ctx, unit: Unit, foes: list[Unit], hex_id: str | None,
 
 
 def _roll(ctx: Ctx, units: list[Unit], foes: list[Unit], hex_id: str | None, defending: bool,
-          label: str, bonus: int = 0, triple: bool = False) -> int:
+          label: str, bonus: int = 0) -> int:
+    """Each unit rolls its assault dice; an HQ's leadership backs the first one (§6.3)."""
     hits = 0
-    for unit in units:
+    for index, unit in enumerate(units):
         fp, to_hit = assault_values(ctx, unit, foes, hex_id, defending)
-        fp = fp * 3 if triple else fp + bonus
+        fp += bonus if index == 0 else 0
         dice = ctx.roll(fp, label)
         scored = sum(1 for d in dice if d >= to_hit)
         if unit.type.assault and unit.type.assault.augmented and not defending:
@@ -105,8 +106,9 @@ def assault(ctx: Ctx) -> None:
     given = _hits_given(ctx, attackers, defenders)
     if given is None:
         fighting = [d for d in defenders if d.type.assault is not None]
+        bonus = ctx.stage(("hits", "net_hits"), lambda: attack_bonus(ctx, actor)) or 0
         rolled = ctx.stage(("hits", "net_hits"), lambda: (
-            _roll(ctx, attackers, defenders, hex_id, False, "attack"),
+            _roll(ctx, attackers, defenders, hex_id, False, "attack", bonus),
             _roll(ctx, fighting, attackers, hex_id, True, "counter") if fighting else 0))
         if rolled is None:
             return
@@ -121,6 +123,7 @@ def assault(ctx: Ctx) -> None:
 
 def _report(ctx: Ctx, actor: Unit, defenders: list[Unit], hex_id: str | None, defending: bool) -> None:
     fp, to_hit = assault_values(ctx, actor, defenders, hex_id, defending)
+    fp += attack_bonus(ctx, actor) if ctx.action.bonus_from else 0
     ctx.answer.set("fp", fp)
     ctx.answer.set("to_hit", to_hit)
     if actor.type.assault and actor.type.assault.augmented:
@@ -224,3 +227,35 @@ def overrun(ctx: Ctx) -> None:
         ctx.emit(UnitMoved(actor.key, actor.hex))
     elif result_of(actor.key, ctx.answer.events) == "none":
         ans.gap(f"units.{actor.key}.hex", "not stated: exit hex (§6.4)")
+
+
+def retreat(ctx: Ctx) -> None:
+    """§6.3: retreat directly away from the attacker, never into or next to an enemy (other
+    than the assaulting stack) or over the stacking limit; a defender who cannot is eliminated."""
+    unit = ctx.unit(ctx.action.actor)
+    ans = ctx.answer
+    target = ctx.action.target
+    if not isinstance(target, str):
+        possible = ctx.game.facts.get("retreat_possible")
+        if possible is None:
+            raise NotStated("situation.retreat_possible")
+        if not possible:
+            ans.set("legal", False)
+            ans.because("§6.3", f"{unit.name} cannot retreat and is eliminated")
+            ctx.emit(UnitEliminated(unit.key))
+        return
+    hex_state = ctx.game.hex(target)
+    facts = ctx.game.facts.hexes.get(target, {})
+    enemies = [u for u in ctx.game.stack(target) if u.side and unit.side and u.side != unit.side]
+    if enemies or facts.get("enemy_units"):
+        ans.illegal("§6.3", "cannot retreat into an enemy-occupied hex")
+    if facts.get("adjacent_to_enemy"):
+        ans.illegal("§6.3", "cannot retreat next to an enemy unit other than the assaulting stack")
+    if facts.get("away_from_attacker") is False:
+        ans.illegal("§6.3", "the retreat must lead directly away from the attacker")
+    friends = [u for u in ctx.game.stack(target) if u.type.target_type not in ("hq", "helicopter", "leader", "support_weapon")]
+    if len(friends) + (facts.get("friendly_units") or 0) >= 2:
+        ans.illegal("§1.4, §6.3", "the retreat would break the stacking limit")
+    if ans.legal is None:
+        ans.set("legal", True)
+        ctx.emit(UnitMoved(unit.key, hex_state.id))

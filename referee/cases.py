@@ -26,6 +26,9 @@ from referee.verdict import Answer
 
 SET_FIELDS = {"markers", "participants", "bands", "abilities"}
 #: Per-unit results the procedures report (the rest of ``units.<key>`` is state afterwards).
+#: Hex fields that are stated relations rather than the hex's own properties.
+HEX_FACTS = {"distance", "adjacent_to", "to_objective", "to_home_edge", "enemy_units",
+             "friendly_units", "adjacent_to_enemy", "away_from_attacker"}
 UNIT_RESULTS = {"result", "hits", "fp", "to_hit", "retreat", "mp_before", "mp_after", "mp_max",
                 "hexes_after", "excess_hits"}
 
@@ -108,9 +111,12 @@ def build_game(given: Mapping[str, Any]) -> Game:
         if unit.hex is None and host in units and units[host].hex is not None:
             units[key] = Unit(**{**unit.__dict__, "hex": units[host].hex})
     hexes = {h["id"]: _hex(h) for h in given.get("hexes") or ()}
+    hex_facts = {h["id"]: {k: v for k, v in h.items() if k in HEX_FACTS}
+                 for h in given.get("hexes") or ()}
     situation = dict(given.get("situation") or {})
     return Game(units=MappingProxyType(units), hexes=MappingProxyType(hexes),
-                facts=Facts(MappingProxyType(relations), MappingProxyType(situation)),
+                facts=Facts(MappingProxyType(relations), MappingProxyType(situation),
+                            MappingProxyType(hex_facts)),
                 turn=situation.get("turn"))
 
 

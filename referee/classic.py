@@ -35,6 +35,7 @@ PROCEDURES: dict[str, Procedure] = {
     "los_height": los.los_height,
     "assault": assault.assault,
     "overrun": assault.overrun,
+    "retreat": assault.retreat,
     "indirect_fire": artillery.indirect_fire,
     "minefield_attack": artillery.minefield_attack,
     "chemical_attack": morale.chemical_attack,

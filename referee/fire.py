@@ -438,6 +438,10 @@ def _to_hit_and_fp(ctx: Ctx, actor: Unit, weapon: Weapon, band: str,
     if band_mod:
         ans.modify("to_hit", band_mod, f"{band.replace('_', ' ')} range", "§6.1.1, §6.1.2")
     to_hit, past_six = modified_to_hit(weapon, band, mods, capped)
+    parts = [m for m in (band_mod, mods[0], capped) if m]
+    ans.because("§6.1", f"to-hit {weapon.to_hit}" + "".join(f"{m:+d}" for m in parts)
+                + (f" = {weapon.to_hit + sum(parts)}" if parts else "")
+                + (f", held at {to_hit}" if to_hit != weapon.to_hit + sum(parts) else ""))
     if past_six:
         ans.because("§6.1.3", f"to-hit past 6 by {past_six}: -{past_six} FP, to-hit stays 6")
     ans.set("to_hit", to_hit)

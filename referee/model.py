@@ -185,9 +185,14 @@ class Facts:
 
     relations: Mapping[str, Relation] = field(default_factory=dict)
     situation: Mapping[str, Any] = field(default_factory=dict)
+    hexes: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)   # stated per-hex facts
 
     def relation(self, key: str) -> Relation:
         return self.relations.get(key, Relation())
+
+    def hex_fact(self, hex_id: str, name: str) -> Any:
+        """A stated fact about a hex (``enemy_units``, ``adjacent_to_enemy``, ``distance``...)."""
+        return self.hexes.get(hex_id, {}).get(name)
 
     def get(self, name: str) -> Any:
         return self.situation.get(name)

@@ -55,6 +55,14 @@ def _unit_markers(ctx: Ctx, key: str) -> None:
         ctx.params.require("air_cover", "001 §9.6")
         ctx.emit(UnitRemoved(key, "cup"))
         ctx.answer.because("001 §9.6", "unused air cover returns to the cup")
+    if unit.status.ew_marker in ("jammed", "resolving") and ctx.params.has("jamming"):
+        roll = ctx.roll(1, "d6")[0]
+        if roll % 2 == 0:
+            flipped = "resolving" if unit.status.ew_marker == "jammed" else None
+            ctx.emit(StatusChanged(key, "ew_marker", flipped))
+        ctx.answer.because("001 Jamming d", f"1d6 = {roll}: " + (
+            "the Jammed marker flips to Resolving" if roll % 2 == 0 and unit.status.ew_marker == "jammed"
+            else "the Resolving marker is removed" if roll % 2 == 0 else "the marker stays"))
     if unit.type.target_type == "hq" and unit.location == "eliminated":
         hq_replacement(ctx)
 

@@ -81,8 +81,9 @@ class Answer:
             totals[m.applies_to] = totals.get(m.applies_to, 0) + m.value
         return totals
 
-    def narrative(self, names: dict[str, str] | None = None) -> str:
-        """Lines a player can paste into the game chat: rolls, decisions, results."""
+    def narrative(self, game: Any = None) -> str:
+        """Lines a player can paste into the game chat: rolls, decisions, results, events."""
+        from referee.events import describe
         lines = [f"[{self.action}]"]
         for label, values in self.rolls:
             lines.append(f"  roll {label}: {' '.join(map(str, values))}")
@@ -91,6 +92,8 @@ class Answer:
         for name in ("legal", "hits", "saves", "net_hits", "passed"):
             if name in self.values:
                 lines.append(f"  {name.replace('_', ' ')}: {self.values[name]}")
+        if game is not None:
+            lines.extend(f"  -> {describe(event, game)}" for event in self.events)
         return "\n".join(lines)
 
 

@@ -2,13 +2,17 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
+import pytest
 import yaml
 from click.testing import CliRunner
 
 from converter.cli import main
+from referee.errors import NotSupported
+from referee.rulesets import get_ruleset
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 CASE_FILE = SHARED / "cases" / "rule-cases.yaml"
@@ -67,12 +71,18 @@ def test_a_failing_case_prints_expected_and_actual_and_exits_1(tmp_path: Path) -
         "FAILED classic-leopard@untold: net_hits: expected 1, got 2", "0 passed, 1 failed, 0 gaps"]
 
 
-def test_waw85_cases_are_gaps_until_that_ruleset_exists() -> None:
-    result = CliRunner().invoke(main, ["cases", str(CASE_FILE), "--ruleset", "waw85", "--no-schema"])
-    assert result.exit_code == 0
-    last = result.output.splitlines()[-1]
-    assert last.startswith("0 passed, 0 failed, ") and last.endswith(" gaps")
-    assert "not supported: waw85 (ruleset not implemented)" in result.output
+def test_every_case_of_the_shared_file_gets_a_line_and_the_closing_count() -> None:
+    result = CliRunner().invoke(main, ["cases", str(CASE_FILE), "--no-schema"])
+    lines = result.output.splitlines()
+    assert re.fullmatch(r"\d+ passed, \d+ failed, \d+ gaps", lines[-1])
+    passed, failed, gaps = map(int, re.findall(r"\d+", lines[-1]))
+    assert passed + failed + gaps == len(lines) - 1 >= 312
+    assert all(re.match(r"(PASSED|FAILED|GAP   ) (classic|waw85)-", line) for line in lines[:-1])
+
+
+def test_an_unknown_ruleset_is_not_supported() -> None:
+    with pytest.raises(NotSupported, match="not supported: nosuch"):
+        get_ruleset("nosuch")
 
 
 def test_bad_files_are_one_line_and_exit_2(tmp_path: Path) -> None:
