@@ -64,6 +64,8 @@ def _bool(value: str | None, default: bool = False) -> bool:
 
 def _text(element: Any) -> str:
     """``Builder.getText``: the element's own text nodes joined and trimmed."""
+    if len(element) == 0:
+        return (element.text or "").strip()
     return "".join(element.xpath("text()")).strip()
 
 
@@ -118,11 +120,16 @@ class PieceSlot(PieceDefinition):
     gpid: str = ""
     width: int = 0
     height: int = 0
-    path: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
         return self.entry_name or ""
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        """Names of the components holding this slot, outermost first (window, tabs, panels...)."""
+        ancestors = list(self.element.iterancestors())[:-1]
+        return tuple(_configure_name(a) for a in reversed(ancestors))
 
 
 @dataclass
@@ -406,18 +413,14 @@ class Module:
                     yield map_def, board, board.grid
 
     # -- pieces ------------------------------------------------------------------------
-    def _slot(self, element: Any, path: tuple[str, ...]) -> PieceSlot:
+    def _slot(self, element: Any) -> PieceSlot:
         attrib = element.attrib
         return PieceSlot(_text(element), element, attrib.get("entryName"), attrib.get("gpid", ""),
                          java_int(attrib.get("width", "0"), "width", element, self.file),
-                         java_int(attrib.get("height", "0"), "height", element, self.file), path)
+                         java_int(attrib.get("height", "0"), "height", element, self.file))
 
     def _slots(self, *tags: str) -> list[PieceSlot]:
-        found = []
-        for element in self.root.iter(*tags):
-            path = tuple(_configure_name(a) for a in reversed(list(element.iterancestors())) if a is not self.root)
-            found.append(self._slot(element, path))
-        return found
+        return [self._slot(element) for element in self.root.iter(*tags)]
 
     @cached_property
     def piece_slots(self) -> list[PieceSlot]:
@@ -432,16 +435,15 @@ class Module:
     @cached_property
     def palette(self) -> list[PaletteNode]:
         """The PieceWindows, each a tree of widgets down to its PieceSlots."""
-        def build(element: Any, kind: str, path: tuple[str, ...]) -> PaletteNode:
+        def build(element: Any, kind: str) -> PaletteNode:
             node = PaletteNode(kind, _configure_name(element))
-            inner = (*path, node.name)
             for child in element:
                 if child.tag in (PIECE_SLOT, CARD_SLOT):
-                    node.children.append(self._slot(child, inner))
+                    node.children.append(self._slot(child))
                 elif child.tag in WIDGETS:
-                    node.children.append(build(child, WIDGETS[child.tag], inner))
+                    node.children.append(build(child, WIDGETS[child.tag]))
             return node
-        return [build(e, "window", ()) for e in self.root.iter(PIECE_WINDOW)]
+        return [build(e, "window") for e in self.root.iter(PIECE_WINDOW)]
 
     @cached_property
     def prototypes(self) -> dict[str, PrototypeDefinition]:

@@ -28,6 +28,8 @@ def where(element: Any) -> str:
 
 
 def java_int(value: str, name: str, element: Any, file: str | None = None) -> int:
+    if value.isdigit():
+        return int(value)
     text = value
     if not _INT.fullmatch(text):
         raise ModuleError(f"{where(element)}: attribute {name}={value!r} is not an integer", file=file)
