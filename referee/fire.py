@@ -389,8 +389,7 @@ def _traced_los(ctx: Ctx, actor: Unit, target: Unit) -> None:
     """Both units are on the map: trace the line and apply §7 (adjacent units always see)."""
     if situation.distance(ctx, actor.key, target.key) <= 1:
         return
-    intervening, _ = situation.line(ctx, actor.key, target.key)
-    blocked, why = los.blocked(ctx, los.level_of(ctx, actor), los.level_of(ctx, target), intervening)
+    blocked, why = los.unit_blocked(ctx, actor, target)
     if blocked:
         ctx.answer.illegal("§7", f"no line of sight to {target.name}: {why}")
 

@@ -17,7 +17,7 @@ HELICOPTER_HEIGHT = {"clear": 1, "hill": 2, "woods": 2, "city": 2, "city_ruins":
 
 
 def level_of(ctx: Ctx, unit: Unit) -> int:
-    if unit.level is not None:
+    if unit.level is not None and unit.type.target_type != "helicopter":
         return unit.level
     if unit.type.target_type == "helicopter":
         return helicopter_level(ctx, unit)
@@ -29,6 +29,8 @@ def level_of(ctx: Ctx, unit: Unit) -> int:
 
 def helicopter_level(ctx: Ctx, unit: Unit) -> int:
     """§9.4 Helicopter LOS Table: one level above the terrain below."""
+    if unit.level is not None:
+        return unit.level
     terrain = ctx.game.hex(unit.hex).terrain if unit.hex else None
     terrain = need(terrain, f"hexes.{unit.hex}.terrain")
     height = HELICOPTER_HEIGHT.get(terrain, 1)
@@ -102,11 +104,52 @@ def blocked(ctx: Ctx, attacker_level: int, target_level: int,
     return False, "hill to ground: nothing hides the target (§7.2)"
 
 
+def helicopter_blocked(ctx: Ctx, height: int, over: str | None, target_level: int,
+                       intervening: list[Mapping[str, Any]]) -> tuple[bool, str]:
+    """The Helicopter LOS Table (002, §9.4), read from the helicopter at ``height``."""
+    for h in intervening:
+        terrain = h.get("terrain")
+        if set(h.get("markers") or ()) & {"smoke_2", "smoke_1", "smoke"}:
+            return True, "smoke blocks (§8.2)"
+        if terrain == "wooded_hill":
+            return True, "a wooded hill lies between (Helicopter LOS Table)"
+    if target_level >= 1:
+        wrecks = sum(1 for h in intervening if h.get("terrain") in ("hill", "wooded_hill")
+                     and "wrecks" in (h.get("markers") or ()))
+        if height == 1 and wrecks > 1:
+            return True, "more than one Wreck on a hill between (Helicopter LOS Table)"
+        return False, f"helicopter at level {height} sees the hill-level target"
+    for h in intervening:
+        terrain = h.get("terrain")
+        if terrain == "woods" and need(h.get("to_target"), "situation.intervening.to_target") <= 1:
+            return True, "target directly behind woods (Helicopter LOS Table)"
+        if terrain in ("city", "city_ruins") and need(h.get("to_target"), "situation.intervening.to_target") <= 2:
+            return True, "target 1-2 hexes behind a city (Helicopter LOS Table)"
+        if terrain == "hill":
+            if over in ("hill", "wooded_hill"):
+                raise NotStated("whether the hill between is the hill the helicopter is over")
+            return True, "a hill lies between (Helicopter LOS Table)"
+    return False, f"helicopter at level {height}: nothing hides the ground target"
+
+
+def unit_blocked(ctx: Ctx, attacker: Unit, target: Unit) -> tuple[bool, str]:
+    """LOS between two units: the Helicopter LOS Table when one of them flies (read from
+    the helicopter, as LOS is reciprocal), §7.1/§7.2 otherwise."""
+    for flier, other in ((attacker, target), (target, attacker)):
+        if flier.type.target_type == "helicopter" and other.type.target_type != "helicopter":
+            intervening, _ = situation.line(ctx, flier.key, other.key)
+            over = ctx.game.hex(flier.hex).terrain if flier.hex else None
+            return helicopter_blocked(ctx, helicopter_level(ctx, flier), over,
+                                      level_of(ctx, other), intervening)
+    intervening, _ = situation.line(ctx, attacker.key, target.key)
+    return blocked(ctx, level_of(ctx, attacker), level_of(ctx, target), intervening)
+
+
 def line_of_sight(ctx: Ctx) -> None:
     attacker = ctx.unit(ctx.action.actor)
     target = ctx.unit(ctx.action.target if isinstance(ctx.action.target, str) else None, "target")
-    intervening, sides = situation.line(ctx, attacker.key, target.key)
-    is_blocked, why = blocked(ctx, level_of(ctx, attacker), level_of(ctx, target), intervening)
+    _, sides = situation.line(ctx, attacker.key, target.key)
+    is_blocked, why = unit_blocked(ctx, attacker, target)
     if not is_blocked:
         for side in sides:
             terrains = side.get("terrain") or []

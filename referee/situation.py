@@ -74,6 +74,9 @@ def line(ctx: Ctx, a: str, b: str) -> tuple[list[dict[str, Any]], list[dict[str,
     stated = facts.get("intervening")
     described = any(facts.get(k) is not None for k in ("crest_crossed", "along_hexsides"))
     if stated is not None or described:
+        if a != ctx.action.actor:      # seen from the other end: order reverses, distances unknown
+            return ([{k: v for k, v in h.items() if k != "to_target"} for h in reversed(stated or [])],
+                    list(facts.get("along_hexsides") or []))
         return list(stated or []), list(facts.get("along_hexsides") or [])
     pa, pb = position(ctx.game, a), position(ctx.game, b)
     if pa is None or pb is None:

@@ -105,3 +105,28 @@ def test_support_weapon_loss_after_the_second_platoon() -> None:
     assert answer.events == [UnitEliminated("SW")]
     answer = classic("untold").resolve(game, make_action("sw_loss_check", side="pact"), GivenDice([3]))
     assert answer.values["passed"] is True and answer.events == []
+
+
+HIND = UnitType(name="Hind", target_type="helicopter", armor=2, save=5, he=Weapon(fp=4, to_hit=5, range=4))
+
+
+def _los(game: Game, a: str, t: str, book: str = "eisenbach") -> bool:
+    from referee.actions import LineOfSight
+    return classic(book).check(game, LineOfSight(unit=a, target=t)).values["blocked"]
+
+
+def test_helicopter_line_of_sight_table() -> None:
+    assert _los(row({2: "woods"}, A=(HIND, 0, "pact"), T=(ABRAMS, 3, "nato")), "A", "T") is True
+    assert _los(row({2: "woods"}, A=(HIND, 0, "pact"), T=(ABRAMS, 4, "nato")), "A", "T") is False
+    assert _los(row({2: "city"}, A=(HIND, 0, "pact"), T=(ABRAMS, 4, "nato")), "A", "T") is True
+    assert _los(row({2: "city"}, A=(HIND, 0, "pact"), T=(ABRAMS, 5, "nato")), "A", "T") is False
+    assert _los(row({2: "hill"}, A=(HIND, 0, "pact"), T=(ABRAMS, 5, "nato")), "A", "T") is True
+    assert _los(row({2: "wooded_hill", 5: "hill"}, A=(HIND, 0, "pact"), T=(ABRAMS, 5, "nato")), "A", "T") is True
+    assert _los(row({2: "rough", 3: "rough"}, A=(HIND, 0, "pact"), T=(ABRAMS, 5, "nato")), "A", "T") is False
+
+
+def test_line_of_sight_to_a_helicopter_is_read_from_the_helicopter() -> None:
+    hidden = row({2: "woods"}, A=(ABRAMS, 3, "nato"), T=(HIND, 0, "pact"))
+    assert _los(hidden, "A", "T") is True
+    seen = row({2: "woods"}, A=(ABRAMS, 4, "nato"), T=(HIND, 0, "pact"))
+    assert _los(seen, "A", "T") is False
