@@ -310,3 +310,55 @@ def test_joining_a_stack_in_a_real_save_touches_three_commands_only() -> None:
     assert odin not in again.stacks[old_stack]
     # "Main Map;3196;190" became "deployment;358;395"; the moved id left one list for another.
     assert len(again.to_text()) == len(game.container.text) + 1
+
+
+SMALL_LOG = CORPUS / "zxvt-capture-territory" / "5x5_startup.vlog"
+noise = st.lists(st.tuples(st.integers(0, 10**6), st.sampled_from(list(b"\x1b\t/;\\'+-DM0aZ\xff"))),
+                 min_size=1, max_size=6)
+
+
+def _everything(data: bytes) -> None:
+    """Read, index, list and replay: what the CLI does with a file."""
+    from converter.cli.codec import piece_rows
+    from converter.vassal.log import Replay
+    game = SavedGame.from_bytes(data, file="fuzz.vlog")
+    assert isinstance(game.maps, list)
+    piece_rows(game)
+    Replay(game).run()
+
+
+@settings(max_examples=60, deadline=None)
+@given(noise)
+def test_damaged_plaintext_gives_a_typed_error_or_a_result(changes: list[tuple[int, int]]) -> None:
+    plain = bytearray(read_container(SMALL_LOG).plaintext)
+    for position, byte in changes:
+        plain[position % len(plain)] = byte
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("savedGame", bytes(plain))
+    try:
+        _everything(buffer.getvalue())
+    except WawkitError:
+        pass
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), min_size=1, max_size=4))
+def test_damaged_zip_gives_a_typed_error_or_a_result(changes: list[tuple[int, int]]) -> None:
+    data = bytearray(SMALL_LOG.read_bytes())
+    for position, byte in changes:
+        data[position % len(data)] = byte
+    try:
+        _everything(bytes(data))
+    except WawkitError:
+        pass
+
+
+def test_chain_without_a_basic_piece_is_a_typed_error() -> None:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("savedGame", b"begin_save\x1b\x1b\\\x1b+/77/mark;Side/German\x1bend_save")
+    game = SavedGame.from_bytes(buffer.getvalue(), file="broken.vsav")
+    from converter.errors import EncodingError
+    with pytest.raises(EncodingError, match=r"piece 77: trait chain ends in Marker, not a BasicPiece"):
+        game.position("77")

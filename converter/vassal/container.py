@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
-from converter.errors import ContainerError, LimitExceeded
+from converter.errors import ContainerError, LimitExceeded, WawkitError
 from converter.vassal.limits import DEFAULT_LIMITS, Limits
 from converter.vassal.metadata import METADATA_ENTRIES, MetaData, parse_metadata
 from converter.vassal.obfuscation import VCSK, Obfuscation, deobfuscate, obfuscate
@@ -101,7 +101,11 @@ def _read_entry(archive: zipfile.ZipFile, info: zipfile.ZipInfo, file: str | Non
                     raise LimitExceeded(f"inflates past the {cap}-byte cap (its header said {info.file_size})",
                                         file=file, entry=info.filename, position=cap)
                 chunks.append(chunk)
-    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError) as error:
+    except WawkitError:
+        raise
+    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError, ValueError,
+            OverflowError, OSError) as error:
+        # zipfile raises all of these on corrupt headers (bad offsets, undecodable names).
         raise ContainerError(f"cannot inflate entry: {error}", file=file, entry=info.filename,
                              position=info.header_offset) from None
     return b"".join(chunks)
@@ -120,9 +124,9 @@ def open_archive(source: str | os.PathLike[str] | bytes | BinaryIO, *, file: str
             size = os.path.getsize(source)
         what = "is empty" if size == 0 else f"is not a zip archive (or is truncated): {error}"
         raise ContainerError(what, file=name, position=0) from None
-    except (OSError, ValueError, EOFError) as error:
-        if isinstance(error, FileNotFoundError):
-            raise
+    except (FileNotFoundError, IsADirectoryError, PermissionError):
+        raise
+    except (OSError, ValueError, EOFError, OverflowError, NotImplementedError) as error:
         raise ContainerError(f"cannot read zip archive: {error}", file=name, position=0) from None
     if len(archive.infolist()) > limits.max_entries:
         archive.close()

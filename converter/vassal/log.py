@@ -10,12 +10,15 @@ other commands are carried in the steps but change no piece.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from converter.vassal.commands import (AddPiece, ChangePiece, Command, LogStep, MovePiece, RemovePiece,
                                        Undo)
-from converter.vassal.save import DECK_PREFIX, STACK_TYPE, SavedGame, _decode_piece
+from converter.vassal.save import DECK_PREFIX, STACK_TYPE, SavedGame, _decode_piece, inner_of
 from converter.vassal.sequence import TAB, join, split
+
+if TYPE_CHECKING:
+    from converter.vassal.pieces import Piece
 
 
 @dataclass(frozen=True)
@@ -143,9 +146,12 @@ class Replay:
 
     # -- queries ---------------------------------------------------------------------------
 
-    def piece(self, piece_id: str):  # -> Piece
+    def piece(self, piece_id: str) -> "Piece":
+        """The typed piece as it stands now (its chain checked to end in a BasicPiece/Stack/Deck)."""
         type_text, state = self.pieces[piece_id]
-        return _decode_piece(type_text, state)
+        piece = _decode_piece(type_text, state, quoting=self.game.quoting, piece_id=piece_id)
+        inner_of(piece, piece_id)
+        return piece
 
     def position(self, piece_id: str) -> tuple[str | None, int, int]:
         """(map, x, y); a stacked piece is where its stack is (2.x pieces carry a null map)."""
@@ -165,7 +171,7 @@ class Replay:
 
     # -- moves -----------------------------------------------------------------------------
 
-    def _update(self, piece_id: str, piece) -> None:
+    def _update(self, piece_id: str, piece: "Piece") -> None:
         self._set(piece_id, self.pieces[piece_id][0], piece.state_text())
 
     def _place(self, piece_id: str, map_name: str | None, x: int, y: int) -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from converter.errors import EncodingError, WawkitError
 from converter.vassal.commands import (AddPiece, BoardPicker, Command, EndSave, GlobalProperty,
@@ -45,6 +45,19 @@ def _decode_piece(type_text: str, state_text: str | None, *, quoting: str = MODE
                   piece_id: str | None = None) -> "Piece":
     from converter.vassal.pieces import decode_piece  # written beside this module; imported late
     return decode_piece(type_text, state_text, quoting=quoting, piece_id=piece_id)
+
+
+def inner_of(piece: "Piece", piece_id: str | None) -> Any:
+    """``piece.inner``, refusing a chain that does not end in a BasicPiece, Stack or Deck.
+
+    VASSAL always puts one of those last; a save where something else is last was
+    damaged, and saying so beats failing later on a missing coordinate.
+    """
+    inner = piece.inner
+    if not hasattr(inner, "map"):
+        raise EncodingError(f"trait chain ends in {type(inner).__name__}, not a BasicPiece, Stack or Deck",
+                            piece=piece_id)
+    return inner
 
 
 def _as_int(value: object) -> int:
@@ -92,6 +105,11 @@ class PieceEntry:
             except WawkitError as error:
                 raise error.located(piece=self.id)
         return self._piece
+
+    @property
+    def inner(self) -> Any:
+        """The BasicPiece, Stack or Deck at the end of the trait chain (map, x, y, members)."""
+        return inner_of(self.piece, self.id)
 
     def commit(self) -> None:
         """Write the typed piece's state back into the AddPiece (only if it changed)."""
@@ -185,12 +203,12 @@ class SavedGame:
     @property
     def stacks(self) -> dict[str, list[str]]:
         """Stack id -> member ids, bottom first."""
-        return {pid: list(e.piece.inner.members) for pid, e in self.pieces.items() if e.is_stack}
+        return {pid: list(e.inner.members) for pid, e in self.pieces.items() if e.is_stack}
 
     @property
     def decks(self) -> dict[str, list[str]]:
         """Deck id -> card ids, bottom first (the last is drawn first)."""
-        return {pid: list(e.piece.inner.members) for pid, e in self.pieces.items() if e.is_deck}
+        return {pid: list(e.inner.members) for pid, e in self.pieces.items() if e.is_deck}
 
     def stack_of(self, piece_id: str) -> str | None:
         """The id of the Stack or Deck holding ``piece_id``, if any."""
@@ -198,7 +216,7 @@ class SavedGame:
             self._stack_of = {}
             for pid, entry in self.pieces.items():
                 if entry.is_stack or entry.is_deck:
-                    for member in entry.piece.inner.members:
+                    for member in entry.inner.members:
                         self._stack_of[member] = pid
         return self._stack_of.get(piece_id)
 
@@ -211,7 +229,7 @@ class SavedGame:
         holder = self.stack_of(piece_id)
         if holder is not None and self.entry(holder).is_stack:
             piece_id = holder
-        inner = self.piece(piece_id).inner
+        inner = self.entry(piece_id).inner
         map_name = inner.map if inner.map not in (None, "", "null") else None
         return map_name, _as_int(inner.x), _as_int(inner.y)
 
@@ -241,7 +259,7 @@ class SavedGame:
 
     def _set_position(self, piece_id: str, map_name: str | None, x: int, y: int) -> None:
         entry = self.entry(piece_id)
-        inner = entry.piece.inner
+        inner = entry.inner
         inner.map = map_name if map_name is not None else "null"
         inner.x = x
         inner.y = y
@@ -253,14 +271,14 @@ class SavedGame:
 
     def _set_members(self, holder_id: str, members: list[str]) -> None:
         entry = self.entry(holder_id)
-        entry.piece.inner.members = list(members)
+        entry.inner.members = list(members)
         entry.commit()
 
     def _leave_stack(self, piece_id: str) -> None:
         holder = self.stack_of(piece_id)
         if holder is None:
             return
-        members = [m for m in self.entry(holder).piece.inner.members if m != piece_id]
+        members = [m for m in self.entry(holder).inner.members if m != piece_id]
         assert self._stack_of is not None
         del self._stack_of[piece_id]
         if not members and self.entry(holder).is_stack:
@@ -269,7 +287,7 @@ class SavedGame:
             self._set_members(holder, members)
 
     def _join_stack(self, piece_id: str, holder_id: str, index: int | None) -> None:
-        members = list(self.entry(holder_id).piece.inner.members)
+        members = list(self.entry(holder_id).inner.members)
         members.insert(len(members) if index is None else index, piece_id)
         self._set_members(holder_id, members)
         self.stack_of(piece_id)
@@ -356,7 +374,7 @@ class SavedGame:
         """Add a piece whose type is copied from a definition; returns its new id."""
         piece_id = self.new_id()
         piece = _decode_piece(type_text, state_text, quoting=self.quoting, piece_id=piece_id)
-        inner = piece.inner
+        inner = inner_of(piece, piece_id)
         inner.map = map_name if map_name is not None else "null"
         inner.x = x
         inner.y = y
@@ -371,7 +389,7 @@ class SavedGame:
         """Remove a piece; removing a stack or deck removes what it holds too."""
         entry = self.entry(piece_id)
         if entry.is_stack or entry.is_deck:
-            for member in list(entry.piece.inner.members):
+            for member in list(entry.inner.members):
                 if member in self.pieces:
                     self._remove_entry(member)
             self._remove_entry(piece_id)
@@ -419,7 +437,7 @@ class SavedGame:
         order = {id(c): i for i, c in enumerate(self.tree.leaves())}
         holder = self.entry(holder_id).command
         last: AddPiece | None = None
-        for member in self.entry(holder_id).piece.inner.members:
+        for member in self.entry(holder_id).inner.members:
             if member in self.pieces:
                 command = self.pieces[member].command
                 if last is None or order[id(command)] > order[id(last)]:
