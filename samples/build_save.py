@@ -1,0 +1,61 @@
+"""Build ``samples/demo.vsav``: the position of The Untold Stories §6.1 example on the sample module.
+
+A Canadian Leopard C1 platoon (C7) is about to fire at a Soviet T-64 platoon concealed
+in the woods of F6 (001 §6.1: Leopard AP 4, To-Hit 4; T-64 armor 3, save 5, full
+strength). Around them, sample units of both sides: an HQ each, US infantry carried
+with an M113 that is already Ops Complete, a BMP-1 with Soviet infantry in the town,
+and a Smoke 2 marker in E4. Pieces are copied from the module's PieceSlots with the
+codec's writer, with a fixed obfuscation key and piece-id clock, so the file is the
+same on every run::
+
+    .venv/bin/python samples/build_save.py
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+sys.path.insert(0, str(ROOT.parent))
+
+from converter.exporter import empty_save  # noqa: E402
+from converter.vassal.module import Module  # noqa: E402
+from converter.vassal.save import SavedGame  # noqa: E402
+
+MODULE = ROOT / "waw-sample.vmod"
+OUTPUT = ROOT / "demo.vsav"
+MAIN_MAP = "Main Map"
+
+#: (hex, PieceSlot names bottom first, Level layer level per marker name) of every stack.
+POSITION: list[tuple[str, list[str]]] = [
+    ("C7", ["Leopard C1"]),
+    ("F6", ["T-64"]),
+    ("B8", ["US Infantry", "M113", "Ops Complete"]),
+    ("A9", ["US HQ"]),
+    ("H4", ["Soviet Infantry", "BMP-1"]),
+    ("J4", ["Soviet HQ"]),
+    ("E4", ["Smoke"]),
+]
+
+
+def build(module: Module) -> SavedGame:
+    save = empty_save(module)
+    slots = {slot.name: slot for slot in module.piece_slots}
+    geometry = module.map(MAIN_MAP).geometry()
+    for hex_name, names in POSITION:
+        x, y = geometry.locate(hex_name)
+        below: str | None = None
+        for name in names:
+            slot = slots[name]
+            below = save.add_piece(slot.type_text, MAIN_MAP, x, y, state_text=slot.state_text, join=below)
+    return save
+
+
+def main() -> Path:
+    save = build(Module.read(MODULE))
+    save.write(OUTPUT, overwrite=True)
+    return OUTPUT
+
+
+if __name__ == "__main__":
+    print(main())
