@@ -257,6 +257,8 @@ def test_zoned_grid_first_zone_then_background() -> None:
     assert grid.location_name(600, 600) == background.location_name(600, 600)
     assert grid.location("Box 23") == (15, 25)
     assert grid.location("Later") == (100, 100)
+    ell = Zone("Ell", ((0, 0), (100, 0), (100, 10), (10, 10), (10, 100), (0, 100)))
+    assert ell.interior_point() == (6, 6)
     assert grid.location(background.location_name(600, 600)) == background.snap(600, 600)
     assert Zone("Box", ((10, 20), (60, 20), (60, 50))).size == (50, 30)
 

@@ -181,3 +181,20 @@ def test_scenarios_made_with_an_older_board_set_are_reported(save: str, board: s
     game = SavedGame.read(TLD / "scenarios" / save)
     with pytest.raises(GeometryError, match=f"no board '{board}'"):
         _normandy_names(game, module)
+
+
+def test_a_point_on_a_deck_is_named_after_the_deck() -> None:
+    module = Module.read(CORPUS / "ccn-napoleonics" / "buildFile.xml")
+    main_map = module.map("Main Map")
+    deck = main_map.decks[0]
+    assert (deck.name, deck.x, deck.y, deck.owning_board) == ("Draw Deck", 85, 433, "Side Board")
+    geometry = main_map.geometry([("Side Board", False, 0, 0)])
+    assert geometry.location_name(85, 433) == "Draw Deck"
+    assert geometry.location_name(86, 433) != "Draw Deck"
+
+
+def test_zone_names_locate_inside_their_polygons() -> None:
+    module = Module.read(TOUR / "tour.mod")
+    geometry = module.map("Main Map").geometry([("VIP", False, 0, 0)])
+    for name in ("Japanese Islands", "Aleutian Islands", "North Pacific", "Japan", "Turn 7 Returns"):
+        assert geometry.location_name(*geometry.locate(name)) == name

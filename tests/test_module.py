@@ -138,7 +138,8 @@ def test_extension_is_merged_onto_its_module(tmp_path: Path) -> None:
         archive.writestr("buildFile.xml", extension)
     merged = read_module(TOUR, extensions=[path])
     assert [s.name for s in merged.palette[0].slots()] == ["Albatros C", "1ME", "Jagd Pz Tiger", "Goblin", "Scout"]
-    assert merged.piece_slots[-1].gpid == "ext:1" or merged.piece_slots[4].gpid == "ext:1"
+    assert [(s.name, s.gpid, s.path) for s in merged.piece_slots if s.name == "Scout"] == [
+        ("Scout", "ext:1", ("Counters", ""))]
     assert merged.unresolved_extension_elements == ["VASSAL.build.module.Map:Lost Map"]
     assert len(Module.read(TOUR).piece_slots) == 10  # the module itself is unchanged
     with pytest.raises(ModuleError, match="is not an extension"):

@@ -32,7 +32,7 @@ from converter.vassal.buildfile import (BUILDFILE_ENTRIES, DEFAULT_MAX_BUILDFILE
 from converter.vassal.container import _read_entry, open_archive
 from converter.vassal.grids import grid_from_element
 from converter.vassal.grids.attributes import java_int, where
-from converter.vassal.grids.placement import Board, MapGeometry, PlacedBoard, as_layout
+from converter.vassal.grids.placement import Board, Deck, MapGeometry, PlacedBoard, as_layout
 from converter.vassal.grids.zoned import Grid
 from converter.vassal.limits import DEFAULT_LIMITS, Limits
 from converter.vassal.sequence import split
@@ -45,6 +45,7 @@ MAP_TAGS = (V + "module.Map", V + "module.PrivateMap", V + "module.PlayerHand", 
 BOARD_PICKER = V + "module.map.BoardPicker"
 BOARD = V + "module.map.boardPicker.Board"
 PIECE_WINDOW = V + "module.PieceWindow"
+DRAW_PILE = V + "module.map.DrawPile"
 PIECE_SLOT = V + "widget.PieceSlot"
 CARD_SLOT = V + "widget.CardSlot"
 WIDGETS = {V + "widget.TabWidget": "tab", V + "widget.PanelWidget": "panel", V + "widget.ListWidget": "list",
@@ -206,6 +207,7 @@ class MapDef:
     boards: list[Board]
     default_layout: list[PlacedBoard]
     element: Any = field(repr=False)
+    decks: list[Deck] = field(default_factory=list)
 
     def board(self, name: str) -> Board:
         for board in self.boards:
@@ -216,7 +218,7 @@ class MapDef:
     def geometry(self, layout: Iterable[PlacedBoard | tuple[str, bool, int, int]] | None = None) -> MapGeometry:
         """Boards placed as in ``layout`` (from a save), else the map's default layout."""
         chosen = self.default_layout if layout is None else as_layout(layout)
-        return MapGeometry(self.name, self.boards, chosen, self.edge)
+        return MapGeometry(self.name, self.boards, chosen, self.edge, self.decks)
 
 
 @dataclass(frozen=True)
@@ -385,10 +387,13 @@ class Module:
                 layout = parse_board_picker(setup_text)[1]
             except GeometryError as error:
                 raise ModuleError(f"{where(picker)}: setup {error.message}", file=self.file) from None
-        elif len(boards) == 1:
-            layout = [PlacedBoard(boards[0].name)]
+        elif len(boards) == 1 and not boards[0].reversible:
+            layout = [PlacedBoard(boards[0].name)]  # BoardPicker.getDefaultSetup
+        decks = [Deck(d.get("name", ""), java_int(d.get("x", "0"), "x", d, self.file),
+                      java_int(d.get("y", "0"), "y", d, self.file), d.get("owningBoard") or None)
+                 for d in element.iter(DRAW_PILE)]
         return MapDef(name, name or f"Map{index}", element.tag.rsplit(".", 1)[-1], self._edge(element), boards,
-                      layout, element)
+                      layout, element, decks)
 
     def _board(self, element: Any) -> Board:
         image = element.get("image") or None

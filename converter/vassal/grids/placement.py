@@ -41,6 +41,16 @@ class Board:
 
 
 @dataclass(frozen=True)
+class Deck:
+    """A ``DrawPile``: its name and position, relative to its owning board (or to the map edge)."""
+
+    name: str
+    x: int
+    y: int
+    owning_board: str | None = None
+
+
+@dataclass(frozen=True)
 class PlacedBoard:
     """One entry of a board layout: which board, mirrored or not, in which slot."""
 
@@ -112,9 +122,10 @@ class MapGeometry:
     """Where each board of one map lies, and the location names of map pixels."""
 
     def __init__(self, map_name: str, boards: Sequence[Board], layout: Iterable[PlacedBoard | tuple],
-                 edge: Size = (0, 0)) -> None:
+                 edge: Size = (0, 0), decks: Sequence[Deck] = ()) -> None:
         self.map_name = map_name
         self.edge = edge
+        self.decks = list(decks)
         by_name = {board.name: board for board in boards}
         self.placements: list[Placement] = []
         entries = as_layout(layout)
@@ -147,8 +158,22 @@ class MapGeometry:
         """``Map.findBoard``: the first placed board containing the point."""
         return next((p for p in self.placements if p.contains(x, y)), None)
 
+    def deck_position(self, deck: Deck) -> Point:
+        """``DrawPile.getPosition``: offset by its owning board's corner, else by the map edge."""
+        owner = next((p for p in self.placements if p.board.name == deck.owning_board), None)
+        if owner is not None:
+            return deck.x + owner.x, deck.y + owner.y
+        return deck.x + self.edge[0], deck.y + self.edge[1]
+
     def location_name(self, x: int, y: int) -> str | None:
-        """The location name VASSAL reports for a map point (None: off every board, or no grid)."""
+        """The location name VASSAL reports for a map point (None: off every board, or no grid).
+
+        A point exactly at a deck's position is named after the deck, as ``Map.locationName``
+        asks ``getDeckNameAt`` first.
+        """
+        for deck in self.decks:
+            if self.deck_position(deck) == (x, y):
+                return deck.name
         placement = self.board_at(x, y)
         if placement is None or placement.board.grid is None:
             return None

@@ -110,11 +110,22 @@ class Zone:
         ys = [p[1] for p in self.polygon]
         return max(xs) - min(xs), max(ys) - min(ys)
 
-    @property
-    def bounds_center(self) -> Point:
+    def interior_point(self) -> Point:
+        """A point inside the polygon: its bounding-box centre when inside, else the first
+        point of a regular scan of the box that is (zones may be concave)."""
+        if not self.polygon:
+            raise GeometryError(f"zone {self.name!r} has no polygon")
         xs = [p[0] for p in self.polygon]
         ys = [p[1] for p in self.polygon]
-        return (min(xs) + max(xs)) // 2, (min(ys) + max(ys)) // 2
+        left, top, width, height = min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)
+        candidates = [(left + width // 2, top + height // 2)]
+        steps = 16
+        candidates += [(left + width * i // steps, top + height * j // steps)
+                       for j in range(1, steps) for i in range(1, steps)]
+        for x, y in candidates:
+            if self.contains(x, y):
+                return x, y
+        raise GeometryError(f"zone {self.name!r} has no interior point")
 
 
 @dataclass(frozen=True)
@@ -153,25 +164,29 @@ class ZonedGrid:
         return (x, y) if grid is None else grid.snap(x, y)
 
     def location(self, name: str, size: Size | None = None) -> Point:
-        """A zone's name (or ``format`` with a grid location inside it), else the background's."""
+        """A point VASSAL names ``name``: in the first zone whose format matches it, else the background's."""
         for zone in self.zones:
             grid, grid_size = self.zone_grid(zone)
-            if grid is None:
-                if format_message(zone.location_format, {"name": zone.name}) == name:
-                    return zone.bounds_center
-                continue
-            prefix, _, suffix = format_message(zone.location_format, {"name": zone.name,
-                                                                      GRID_LOCATION: "\x00"}).partition("\x00")
-            if _ and name.startswith(prefix) and name.endswith(suffix) and len(name) > len(prefix + suffix):
-                inner = name[len(prefix):len(name) - len(suffix)]
-                try:
-                    point = grid.location(inner, size if zone.use_parent_grid else grid_size)
-                except GeometryError:
-                    continue
-                if zone.contains(*point):
-                    return point
-            elif not _ and format_message(zone.location_format, {"name": zone.name}) == name:
-                return zone.bounds_center
+            point = _zone_location(zone, grid, size if zone.use_parent_grid else grid_size, name)
+            if point is not None:
+                return point
         if self.background is not None:
             return self.background.location(name, size)
         raise GeometryError(f"{name!r} is not a zone of this ZonedGrid")
+
+
+def _zone_location(zone: Zone, grid: Grid | None, size: Size | None, name: str) -> Point | None:
+    """Where in ``zone`` the location ``name`` lies, or None when the zone's format cannot produce it."""
+    marker = "\x00"
+    template = format_message(zone.location_format, {"name": zone.name, GRID_LOCATION: marker})
+    if grid is None or marker not in template:
+        plain = format_message(zone.location_format, {"name": zone.name})
+        return zone.interior_point() if plain == name else None
+    prefix, _, suffix = template.partition(marker)
+    if not (name.startswith(prefix) and name.endswith(suffix) and len(name) > len(prefix) + len(suffix)):
+        return None
+    try:
+        point = grid.location(name[len(prefix):len(name) - len(suffix)], size)
+    except GeometryError:
+        return None
+    return point if zone.contains(*point) else None
