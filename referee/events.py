@@ -34,10 +34,14 @@ class UnitEliminated:
 
 @dataclass(frozen=True)
 class UnitRemoved:
-    """Out of play without being eliminated (to the cup, removed, held)."""
+    """Out of play without being eliminated (to the cup, removed, held).
+
+    ``result`` names it as a combat result when the rules do (WaW85 §10.7.2 an HQ
+    ``suppressed``, §10.7.4 a CAS that ``circles_back`` or ``returns_to_base``)."""
 
     unit: str
     location: str
+    result: str | None = None
 
 
 @dataclass(frozen=True)
@@ -145,12 +149,18 @@ def result_of(unit: str, events: Iterable[Event]) -> str:
     kinds = {type(e) for e in events if isinstance(e, RESULT_EVENTS) and e.unit == unit}
     if UnitEliminated in kinds:
         return "eliminated"
+    removed = [e.result for e in events if isinstance(e, UnitRemoved) and e.unit == unit and e.result]
+    if removed:
+        return ("reduced_and_" if UnitReduced in kinds else "") + removed[-1]
     if UnitDisrupted in kinds and UnitReduced in kinds:
         return "disrupted_and_reduced"
     if UnitReduced in kinds:
         return "reduced"
     if UnitDisrupted in kinds:
         return "disrupted"
+    if any(isinstance(e, StatusChanged) and e.unit == unit and e.field == "wounded" and e.value
+           for e in events):
+        return "wounded"
     return "none"
 
 
