@@ -52,7 +52,7 @@ def test_inspect_json_ragnarok() -> None:
         "save", "Ragnarok (SPI) 1981", "1.2 release (v3.7.9)", "3.7.9", "vcsk")
     assert info["entries"] == ["savedGame", "savedata", "moduledata"]
     assert info["log_steps"] == 0
-    assert (info["pieces"], info["stacks"], info["decks"]) == (99, 55, 0)
+    assert (info["pieces"], info["stacks"], info["empty_stacks"], info["decks"]) == (99, 55, 0, 0)
     assert "Main Map" in info["maps"]
 
 
@@ -193,3 +193,11 @@ def test_a_module_is_not_a_save() -> None:
     module = CORPUS / "hexncounters-template" / "jzhex-n-counters-template-v12-379.vmod"
     code, _out, err = run("pieces", str(module))  # inspect learns modules elsewhere; pieces reads saves
     assert code == 2 and "no savedGame entry (entries: " in err and err.count("\n") == 1
+
+
+def test_inspect_counts_the_empty_stacks_some_modules_leave_behind() -> None:
+    code, out, _err = run("inspect", "--json", str(CORPUS / "ccn-napoleonics" / "vsav" / "unsupported.vsav"))
+    info = json.loads(out)
+    assert code == 0
+    assert (info["pieces"], info["stacks"], info["empty_stacks"], info["decks"]) == (3, 51264, 51264, 14)
+    assert info["commands"] == 52039 and info["module_metadata"] is False

@@ -69,6 +69,7 @@ def describe_save(path: str | Path) -> dict[str, Any]:
         "commands": sum(1 for _ in game.commands()),
         "pieces": len(game.pieces) - len(holders),
         "stacks": sum(1 for e in holders if e.is_stack),
+        "empty_stacks": sum(1 for e in holders if e.is_stack and not e.inner.members),
         "decks": sum(1 for e in holders if e.is_deck),
         "log_steps": len(game.log_steps),
         "maps": game.maps,
