@@ -52,7 +52,7 @@ def test_inspect_json_ragnarok() -> None:
         "save", "Ragnarok (SPI) 1981", "1.2 release (v3.7.9)", "3.7.9", "vcsk")
     assert info["entries"] == ["savedGame", "savedata", "moduledata"]
     assert info["log_steps"] == 0
-    # 3.7.9 still wrote 26 stacks with no members, at (0, 0) on no map.
+    # 3.7.9 still wrote 26 stacks with no members (e.g. "Main Map;3169;574;@@1").
     assert (info["pieces"], info["stacks"], info["empty_stacks"], info["decks"]) == (99, 55, 26, 0)
     assert "Main Map" in info["maps"]
 
