@@ -1,0 +1,235 @@
+"""The short action syntax a player types, and the YAML form of an actions file.
+
+A short action is one line: a verb, the units or hexes it names, then options::
+
+    fire C5 F8 ap          direct fire from the unit in C5 at the unit in F8 with AP
+    opfire C5 F8 he        opportunity fire
+    assault D4 E4          assault from D4 into E4
+    overrun D4 E4
+    move C5 D5 E5          move the unit in C5 along D5, E5
+    rally C5               rally a Disrupted unit
+    los C5 F8              line of sight only
+    fire leopard-c1 t-64   units may be named by key instead of hex
+
+``key=value`` words set any other action field (``hits=2``, ``mission=he``).
+A reference is a unit key of the game, or a hex holding the unit meant: the actor
+must be the only unit of its hex that can act, the target the only enemy one.
+Anything ambiguous is refused with the candidates named, never guessed.
+
+An actions file (YAML) is a list, or a mapping with ``actions:``; each item is a
+short action string, or a mapping ``{kind: direct_fire, unit: ..., target: ...}``
+with any :class:`referee.actions.Action` field.
+"""
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+import yaml
+
+from converter.errors import WawkitError
+from referee.actions import Action, Mission, make_action
+from referee.errors import RefereeError
+from referee.model import Game, Unit
+
+#: Verb typed -> action kind of the referee.
+VERBS: dict[str, str] = {
+    "fire": "direct_fire", "df": "direct_fire", "direct_fire": "direct_fire",
+    "opfire": "opportunity_fire", "opportunity_fire": "opportunity_fire",
+    "movefire": "move_and_fire", "move_and_fire": "move_and_fire",
+    "assault": "assault", "overrun": "overrun",
+    "move": "move", "rally": "rally", "los": "los",
+    "command": "command_check", "command_check": "command_check",
+    "morale": "morale_check", "morale_check": "morale_check",
+    "stacking": "stacking",
+}
+WEAPONS = ("ap", "he", "aa")
+#: Kinds whose second reference is a hex (not a unit), and kinds with a path of hexes.
+HEX_TARGET = frozenset({"stacking"})
+PATH_KINDS = frozenset({"move"})
+TUPLE_FIELDS = frozenset({"bonus_from", "supporting", "path"})
+INT_FIELDS = frozenset({"hits", "count"})
+
+
+class ActionSyntaxError(WawkitError):
+    """An action that cannot be read or whose units cannot be identified."""
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    """An action as written, before its references are bound to units of a game."""
+
+    kind: str
+    refs: tuple[str, ...]
+    weapon: str | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+    text: str = ""
+
+    def bind(self, game: Game) -> Action:
+        """The referee action, with each hex or name replaced by the unit key it means."""
+        if not self.refs:
+            raise ActionSyntaxError(f"{self.text or self.kind!r}: names no unit")
+        if self.kind == "stacking":
+            return _make(self, target=self.refs[0])
+        actor = resolve_actor(game, self.refs[0], self.text)
+        values: dict[str, Any] = {"unit": actor.key}
+        rest = self.refs[1:]
+        if self.kind in PATH_KINDS:
+            if not rest:
+                raise ActionSyntaxError(f"{self.text!r}: a move needs at least one hex to enter")
+            values["path"] = tuple(rest)
+        elif rest:
+            values["target"] = resolve_target(game, actor, rest[0], self.text)
+            if len(rest) > 1:
+                raise ActionSyntaxError(f"{self.text!r}: unexpected {' '.join(rest[1:])!r}")
+        if self.weapon:
+            values["weapon"] = self.weapon
+        return _make(self, **values)
+
+
+def _make(spec: ActionSpec, **values: Any) -> Action:
+    values.update(spec.options)
+    try:
+        return make_action(spec.kind, **values)
+    except (RefereeError, TypeError) as error:
+        raise ActionSyntaxError(f"{spec.text or spec.kind!r}: {error}") from None
+
+
+def parse(text: str) -> ActionSpec:
+    """Read one short action (``fire C5 F8 ap``) into an :class:`ActionSpec`."""
+    try:
+        words = shlex.split(text)
+    except ValueError as error:
+        raise ActionSyntaxError(f"{text!r}: {error}") from None
+    if not words:
+        raise ActionSyntaxError("empty action")
+    verb = words[0].lower()
+    kind = VERBS.get(verb)
+    if kind is None:
+        raise ActionSyntaxError(f"{text!r}: unknown verb {words[0]!r} (known: {', '.join(sorted(VERBS))})")
+    refs: list[str] = []
+    weapon: str | None = None
+    options: dict[str, Any] = {}
+    for index, word in enumerate(words[1:], start=1):
+        if "=" in word:
+            key, _, value = word.partition("=")
+            options[key] = _option(key, value, text)
+        elif word.lower() in WEAPONS and index > 1:
+            weapon = word.lower()
+        else:
+            refs.append(word)
+    return ActionSpec(kind, tuple(refs), weapon, options, text.strip())
+
+
+def _option(key: str, value: str, text: str) -> Any:
+    if key == "mission":
+        return Mission(type=value)
+    if key in INT_FIELDS:
+        try:
+            return int(value)
+        except ValueError:
+            raise ActionSyntaxError(f"{text!r}: {key} must be a whole number, not {value!r}") from None
+    if key in TUPLE_FIELDS:
+        return tuple(v for v in value.split(",") if v)
+    return value
+
+
+def from_mapping(item: Mapping[str, Any], where: str = "") -> ActionSpec:
+    """An action given as a YAML mapping: ``kind`` (or ``action``), ``unit``, ``target``, fields."""
+    data = dict(item)
+    kind = data.pop("kind", None) or data.pop("action", None)
+    if not isinstance(kind, str):
+        raise ActionSyntaxError(f"{where}: an action needs a 'kind' (e.g. direct_fire)")
+    kind = VERBS.get(kind, kind)
+    unit = data.pop("unit", None)
+    target = data.pop("target", None)
+    path = data.pop("path", None) or ()
+    weapon = data.pop("weapon", None)
+    refs = tuple(str(r) for r in ([unit] if unit is not None else []) + list(path)
+                 + ([target] if target is not None else []))
+    if "mission" in data and isinstance(data["mission"], Mapping):
+        data["mission"] = Mission(**data["mission"])
+    for name in TUPLE_FIELDS & set(data):
+        data[name] = tuple(data[name])
+    return ActionSpec(kind, refs, weapon, data, where or kind)
+
+
+def load_actions(source: str | Path | Iterable[Any]) -> list[ActionSpec]:
+    """Read an actions file (or an already-loaded list): strings and mappings, in order."""
+    name = str(source) if isinstance(source, (str, Path)) else "actions"
+    if isinstance(source, (str, Path)):
+        try:
+            data = yaml.safe_load(Path(source).read_text(encoding="utf-8"))
+        except yaml.YAMLError as error:
+            raise ActionSyntaxError(f"not valid YAML: {error}", file=name) from None
+    else:
+        data = list(source)
+    if isinstance(data, Mapping):
+        data = data.get("actions")
+    if not isinstance(data, list) or not data:
+        raise ActionSyntaxError("expected a non-empty list of actions (or 'actions:')", file=name)
+    specs = []
+    for index, item in enumerate(data):
+        where = f"{name}: actions[{index}]"
+        if isinstance(item, str):
+            try:
+                specs.append(parse(item))
+            except ActionSyntaxError as error:
+                raise ActionSyntaxError(f"{where}: {error.message}") from None
+        elif isinstance(item, Mapping):
+            specs.append(from_mapping(item, where))
+        else:
+            raise ActionSyntaxError(f"{where}: expected a string or a mapping, not {type(item).__name__}")
+    return specs
+
+
+# -- binding references ----------------------------------------------------------------
+
+def _on_map(game: Game, hex_id: str) -> list[Unit]:
+    return [u for u in game.stack(hex_id) if u.type.target_type not in ("marker",)]
+
+
+def _by_name(game: Game, ref: str) -> list[Unit]:
+    folded = ref.casefold()
+    return [u for u in game.units.values() if u.name.casefold() == folded and u.on_map]
+
+
+def resolve_actor(game: Game, ref: str, text: str = "") -> Unit:
+    """The acting unit named by a key, a counter name or a hex holding exactly one unit."""
+    if ref in game.units:
+        return game.units[ref]
+    named = _by_name(game, ref)
+    candidates = named or _on_map(game, ref)
+    return _one(candidates, ref, text, "unit")
+
+
+def resolve_target(game: Game, actor: Unit, ref: str, text: str = "") -> str:
+    """The target's unit key: a key, a name, or the only enemy unit in the hex named."""
+    if ref in game.units:
+        return ref
+    named = _by_name(game, ref)
+    if named:
+        return _one(named, ref, text, "target").key
+    stack = _on_map(game, ref)
+    enemies = [u for u in stack if actor.side is None or u.side is None or u.side != actor.side]
+    return _one(enemies or stack, ref, text, "target").key
+
+
+def _one(candidates: list[Unit], ref: str, text: str, what: str) -> Unit:
+    if len(candidates) == 1:
+        return candidates[0]
+    if not candidates:
+        raise ActionSyntaxError(f"{text!r}: no {what} at or named {ref!r}")
+    names = ", ".join(f"{u.key} ({u.name})" for u in candidates)
+    raise ActionSyntaxError(f"{text!r}: {ref!r} is ambiguous ({names}); name the unit by key")
+
+
+def with_options(spec: ActionSpec, **options: Any) -> ActionSpec:
+    """The same action with more fields set (the caller's choices override the text's)."""
+    return replace(spec, options={**spec.options, **options})
+
+
+__all__ = ["ActionSpec", "ActionSyntaxError", "VERBS", "parse", "from_mapping", "load_actions",
+           "resolve_actor", "resolve_target", "with_options"]

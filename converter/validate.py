@@ -1,0 +1,415 @@
+"""``wawkit validate``: is a save (or log) sound, and is its position legal?
+
+Three independent passes, each returning :class:`~converter.report.Finding` lists:
+
+* :func:`soundness` reads only the file and the module: stack members missing or
+  doubled, duplicate ids, pieces off every board or on maps the module lacks,
+  unknown traits, a module name or version that differs, and pieces whose
+  definition no longer matches the module's PieceSlot.
+* :func:`legality` asks the referee about a position (a :class:`referee.model.Game`):
+  stacking and HQs (§1.4, §1.3.3), markers that contradict each other or the unit,
+  units in terrain they may not enter. A rule the referee does not implement is a
+  finding of its own ("not supported"), never silently legal.
+* :func:`log_findings` replays a log's steps and checks each unit move against the
+  referee (cost of the route against the Movement Factor, Ops Complete, Disrupted,
+  stacking on arrival), naming the step.
+
+:func:`validate_path` puts them together for one file and :func:`validate_folder`
+runs a folder on all cores with stable output order.
+"""
+from __future__ import annotations
+
+import os
+import re
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
+
+from converter.errors import GeometryError, WawkitError
+from converter.report import Finding, Report, unreadable
+from converter.vassal.commands import AddPiece, BoardPicker, Check, EndSave
+from converter.vassal.grids.placement import MapGeometry, parse_board_picker
+from converter.vassal.module import MapDef, Module, PieceSlot
+from converter.vassal.save import SavedGame
+from referee.actions import make_action
+from referee.model import Game, Unit
+from referee.ruleset import Ruleset
+
+if TYPE_CHECKING:
+    from converter.vassal.log import Replay
+
+SAVE_SUFFIXES = (".vsav", ".sav", ".vlog", ".log")
+_SAVED_WITH = re.compile(r"Game saved using (.+) version (.*?)\.?$")
+
+
+# -- soundness ---------------------------------------------------------------------------
+
+def soundness(save: SavedGame, module: Module | None) -> list[Finding]:
+    """Every format-level problem of a save, with the module when one is given."""
+    found = list(_ids_and_stacks(save))
+    for piece_id, entry in save.pieces.items():
+        if entry.is_stack or entry.is_deck:
+            continue
+        unknown = [t.id_prefix for t in entry.piece.unknown_traits()]
+        if unknown:
+            found.append(Finding("info", "unknown-trait",
+                                 f"trait(s) {', '.join(sorted(set(unknown)))} not known to wawkit (kept as is)",
+                                 piece=piece_id, name=entry.piece.name))
+    if module is not None:
+        found.extend(_module_identity(save, module))
+        found.extend(_placement(save, module))
+        found.extend(_definitions(save, module))
+    return found
+
+
+def _ids_and_stacks(save: SavedGame) -> Iterator[Finding]:
+    ids = Counter(c.id for c in save._state_commands() if isinstance(c, AddPiece) and c.id not in ("", "null"))
+    for piece_id, times in sorted(ids.items()):
+        if times > 1:
+            yield Finding("error", "duplicate-id", f"{times} pieces share the id {piece_id}", piece=piece_id)
+    holder_of: dict[str, str] = {}
+    for holder_id, entry in save.pieces.items():
+        if not (entry.is_stack or entry.is_deck):
+            continue
+        kind = "deck" if entry.is_deck else "stack"
+        for member in entry.piece.inner.members:
+            if member not in save.pieces:
+                yield Finding("error", "member-missing", f"{kind} {holder_id} lists {member}, which is not in the save",
+                              piece=member)
+            elif member in holder_of:
+                where = "twice in the same" if holder_of[member] == holder_id else f"also in {holder_of[member]} and"
+                yield Finding("error", "member-doubled", f"listed {where} {kind} {holder_id}", piece=member,
+                              name=_name(save, member))
+            else:
+                holder_of[member] = holder_id
+
+
+def _name(save: SavedGame, piece_id: str) -> str | None:
+    try:
+        return save.piece(piece_id).name
+    except WawkitError:
+        return None
+
+
+def _module_identity(save: SavedGame, module: Module) -> Iterator[Finding]:
+    """Module name and version as the save states them (metadata, or the 2.x CHECK header)."""
+    meta = save.container.metadata.get("moduledata")
+    saved = save.container.metadata.get("savedata")
+    name = meta.name if meta is not None else None
+    version = (saved.version if saved is not None else None) or (meta.version if meta is not None else None)
+    for command in save._state_commands():
+        if isinstance(command, Check):
+            match = _SAVED_WITH.search(command.text)
+            if match and not match.group(1).startswith("VASSAL"):
+                name, version = match.group(1), match.group(2)
+    if name is not None and name != module.name:
+        yield Finding("warning", "module-name", f"saved with module {name!r}, checking against {module.name!r}")
+    if version is not None and version != module.version:
+        yield Finding("warning", "module-version", f"saved with module version {version!r}, "
+                                                   f"checking against {module.version!r}")
+
+
+def map_def(module: Module, map_id: str) -> MapDef | None:
+    """The module's map whose id (as pieces and BoardPickers name it) or name is ``map_id``."""
+    return next((m for m in module.maps if map_id in (m.id, m.name)), None)
+
+
+def geometries(save: SavedGame, module: Module) -> tuple[dict[str, MapGeometry], list[Finding]]:
+    """Each map's board layout as the save's BoardPickers give it (else the module's default)."""
+    found: list[Finding] = []
+    result: dict[str, MapGeometry] = {}
+    layouts = {}
+    for picker in save.board_pickers:
+        try:
+            map_id, layout = parse_board_picker(picker.encode())
+        except GeometryError as error:
+            found.append(Finding("error", "board-picker", error.message))
+            continue
+        layouts[map_id] = layout
+    for map_id in sorted(set(layouts) | set(save.maps)):
+        definition = map_def(module, map_id)
+        if definition is None:
+            continue
+        known = {board.name for board in definition.boards}
+        strange = sorted({placed.name for placed in layouts.get(map_id, ()) if placed.name not in known})
+        if strange:
+            found.append(Finding("error", "unknown-board", f"map {map_id!r} lays out board(s) "
+                                 f"{', '.join(strange)}; the module has {', '.join(sorted(known)) or 'none'}"))
+            continue
+        try:
+            result[map_id] = definition.geometry(layouts.get(map_id) or None)
+        except GeometryError as error:
+            found.append(Finding("info", "placement-unchecked", f"map {map_id!r}: {error.message}"))
+    return result, found
+
+
+def _placement(save: SavedGame, module: Module) -> Iterator[Finding]:
+    """Pieces on maps the module lacks, or on a known map but off every board."""
+    maps, problems = geometries(save, module)
+    yield from problems
+    missing_maps: Counter[str] = Counter()
+    for piece_id, entry in save.pieces.items():
+        if save.stack_of(piece_id) is not None:
+            continue                     # a stacked piece is where its stack is
+        map_id, x, y = save.position(piece_id)
+        if map_id is None:
+            continue
+        if map_def(module, map_id) is None:
+            missing_maps[map_id] += 1
+            continue
+        geometry = maps.get(map_id)
+        if geometry is not None and geometry.board_at(x, y) is None:
+            members = entry.piece.inner.members if entry.is_stack else [piece_id]
+            for member in members:
+                yield Finding("warning", "off-board", f"at ({x}, {y}) on map {map_id!r}, off every board",
+                              piece=member, name=_name(save, member))
+    for map_id, count in sorted(missing_maps.items()):
+        yield Finding("error", "unknown-map", f"{count} piece(s) or stack(s) on map {map_id!r}, "
+                                              f"which the module does not have")
+
+
+def slot_index(module: Module) -> tuple[dict[str, PieceSlot], dict[str, list[PieceSlot]]]:
+    """The module's PieceSlots by gpid and by piece name (several slots may share a name)."""
+    by_gpid: dict[str, PieceSlot] = {}
+    by_name: dict[str, list[PieceSlot]] = {}
+    for slot in module.piece_slots:
+        if slot.gpid:
+            by_gpid.setdefault(slot.gpid, slot)
+        try:
+            name = slot.piece().basic_name
+        except WawkitError:
+            continue
+        by_name.setdefault(name, []).append(slot)
+    return by_gpid, by_name
+
+
+def match_slot(piece: Any, by_gpid: dict[str, PieceSlot], by_name: dict[str, list[PieceSlot]]) -> \
+        tuple[PieceSlot | None, str]:
+    """The PieceSlot a piece came from: by gpid, else by its (unique) name; and how it matched."""
+    gpid = getattr(piece.inner, "gpid", "") or ""
+    if gpid and gpid in by_gpid:
+        return by_gpid[gpid], "gpid"
+    same_name = by_name.get(piece.basic_name, [])
+    if len(same_name) == 1:
+        return same_name[0], "name"
+    if same_name:
+        same_type = [s for s in same_name if s.type_text == piece.type_text()]
+        if same_type:
+            return same_type[0], "name"
+        return None, "ambiguous"
+    return None, "none"
+
+
+def same_definition(piece: Any, slot: PieceSlot, module: Module) -> bool:
+    """Whether a piece's type is its slot's, as written or with prototypes expanded (3.x saves)."""
+    type_text = piece.type_text()
+    if slot.type_text == type_text:
+        return True
+    try:
+        return module.expand(slot.piece()).type_text() == type_text
+    except WawkitError:
+        return False
+
+
+def _definitions(save: SavedGame, module: Module) -> Iterator[Finding]:
+    """Pieces whose type differs from the PieceSlot they came from (the module changed since)."""
+    by_gpid, by_name = slot_index(module)
+    for piece_id, entry in save.pieces.items():
+        if entry.is_stack or entry.is_deck:
+            continue
+        piece = entry.piece
+        slot, how = match_slot(piece, by_gpid, by_name)
+        if slot is None:
+            if how == "none":
+                yield Finding("warning", "no-piece-slot", "no PieceSlot of the module has this gpid or name",
+                              piece=piece_id, name=piece.name)
+            continue
+        if not same_definition(piece, slot, module):
+            yield Finding("warning", "definition-changed",
+                          f"differs from PieceSlot {slot.name!r} (matched by {how})", piece=piece_id, name=piece.name)
+
+
+# -- legality (the referee) --------------------------------------------------------------------
+
+def legality(game: Game, ruleset: Ruleset, piece_of: dict[str, str] | None = None) -> list[Finding]:
+    """Position legality as the referee answers it, one finding per broken or unanswerable rule."""
+    piece_of = piece_of or {}
+    found: list[Finding] = []
+    occupied = sorted({u.hex for u in game.units.values() if u.on_map and u.hex})
+    for hex_id in occupied:
+        answer = ruleset.check(game, make_action("stacking", target=hex_id))
+        found.extend(_answer_findings(answer, hex_id=hex_id, code="stacking"))
+    for unit in sorted(game.units.values(), key=lambda u: u.key):
+        if not unit.on_map:
+            continue
+        found.extend(_unit_findings(game, ruleset, unit, piece_of.get(unit.key)))
+    return found
+
+
+def _answer_findings(answer: Any, *, code: str, hex_id: str | None = None, unit: Unit | None = None,
+                     piece: str | None = None, step: int | None = None) -> list[Finding]:
+    """An Answer as findings: each reason of an illegal answer; each gap as not supported."""
+    name = unit.name if unit else None
+    where = {"piece": piece, "name": name, "hex": hex_id or (unit.hex if unit else None), "step": step}
+    found = []
+    if answer.legal is False:
+        for reason in answer.reasons:
+            found.append(Finding("error", code, reason.text, section=reason.section, **where))
+    for field_name, why in sorted(answer.gaps.items()):
+        found.append(Finding("unsupported", code, f"{field_name}: {why}", **where))
+    return found
+
+
+def _unit_findings(game: Game, ruleset: Ruleset, unit: Unit, piece: str | None) -> list[Finding]:
+    """Markers contradicting each other or the unit, and terrain the unit may not be in."""
+    where = {"piece": piece, "name": unit.name, "hex": unit.hex}
+    found = []
+    status = unit.status
+    if status.moving and status.ops_complete:
+        found.append(Finding("error", "markers", "marked both Moving and Ops Complete", section="§4.4", **where))
+    if unit.type.target_type in ("hq",) and status.fired:
+        found.append(Finding("error", "markers", "an HQ carries a Fired marker, but HQs do not fire",
+                             section="§1.3.3", **where))
+    if unit.strength == "reduced" and unit.type.steps == 1:
+        found.append(Finding("error", "markers", "a one-step unit cannot be on its reduced side",
+                             section="§6.1.7", **where))
+    if unit.hex is not None:
+        hex_state = game.hex(unit.hex)
+        if hex_state.terrain is not None:
+            try:
+                row = ruleset.tec.terrain(hex_state.terrain)
+            except (KeyError, ValueError) as error:
+                found.append(Finding("unsupported", "terrain", f"terrain {hex_state.terrain!r}: {error}", **where))
+            else:
+                mover = "vehicle" if unit.type.is_vehicle else "infantry"
+                if (row.mp or {}).get(mover) == "none" and "amphibious" not in unit.type.abilities \
+                        and unit.type.target_type != "helicopter":
+                    found.append(Finding("error", "terrain", f"{mover} units may not be in {row.name}",
+                                         section="TEC", **where))
+    return found
+
+
+# -- logs -----------------------------------------------------------------------------
+
+@dataclass
+class LogBinding:
+    """How a log's pieces become referee units: a function from the replay to a Game and ids."""
+
+    to_game: Callable[["Replay"], tuple[Game, dict[str, str]]]
+    ruleset: Ruleset
+
+
+def log_findings(save: SavedGame, binding: LogBinding) -> list[Finding]:
+    """Replay every step; each unit that changes hex is checked as a Move by the referee."""
+    from converter.vassal.log import Replay
+    replay = Replay(save)
+    found: list[Finding] = []
+    game, piece_of = binding.to_game(replay)
+    for step in replay:
+        replay.apply(step)
+        if not step.moves:
+            continue
+        after, piece_after = binding.to_game(replay)
+        for key, unit in sorted(after.units.items()):
+            before = game.units.get(key)
+            if before is None or not before.on_map or not unit.on_map or before.hex == unit.hex \
+                    or unit.hex is None:
+                continue
+            action = make_action("move", unit=key, path=(unit.hex,))
+            answer = binding.ruleset.check(game, action)
+            found.extend(_answer_findings(answer, code="move", unit=before, piece=piece_after.get(key),
+                                          step=step.index))
+            landed = binding.ruleset.check(after, make_action("stacking", target=unit.hex))
+            found.extend(f for f in _answer_findings(landed, code="stacking", hex_id=unit.hex,
+                                                     step=step.index) if f.severity == "error")
+        game, piece_of = after, piece_after
+    return found
+
+
+# -- one file, a folder -----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Options:
+    """What a validation run needs besides the file: module, profile, terrain, ruleset."""
+
+    module: str | None = None
+    profile: str | None = None
+    ruleset: str = "classic"
+
+
+def validate_save(save: SavedGame, module: Module | None, *, file: str,
+                  position: Callable[[SavedGame], tuple[Game, dict[str, str], Ruleset]] | None = None) -> Report:
+    """All passes over one read save: soundness, then legality when a position reader is given."""
+    report = Report(file, kind="log" if save.is_log else "save")
+    report.facts["pieces"] = sum(1 for e in save.pieces.values() if not (e.is_stack or e.is_deck))
+    report.facts["stacks"] = sum(1 for e in save.pieces.values() if e.is_stack)
+    if save.is_log:
+        report.facts["steps"] = len(save.log_steps)
+    report.extend(soundness(save, module))
+    if position is not None:
+        game, piece_of, ruleset = position(save)
+        report.facts["units"] = sum(1 for u in game.units.values() if u.on_map)
+        report.extend(legality(game, ruleset, piece_of))
+    return report
+
+
+_MODULES: dict[str, Module] = {}
+
+
+def _module(path: str | None) -> Module | None:
+    if path is None:
+        return None
+    if path not in _MODULES:
+        _MODULES[path] = Module.read(path)
+    return _MODULES[path]
+
+
+def validate_path(path: str | os.PathLike[str], options: Options) -> Report:
+    """Validate one file; a file that cannot be read becomes an ``unreadable`` report."""
+    name = str(path)
+    try:
+        save = SavedGame.read(path)
+        module = _module(options.module)
+        position = None
+        if options.profile is not None and module is not None:
+            from converter.resolve import position_reader
+            position = position_reader(module, options.profile, options.ruleset)
+        return validate_save(save, module, file=name, position=position)
+    except WawkitError as error:
+        return unreadable(name, error.located(file=name))
+    except OSError as error:
+        return unreadable(name, error)
+
+
+def saves_in(folder: str | os.PathLike[str]) -> list[Path]:
+    """The saves and logs in a folder (not recursive), sorted by name for a stable order."""
+    return sorted(p for p in Path(folder).iterdir() if p.is_file() and p.suffix.lower() in SAVE_SUFFIXES)
+
+
+def validate_folder(folder: str | os.PathLike[str], options: Options, *, workers: int | None = None,
+                    progress: Callable[[Report], None] | None = None) -> list[Report]:
+    """Validate every save of a folder on all cores; reports come back in file-name order."""
+    paths = saves_in(folder)
+    if not paths:
+        return []
+    workers = workers or min(len(paths), os.cpu_count() or 1)
+    if workers <= 1:
+        reports = []
+        for path in paths:
+            reports.append(validate_path(path, options))
+            if progress:
+                progress(reports[-1])
+        return reports
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        reports = []
+        for report in pool.map(validate_path, paths, [options] * len(paths)):
+            reports.append(report)
+            if progress:
+                progress(report)
+    return reports
+
+
+__all__ = ["soundness", "legality", "log_findings", "LogBinding", "Options", "validate_save", "validate_path",
+           "validate_folder", "saves_in", "slot_index", "match_slot", "map_def", "geometries"]
