@@ -3,8 +3,8 @@
 Pure domain code: it never imports :mod:`converter` and knows nothing of VASSAL,
 pixels or files.
 
-    >>> from referee import classic, DirectFire
-    >>> ruleset = classic("untold")                       # or "eisenbach"
+    >>> from referee import DirectFire, get_ruleset
+    >>> ruleset = get_ruleset("classic", "untold")        # or "eisenbach"
     >>> verdict = ruleset.check(game, DirectFire(unit="A", target="T", weapon="ap"))
     >>> resolution = ruleset.resolve(game, action, SeededDice(7))
     >>> game = apply_all(game, resolution.events)
@@ -28,7 +28,6 @@ _EXPORTS = {
         "ACTIONS", "Action", "ApplyDamage", "Artillery", "Assault", "CommandCheck", "DirectFire",
         "Load", "Mission", "ModeChange", "Move", "MoveAndFire", "OpportunityFire", "Overrun",
         "Rally", "Unload", "make_action")},
-    "classic": "referee.classic",
     **{name: "referee.errors" for name in ("NotStated", "NotSupported", "RefereeError")},
     "apply": "referee.events", "apply_all": "referee.events",
     **{name: "referee.model" for name in (
