@@ -272,7 +272,9 @@ def moving_fire(ctx: Ctx, actor: Unit) -> tuple[int, int]:
     if actor.type.target_type == "helicopter":
         hexes = need(spent, f"units.{actor.key}.status.mp_spent")
         limit = ctx.params.helicopter_moving_fire_hexes
-        if not isinstance(hexes, int) or hexes > limit:
+        if not isinstance(hexes, int):
+            raise NotStated(f"units.{actor.key}.status.mp_spent (hexes moved)")
+        if hexes > limit:
             ctx.answer.illegal("§6.1.3.1", f"helicopter moved {hexes} hexes, more than {limit}")
         return 0, 0
     level = next((a for a in actor.type.abilities if a in ctx.params.moving_fire), None)
@@ -291,8 +293,16 @@ def moving_fire(ctx: Ctx, actor: Unit) -> tuple[int, int]:
     return ctx.params.moving_fire[level]
 
 
+#: Results that only the attack and defence rolls decide.
+RESOLUTION_FIELDS = ("hits", "saves", "net_hits", "db_dice", "armor_dice", "defense_dice",
+                     "save_number", "concealed", "units")
+#: Results that depend on the weapon and the range.
+ATTACK_FIELDS = ("legal", "to_hit", "fp", "band", "bands", "max_range")
+
+
 def fire(ctx: Ctx, *, opportunity: bool = False, moving: bool = False) -> None:
-    """Direct, opportunity or moving fire by the actor on one target unit."""
+    """Direct, opportunity or moving fire by the actor on one target unit: who may fire
+    (§6.1), with what (weapon, range band, to-hit, FP), then the rolls and results."""
     a, ans = ctx.action, ctx.answer
     actor = ctx.unit(a.actor)
     target = ctx.game.unit(a.target) if isinstance(a.target, str) else None
@@ -301,23 +311,36 @@ def fire(ctx: Ctx, *, opportunity: bool = False, moving: bool = False) -> None:
     if moving:
         mods = ctx.stage(("legal", "to_hit", "fp"), lambda: moving_fire(ctx, actor)) or (0, 0)
         ans.set("modifiers", {"to_hit": mods[0], "fp": mods[1]})
-    weapon_name = ctx.stage(("legal", "to_hit", "fp", "band", "bands", "max_range", "weapon", "hits"),
-                            lambda: choose_weapon(ctx, actor, target))
+    weapon_name = ctx.stage(ATTACK_FIELDS + ("weapon", "hits"), lambda: choose_weapon(ctx, actor, target))
     if weapon_name is None:
         return
     ans.set("weapon", weapon_name)
     weapon = actor.type.weapon(weapon_name)
-    if weapon is None and not any(actor.type.weapon(n) for n in ("ap", "he", "aa")):
-        ans.gap(("legal", "to_hit", "fp", "band", "bands", "max_range"),
-                f"not stated: units.{actor.key}.{weapon_name}")
-        if a.hits is not None and target is not None:
-            ctx.stage(("hits", "saves", "net_hits", "db_dice", "armor_dice", "defense_dice",
-                       "save_number", "concealed", "units"),
-                      lambda: _resolve_fire(ctx, actor, target, weapon_name, None))
-        return
-    if weapon is None:
+    if weapon is None and any(actor.type.weapon(n) for n in ("ap", "he", "aa")):
         ans.illegal("§6.1", f"{actor.name} has no {weapon_name.upper()} firepower")
         return
+    if weapon is None:                  # the counter's firepower is not stated at all
+        ans.gap(ATTACK_FIELDS, f"not stated: units.{actor.key}.{weapon_name}")
+    else:
+        _attack(ctx, actor, target, weapon_name, weapon, mods)
+    _hallowed_ground(ctx, actor)
+    if ans.legal is None and "legal" not in ans.gaps:
+        ans.set("legal", True)
+    if ans.legal:
+        ctx.emit(StatusChanged(actor.key, "ops_complete", True))
+        ans.because("§6.1", f"{actor.name} is marked Ops Complete")
+    if target is None or ans.legal is False:
+        return
+    if ans.legal or a.hits is not None:      # given hits mean the attack was made
+        ctx.stage(RESOLUTION_FIELDS, lambda: _resolve_fire(ctx, actor, target, weapon_name, weapon))
+    else:
+        ans.gap(("hits", "saves", "net_hits", "units"), ans.gaps["legal"])
+
+
+def _attack(ctx: Ctx, actor: Unit, target: Unit | None, weapon_name: str, weapon: Weapon,
+            mods: tuple[int, int]) -> None:
+    """Legality of this weapon at this target, the range band, to-hit and FP."""
+    ans = ctx.answer
     _weapon_legality(ctx, actor, target, weapon_name, weapon)
     smoke = ctx.stage(("legal", "to_hit"), lambda: _smoke(ctx, actor, target)) or 0
     rule = range_rule(weapon_name, weapon, target)
@@ -325,7 +348,7 @@ def fire(ctx: Ctx, *, opportunity: bool = False, moving: bool = False) -> None:
     ctx.stage("max_range", lambda: ans.set("max_range", rule.max_range()))
     band = ctx.stage(("band", "legal", "to_hit", "fp", "hits"), lambda: _band(ctx, rule, target))
     bonus = ctx.stage(("fp", "modifiers"), lambda: attack_bonus(ctx, actor)) or 0
-    if a.bonus_from:
+    if ctx.action.bonus_from:
         ans.values.setdefault("modifiers", {})["fp"] = bonus
     if band is not None:
         ctx.stage(("to_hit", "fp", "hits"), lambda: _to_hit_and_fp(ctx, actor, weapon, band, mods, bonus, smoke))
@@ -334,24 +357,22 @@ def fire(ctx: Ctx, *, opportunity: bool = False, moving: bool = False) -> None:
     for sw in ctx.game.attached(actor.key):
         if sw.type.target_type == "support_weapon" and actor.type.is_infantry:
             _support_weapon(ctx, sw, bonus)
-    hallowed = actor.hex and "hallowed_ground" in ctx.game.hex(actor.hex).markers
-    if hallowed and ctx.params.has("leaders"):
-        owner = ctx.game.hex(actor.hex).owner
-        ans.set("rerolls", 1 if owner is not None and owner == actor.nation else 0)
-        ans.because("001 §1.3.6.1", "Hallowed Ground: one die may be rerolled")
-    if ans.legal is None and "legal" not in ans.gaps:
-        ans.set("legal", True)
-    if ans.legal:
-        ctx.emit(StatusChanged(actor.key, "ops_complete", True))
-        ans.because("§6.1", f"{actor.name} is marked Ops Complete")
-    if target is None or ans.legal is False:
+
+
+def _hallowed_ground(ctx: Ctx, actor: Unit) -> None:
+    """001 §1.3.6.1: units of the fallen leader's nationality may reroll one die there."""
+    if not (actor.hex and ctx.params.has("leaders")):
         return
-    if ans.legal or a.hits is not None:
-        ctx.stage(("hits", "saves", "net_hits", "db_dice", "armor_dice", "defense_dice",
-                   "save_number", "concealed", "units"),
-                  lambda: _resolve_fire(ctx, actor, target, weapon_name, weapon))
-    else:
-        ans.gap(("hits", "saves", "net_hits", "units"), ans.gaps["legal"])
+    hex_state = ctx.game.hex(actor.hex)
+    if "hallowed_ground" not in hex_state.markers:
+        return
+    if hex_state.owner is None or actor.nation is None:
+        ctx.answer.gap("rerolls", "not stated: nationality of the unit or of the Hallowed Ground")
+        return
+    same = hex_state.owner == actor.nation
+    ctx.answer.set("rerolls", 1 if same else 0)
+    if same:
+        ctx.answer.because("001 §1.3.6.1", "Hallowed Ground: one die may be rerolled")
 
 
 def _fire_status(ctx: Ctx, actor: Unit, opportunity: bool) -> None:
