@@ -3,8 +3,6 @@ retreats. Infantry against all-vehicle stacks gets the §6.3.1 bonus; augmented 
 (001 §6.3.2) rolls one extra die and keeps the best."""
 from __future__ import annotations
 
-from typing import Mapping
-
 from referee import damage
 from referee.errors import NotStated
 from referee.events import StatusChanged, UnitEliminated, UnitMoved, result_of

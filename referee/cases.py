@@ -8,7 +8,6 @@ reason, never as a pass.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType

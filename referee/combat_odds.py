@@ -7,9 +7,7 @@ where the result of ``n`` net hits comes from the very ladder ``resolve`` applie
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from fractions import Fraction
-from typing import Callable
+from dataclasses import dataclass
 
 from referee import damage
 from referee.actions import Action, make_action

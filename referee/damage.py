@@ -7,7 +7,7 @@ and then the aftermath of the attack: Wrecks, the HQ check (§1.3.3.2), passenge
 """
 from __future__ import annotations
 
-from referee.errors import NotSupported
+from referee.errors import NotStated, NotSupported
 from referee.events import (MarkerPlaced, UnitDisrupted, UnitEliminated, UnitReduced,
                             result_of)
 from referee.model import HARD_TYPES, Unit

@@ -8,10 +8,10 @@ copied procedure.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping, Protocol
+from typing import Any, Callable, Mapping, Protocol
 
 from referee.actions import Action
-from referee.errors import NotStated, NotSupported, RefereeError
+from referee.errors import NotStated, NotSupported
 from referee.events import apply_all
 from referee.model import Game, Unit
 from referee.tec import Tec, load_tec

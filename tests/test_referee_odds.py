@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.actions import Assault, DirectFire
+from referee.actions import DirectFire
 from referee.classic import classic
 from referee.combat_odds import assault_odds, fire_odds, net_hits_distribution, result_ladder
 from referee.dice import EnumeratedDice

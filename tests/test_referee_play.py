@@ -11,7 +11,7 @@ from referee.dice import EnumeratedDice, GivenDice, SeededDice
 from referee.errors import RefereeError
 from referee.events import UnitDisrupted, UnitReduced, apply_all, result_of
 from referee.hexes import Hex
-from referee.model import AssaultValue, Game, HexState, Status, Unit, UnitType, Weapon
+from referee.model import AssaultValue, Game, HexState, Unit, UnitType, Weapon
 
 LEOPARD = UnitType(name="Leopard C1", target_type="heavy_armor", armor=3, save=5,
                    ap=Weapon(fp=4, to_hit=4, range=5))

@@ -130,3 +130,13 @@ def test_line_of_sight_to_a_helicopter_is_read_from_the_helicopter() -> None:
     assert _los(hidden, "A", "T") is True
     seen = row({2: "woods"}, A=(ABRAMS, 4, "nato"), T=(HIND, 0, "pact"))
     assert _los(seen, "A", "T") is False
+
+
+def test_apply_damage_without_hits_or_result_is_a_gap() -> None:
+    from referee.actions import ApplyDamage
+    game = Game(units={"T": Unit("T", ABRAMS, strength="full")})
+    answer = classic("untold").check(game, ApplyDamage(target="T"))
+    assert answer.gaps == {"*": "not stated: query.hits or query.result"}
+    answer = classic("untold").check(game, ApplyDamage(target="T", hits=2))
+    assert [type(e).__name__ for e in answer.events] == ["UnitDisrupted", "UnitReduced"]
+    assert answer.unit_values["T"] == {"hits": 2}
