@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from lxml import etree
 
-from converter.errors import ContainerError, GeometryError, ModuleError, WawkitError
+from converter.errors import ContainerError, GeometryError, LimitExceeded, ModuleError, WawkitError
 from converter.vassal.buildfile import (BUILDFILE_ENTRIES, DEFAULT_MAX_BUILDFILE_SIZE, EXTENSION_ROOT,
                                         parse_buildfile)
 from converter.vassal.container import _read_entry, open_archive
@@ -241,7 +241,7 @@ class ModuleArchive:
             self.names = [info.filename for info in archive.infolist()]
 
     def read(self, entry: str, max_size: int | None = None) -> bytes:
-        limits = self.limits if max_size is None else Limits(max_entry_size=max_size)
+        limits = self.limits if max_size is None else Limits(max_entry_size=min(max_size, self.limits.max_entry_size))
         with open_archive(self.source, file=self.file, limits=self.limits) as archive:
             return _read_entry(archive, archive.getinfo(entry), self.file, limits)
 
@@ -255,6 +255,8 @@ class ModuleArchive:
         return None
 
 
+#: Largest board image read to learn its size (a bigger one counts as missing: size unknown).
+IMAGE_READ_CAP = 256 * 1024 * 1024
 _SVG_LENGTH = re.compile(r"\s*([0-9.]+)\s*(px)?\s*$")
 
 
@@ -401,7 +403,10 @@ class Module:
         if image and self.archive is not None:
             entry = self.archive.image_entry(image)
             if entry is not None:
-                size = image_size(self.archive.read(entry))
+                try:
+                    size = image_size(self.archive.read(entry, max_size=IMAGE_READ_CAP))
+                except LimitExceeded:
+                    size = None
         elif not image and element.get("width") and element.get("height"):
             size = (java_int(element.get("width"), "width", element, self.file),
                     java_int(element.get("height"), "height", element, self.file))

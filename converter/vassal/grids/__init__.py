@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from converter.errors import ModuleError
-from converter.vassal.grids.attributes import configure, java_double, java_int, where
+from converter.vassal.grids.attributes import configure, java_int, where
 from converter.vassal.grids.hexgrid import SQRT3_2, DEFAULT_WIDTH, Hex, HexGrid
 from converter.vassal.grids.numbering import NUMBERING_ATTRIBUTES, GridNumbering
 from converter.vassal.grids.region import Region, RegionGrid

@@ -12,7 +12,7 @@ from what VASSAL prints in its chat log is a wrong name.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Mapping
 
 from converter.errors import GeometryError
@@ -173,4 +173,3 @@ NUMBERING_ATTRIBUTES: dict[str, str] = {
     "fontSize": "font_size", "color": "color", "rotateText": "rotate_text", "hDrawOff": "h_draw_off",
     "vDrawOff": "v_draw_off", "stagger": "stagger",
 }
-_TYPES = {f.name: f.type for f in fields(GridNumbering)}
