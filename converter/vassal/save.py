@@ -254,9 +254,6 @@ class SavedGame:
             candidate += 1
         return str(candidate)
 
-    def _commit(self, entry: PieceEntry) -> None:
-        entry.commit()
-
     def _set_position(self, piece_id: str, map_name: str | None, x: int, y: int) -> None:
         entry = self.entry(piece_id)
         inner = entry.inner
@@ -425,8 +422,8 @@ class SavedGame:
         node = Node.leaf(command, self.quoting)
         assert block.children is not None
         if first:
-            lead = 1 if block.children and block.children[0].command is not None \
-                and not block.children[0].command.text and block.children[0].command.fields is None else 0
+            # After the block's own (empty) first field, which belongs to the NullCommand itself.
+            lead = 1 if block.children and block.children[0].is_leaf and not block.children[0].text else 0
             block.insert(lead, node)
         else:
             block.append(node)
