@@ -8,7 +8,12 @@ a few hundred points per grid -- random points and points one pixel either side
 of hex corners and edges -- the location name, the snap point and the centre
 point ``getLocation`` gives back for the name. wawkit must agree on all of them.
 
-The harness names points with the numbering's own ``getRow``/``getColumn``/
+A second harness checks the two JDK behaviours zones and regions rest on:
+``java.awt.Polygon.contains`` for every corpus zone, and the iteration order of a
+``HashMap<Point, Region>`` (which breaks ties between equidistant regions) for every
+corpus RegionGrid.
+
+The first harness names points with the numbering's own ``getRow``/``getColumn``/
 ``getName`` and ``FormattedString.getText``: ``locationName`` itself only adds the
 translation lookup, which needs VASSAL's Swing preferences stack.
 """
@@ -23,8 +28,10 @@ from typing import Any
 from lxml import etree
 
 from converter.errors import GeometryError
-from converter.vassal.grids import HEX_GRID, HEX_NUMBERING, SQUARE_GRID, SQUARE_NUMBERING, ZONE, grid_from_element
-from converter.vassal.grids.zoned import parse_path
+from converter.vassal.grids import (HEX_GRID, HEX_NUMBERING, REGION, REGION_GRID, SQUARE_GRID, SQUARE_NUMBERING, ZONE,
+                                    grid_from_element)
+from converter.vassal.grids.region import java_hashmap_order
+from converter.vassal.grids.zoned import parse_path, polygon_contains
 from converter.vassal.module import BOARD, Module
 from tests.interop.engine import run_java
 
@@ -36,6 +43,8 @@ MODULES = ["vassal-tour/tour.mod", "tld-longest-day/buildFile", "ccn-napoleonics
 #: Container size used for a board whose image is not in the corpus (bare buildFiles).
 NOMINAL_SIZE = (2000, 1600)
 POINTS_PER_GRID = 300
+ZONES_IN_CORPUS = 83
+REGION_GRIDS_IN_CORPUS = 63  # with at least one Region
 
 HARNESS = r"""
 import VASSAL.build.module.map.boardPicker.board.*;
@@ -248,3 +257,83 @@ def test_hex_and_square_grids_agree_with_vassal() -> None:
     mismatches = [(what, ours, theirs) for (what, ours), theirs in zip(expected, answers) if ours != theirs]
     assert mismatches[:10] == []
     assert len(requests) > 10_000
+
+
+AWT_HARNESS = r"""
+import java.awt.*;
+import java.io.*;
+import java.nio.charset.StandardCharsets;
+import java.util.*;
+
+public class AwtHarness {
+  static int[] ints(String csv) {
+    String[] parts = csv.split(",");
+    int[] out = new int[parts.length];
+    for (int i = 0; i < parts.length; i++) out[i] = Integer.parseInt(parts[i]);
+    return out;
+  }
+  public static void main(String[] args) throws Exception {
+    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    PrintStream out = new PrintStream(System.out, true, "UTF-8");
+    Polygon polygon = null;
+    String line;
+    while ((line = in.readLine()) != null) {
+      String[] f = line.split(" ");
+      if (f[0].equals("POLY")) {
+        int[] xs = ints(f[1]), ys = ints(f[2]);
+        polygon = new Polygon(xs, ys, xs.length);
+        out.println("ok");
+      } else if (f[0].equals("IN")) {
+        StringBuilder sb = new StringBuilder();
+        int[] xs = ints(f[1]), ys = ints(f[2]);
+        for (int i = 0; i < xs.length; i++) sb.append(polygon.contains(new Point(xs[i], ys[i])) ? '1' : '0');
+        out.println(sb);
+      } else {
+        int[] xs = ints(f[1]), ys = ints(f[2]);
+        HashMap<Point, Integer> map = new HashMap<>();
+        for (int i = 0; i < xs.length; i++) map.put(new Point(xs[i], ys[i]), i);
+        StringBuilder sb = new StringBuilder();
+        for (Point p : map.keySet()) sb.append(p.x).append(',').append(p.y).append(' ');
+        out.println(sb.toString().trim());
+      }
+    }
+  }
+}
+"""
+
+
+def test_zone_polygons_and_region_order_agree_with_the_jdk() -> None:
+    """Zone.contains is java.awt.Polygon.contains and RegionGrid iterates a HashMap<Point, Region>:
+    both are checked against the JDK for every zone and region grid of the corpus."""
+    rng = random.Random(30)
+    requests: list[str] = []
+    expected: list[str] = []
+    zones = regions = 0
+    for relative in MODULES:
+        module = Module.read(CORPUS / relative)
+        for element in module.root.iter(ZONE):
+            polygon = parse_path(element.get("path", ""))
+            if len(polygon) < 3:
+                continue
+            zones += 1
+            xs, ys = zip(*polygon)
+            requests.append(f"POLY {','.join(map(str, xs))} {','.join(map(str, ys))}")
+            expected.append("ok")
+            points = [(x + dx, y + dy) for x, y in polygon for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
+            points += [(rng.randrange(min(xs) - 5, max(xs) + 6), rng.randrange(min(ys) - 5, max(ys) + 6))
+                       for _ in range(200)]
+            requests.append("IN " + ",".join(str(p[0]) for p in points) + " " + ",".join(str(p[1]) for p in points))
+            expected.append("".join("1" if polygon_contains(polygon, *p) else "0" for p in points))
+        for grid_element in module.root.iter(REGION_GRID):
+            origins = [(int(r.get("originx", "0")), int(r.get("originy", "0"))) for r in grid_element
+                       if r.tag == REGION]
+            if not origins:
+                continue
+            regions += 1
+            requests.append("MAP " + ",".join(str(p[0]) for p in origins) + " " + ",".join(str(p[1]) for p in origins))
+            expected.append(" ".join(f"{x},{y}" for x, y in java_hashmap_order(origins)))
+    assert (zones, regions) == (ZONES_IN_CORPUS, REGION_GRIDS_IN_CORPUS)
+    result = run_java(AWT_HARNESS, "AwtHarness", [], stdin=("\n".join(requests) + "\n").encode())
+    answers = result.stdout.decode("utf-8").split("\n")[:-1]
+    assert len(answers) == len(requests)
+    assert [(r[:60], e, a) for r, e, a in zip(requests, expected, answers) if e != a] == []
