@@ -1,0 +1,62 @@
+"""The World At War 85 ruleset (Storming the Gap): a second table of procedures over the
+shared mechanics.
+
+Procedures that WaW85 words like the classic books come from the shared modules; the
+rest are WaW85 procedures in this package. An action WaW85 has but the referee does not
+implement answers "not supported: WaW85 §x.y", never a silent default.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from referee.errors import NotSupported
+from referee.ruleset import Ctx, Params, Procedure, Ruleset
+from referee.waw85 import defence, fire, results
+
+#: Actions of WaW85 the referee does not resolve yet, with the section that governs them.
+NOT_SUPPORTED: dict[str, str] = {
+    "los": "10.2", "los_height": "10.2.1", "aa_fire": "4.2", "cas_attack": "4.3",
+    "cas_interception": "4.1", "cas_ordnance": "4.4", "airstrike": "4.0",
+    "indirect_fire": "14.0", "spotter_check": "14.3", "strike_reduction": "14.9.1",
+    "scatter": "14.5", "scatter_direction": "14.5", "parachute_drift": "16.7.2",
+    "landing_check": "16.7.4", "assault": "13.0", "counterattack": "13.2", "overrun": "13.0",
+    "retreat": "13.2.2", "move": "9.0", "load": "9.8.1", "unload": "9.8.2",
+    "mode_change": "9.7", "stacking": "9.2", "command_check": "7.2", "rally": "7.4",
+    "morale_check": "1.9.13", "conditional_morale": "7.2.4",
+    "night_targeting_check": "16.6.1", "missile_ammo_check": "10.10", "missile_reload": "7.3",
+    "marker_removal": "2.3", "fire_burn_out": "2.3.4.1", "bridge_collapse": "2.3.4.2",
+    "fire_minefield": "2.3.4.3", "fire_spread": "2.3.4.4", "rubble_check": "10.9",
+    "clear_rubble": "10.9.1", "place_marker": "9.7.1", "minefield_attack": "16.2",
+    "minefield_breach": "16.3.1", "minefield_depletion": "16.2.2", "chemical_attack": "14.12",
+    "ew_side_roll": "5.1", "event_roll": "6.1", "event_side_roll": "6.2",
+    "operations_phase": "3.0", "hq_replacement": "7.2.2", "sw_loss_check": "2.3.6",
+    "lift_off": "9.9", "setup": "17.7", "battlegen": "17.1", "bonus_formation_entry": "17.4.3.4",
+    "victory_points": "17.4.1", "casualty_points": "17.4.4", "objective_value": "17.4.4",
+    "degree_of_victory": "17.4.1",
+}
+
+
+def _not_supported(section: str) -> Procedure:
+    def procedure(ctx: Ctx) -> None:
+        raise NotSupported(f"WaW85 §{section}", f"{ctx.action.kind} is not implemented")
+    return procedure
+
+
+PROCEDURES: dict[str, Procedure] = {
+    **{kind: _not_supported(section) for kind, section in NOT_SUPPORTED.items()},
+    "direct_fire": fire.direct_fire,
+    "opportunity_fire": fire.opportunity_fire,
+    "move_and_fire": fire.move_and_fire,
+    "defense": defence.defense,
+    "concealment": defence.concealment,
+    "apply_damage": results.apply_damage,
+}
+
+
+def waw85_params() -> Params:
+    return Params(ruleset="waw85", book="waw85", tec="classic", soft_save=5, hard_db_cap=2)
+
+
+def ruleset(flag: str | None = None) -> Ruleset:
+    """The WaW85 ruleset (it has one book, so ``flag`` is ignored)."""
+    return Ruleset(waw85_params(), PROCEDURES)

@@ -1,0 +1,85 @@
+"""Small pieces every WaW85 procedure uses: the rules tables, rulings with their section,
+unit classes by the WaW85 target types, and the 2d6 Morale/Training check.
+
+WaW85 cites sections as bare numbers ("10.6.3"); a ruling records the section both as a
+reason and, for the first rule that forbids an action, as ``reason_rule``.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+import yaml
+
+from referee.errors import NotStated
+from referee.model import Unit
+from referee.ruleset import Ctx
+from referee.tec import DATA
+
+HARD = frozenset({"heavy_armor", "light_armor"})
+VEHICLES = frozenset({"heavy_armor", "light_armor", "soft_vehicle"})
+PACT_SIDES = frozenset({"pact"})
+
+
+@lru_cache(maxsize=None)
+def tables() -> dict[str, Any]:
+    """``referee/data/waw85_tables.yaml``: every WaW85 chart the procedures consult."""
+    return yaml.safe_load((DATA / "waw85_tables.yaml").read_text(encoding="utf-8"))
+
+
+def because(ctx: Ctx, section: str, text: str) -> None:
+    ctx.answer.because(f"WaW85 §{section}", text)
+
+
+def illegal(ctx: Ctx, section: str, text: str) -> None:
+    """Forbid the action; the first forbidding rule is the answer's ``reason_rule``."""
+    if ctx.answer.legal is not False:
+        ctx.answer.set("reason_rule", section)
+    ctx.answer.illegal(f"WaW85 §{section}", text)
+
+
+def modify(ctx: Ctx, applies_to: str, value: int, why: str, section: str) -> None:
+    ctx.answer.modify(applies_to, value, why, f"WaW85 §{section}")
+
+
+def air_class(unit: Unit) -> bool:
+    """Aircraft targets (§10.1): CAS counters and Flying or Hovering Helicopters."""
+    kind = unit.type.target_type
+    if kind == "aircraft":
+        return True
+    if kind == "helicopter":
+        if unit.mode is None:
+            raise NotStated(f"units.{unit.key}.mode")
+        return unit.mode in ("flying", "hovering")
+    return False
+
+
+def target_kind(unit: Unit) -> str:
+    """The §10.1 target class: heavy_armor, light_armor, soft_vehicle, troops or aircraft.
+
+    A Nap-of-Earth or Landed Helicopter is a ground vehicle (§9.7.2, §9.7.4)."""
+    if air_class(unit):
+        return "aircraft"
+    kind = unit.type.target_type
+    if kind == "helicopter":
+        return "helicopter_ground"
+    if kind is None:
+        raise NotStated(f"units.{unit.key}.target_type")
+    return kind
+
+
+def side_group(unit: Unit) -> str:
+    """Soviet, Pact and Pact-allied units against NATO and NATO-allied ones (§10.6.10, §11.0)."""
+    if unit.side is None:
+        raise NotStated(f"units.{unit.key}.side")
+    return "pact" if unit.side in PACT_SIDES else "nato"
+
+
+def morale_value(ctx: Ctx, unit: Unit) -> int:
+    """The unit's Morale/Training value: its Formation's (the case states it on the unit)."""
+    if unit.morale is not None:
+        return unit.morale
+    formation = ctx.game.formations.get(unit.formation or "")
+    if formation is not None and formation.morale is not None:
+        return formation.morale
+    raise NotStated(f"units.{unit.key}.morale")

@@ -1,0 +1,136 @@
+"""Every ``waw85-`` rule case, run by the generic case runner with the WaW85 ruleset.
+
+A case the referee cannot answer is listed in KNOWN_GAPS with its reason; the test fails
+if a listed case starts passing (so the list only shrinks), if a case not listed gaps,
+and if any run gives a wrong answer.
+"""
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+
+from referee.cases import Outcome, load_cases, run_case, run_cases, summary
+from referee.rulesets import get_ruleset
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+CASE_FILE = SHARED / "cases" / "rule-cases.yaml"
+
+#: case id -> the reasons its runs are gaps (every gap detail must name one of them).
+KNOWN_GAPS: dict[str, tuple[str, ...]] = {
+    'waw85-point-blank-to-hit': ('not supported: WaW85 §14.0', 'not supported: WaW85 §4.3'),
+    'waw85-cas-interception': ('not supported: WaW85 §4.1',),
+    'waw85-cas-aa-contributing-units': ('not supported: WaW85 §4.2',),
+    'waw85-cas-attack-no-range-modifiers-switch-fp': ('not supported: WaW85 §4.3',),
+    'waw85-aa-restrictions-green-ap-and-missile-vs-noe': ('not supported: WaW85 §4.2',),
+    'waw85-rubble-fire-table': ('not supported: WaW85 §10.9',),
+    'waw85-rubble-fire-trigger-conditions': ('not supported: WaW85 §10.9',),
+    'waw85-fire-bridge-collapse-mine-depletion-spread': ('not supported: WaW85 §2.3.4.2', 'not supported: WaW85 §2.3.4.3', 'not supported: WaW85 §2.3.4.4'),
+    'waw85-missile-ammo-check': ('not supported: WaW85 §10.10',),
+    'waw85-command-range-counting': ('not supported: WaW85 §7.2',),
+    'waw85-command-check-recon-luchs-example': ('not supported: WaW85 §7.2',),
+    'waw85-disruption-removal-check': ('not supported: WaW85 §7.4',),
+    'waw85-leader-substitutes-morale': ('not supported: WaW85 §1.9.13',),
+    'waw85-ew-card-side-roll': ('not supported: WaW85 §5.1',),
+    'waw85-ew-marker-removal': ('not supported: WaW85 §2.3',),
+    'waw85-ew-effects': ('not supported: WaW85 §7.2', 'not supported: WaW85 §7.4', 'not supported: WaW85 §14.0'),
+    'waw85-end-operations-second-card': ('not supported: WaW85 §3.0',),
+    'waw85-helicopter-fire-marker-retreat': ('not supported: WaW85 §9.7.1',),
+    'waw85-stacking-limits': ('not supported: WaW85 §9.2',),
+    'waw85-transport-loading-bmp2-example': ('not supported: WaW85 §9.8.1',),
+    'waw85-amphibious-river-crossing': ('not supported: WaW85 §9.0', 'not supported: WaW85 §13.0'),
+    'waw85-assault-m113-cannot-assault-t72': ('not supported: WaW85 §13.0', 'not supported: WaW85 §13.2'),
+    'waw85-assault-infantry-vs-vehicles-city-hq': ('not supported: WaW85 §13.0',),
+    'waw85-assault-cross-bridge-river': ('not supported: WaW85 §13.0',),
+    'waw85-assault-attacker-retreats-on-tie': ('not supported: WaW85 §13.0',),
+    'waw85-assault-retreat-restrictions': ('not supported: WaW85 §13.2.2',),
+    'waw85-night-assault': ('not supported: WaW85 §13.0',),
+    'waw85-los-obscuring-and-blocking-same-height': ('not supported: WaW85 §10.2',),
+    'waw85-los-blind-spot-example': ('not supported: WaW85 §10.2',),
+    'waw85-los-blind-spot-two-levels-higher': ('not supported: WaW85 §10.2',),
+    'waw85-night-targeting-check-halving': ('not supported: WaW85 §16.6.1',),
+    'waw85-scatter-check-on-target': ('not supported: WaW85 §14.5',),
+    'waw85-scatter-direction-table': ('not supported: WaW85 §14.5',),
+    'waw85-scatter-cancelled': ('not supported: WaW85 §14.5',),
+    'waw85-indirect-fire-minimum-ranges': ('not supported: WaW85 §14.0',),
+    'waw85-spotter-check': ('not supported: WaW85 §14.3',),
+    'waw85-dpicm-strike-reduction-check': ('not supported: WaW85 §14.9.1',),
+    'waw85-minefield-entry': ('not supported: WaW85 §16.2',),
+    'waw85-minefield-breach': ('not supported: WaW85 §16.3.1',),
+    'waw85-chemical-strike': ('not supported: WaW85 §14.12', 'not supported: WaW85 §14.0', 'not supported: WaW85 §9.0'),
+    'waw85-smoke-strike-placement': ('not supported: WaW85 §14.0',),
+    'waw85-smoke-marker-removal': ('not supported: WaW85 §2.3',),
+    'waw85-improved-positions': ('not answered by apply_damage',),
+    'waw85-parachute-drift': ('not supported: WaW85 §16.7.2',),
+    'waw85-parachute-landing-aa-and-morale': ('not supported: WaW85 §4.2', 'not supported: WaW85 §16.7.4'),
+    'waw85-battlegen-objectives-minus-casualties': ('unsettled:',),
+    'waw85-battlegen-degree-of-victory': ('not supported: WaW85 §17.4.1',),
+    'waw85-battlegen-casualties-only': ('not supported: WaW85 §17.4.4',),
+    'waw85-support-weapon-fire-and-opportunity-fire': ('not answered by direct_fire', 'not answered by opportunity_fire'),
+    'waw85-unload-into-assault-disrupted-passenger-overstack': ('not supported: WaW85 §13.0',),
+    'waw85-assault-mp-and-stack-split': ('not supported: WaW85 §13.0',),
+    'waw85-battlegen-setup-distances': ('not supported: WaW85 §17.7',),
+}
+
+
+def _ids() -> list[str]:
+    return [c["id"] for c in load_cases(CASE_FILE) if c["id"].startswith("waw85-")]
+
+
+@pytest.fixture(scope="module")
+def cases() -> list[dict]:
+    return [c for c in load_cases(CASE_FILE) if c["id"].startswith("waw85-")]
+
+
+@pytest.fixture(scope="module")
+def outcomes(cases: list[dict]) -> dict[str, list[Outcome]]:
+    by_case: dict[str, list[Outcome]] = {}
+    for outcome in run_cases(cases, get_ruleset):
+        by_case.setdefault(outcome.case, []).append(outcome)
+    return by_case
+
+
+def test_there_are_82_waw85_cases(cases: list[dict]) -> None:
+    assert len(cases) == 82
+
+
+@pytest.mark.parametrize("case_id", _ids())
+def test_case(case_id: str, outcomes: dict[str, list[Outcome]]) -> None:
+    runs = outcomes[case_id]
+    assert runs, "the case produced no run"
+    assert all(o.flag is None for o in runs)
+    failed = [o.line() for o in runs if o.status == "failed"]
+    assert not failed
+    gaps = [o for o in runs if o.status == "gap"]
+    if case_id in KNOWN_GAPS:
+        assert gaps, f"{case_id} now passes: remove it from KNOWN_GAPS"
+        for gap in gaps:
+            assert any(reason in detail for detail in gap.details for reason in KNOWN_GAPS[case_id]), gap.line()
+    else:
+        assert not gaps, [g.line() for g in gaps]
+
+
+def test_known_gaps_are_waw85_case_ids() -> None:
+    assert set(KNOWN_GAPS) <= set(_ids())
+
+
+def test_summary_counts(outcomes: dict[str, list[Outcome]]) -> None:
+    flat = [o for runs in outcomes.values() for o in runs]
+    assert summary(flat) == "117 passed, 0 failed, 180 gaps"
+
+
+def test_a_wrong_expectation_fails(cases: list[dict]) -> None:
+    """The runner really compares: change one expected number and the case fails."""
+    case = copy.deepcopy(next(c for c in cases if c["id"] == "waw85-direct-fire-full-resolution-heavy-armor"))
+    case["expect"]["net_hits"] = 3
+    [outcome] = list(run_case(case, get_ruleset))
+    assert outcome.status == "failed"
+    assert outcome.details == ["net_hits: expected 3, got 2"]
+
+
+def test_unimplemented_actions_name_their_section(cases: list[dict]) -> None:
+    case = copy.deepcopy(next(c for c in cases if c["id"] == "waw85-parachute-drift"))
+    outcome = next(iter(run_case(case, get_ruleset)))
+    assert outcome.status == "gap"
+    assert "not supported: WaW85 §16.7.2" in outcome.details[0]
