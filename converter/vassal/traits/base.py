@@ -118,10 +118,15 @@ class Double(FieldSpec[float]):
 
 
 class StrList(FieldSpec[list]):
-    """``nextStringArray(min)``: a ``','``-encoded list (StringArrayConfigurer), padded with ``""``."""
+    """``nextStringArray(min)``: a ``','``-encoded list (StringArrayConfigurer), padded with ``""``.
 
-    def __init__(self, index: int, min_length: int = 0, *, part: str = TYPE) -> None:
+    ``pad_to`` names another list attribute whose length is the minimum, as
+    Embellishment reads one level name per image.
+    """
+
+    def __init__(self, index: int, min_length: int = 0, *, part: str = TYPE, pad_to: str | None = None) -> None:
         self.min_length = min_length
+        self.pad_to = pad_to
         super().__init__(index, [""] * min_length, part=part)
 
     def decode(self, text: str) -> list[str]:
@@ -133,7 +138,12 @@ class StrList(FieldSpec[list]):
 
     def __get__(self, trait: "Trait | None", owner: type) -> Any:
         value = super().__get__(trait, owner)
-        return list(value) if isinstance(value, list) else value
+        if trait is None:
+            return value
+        items = list(value)
+        if self.pad_to is not None:
+            items += [""] * (len(getattr(trait, self.pad_to)) - len(items))
+        return items
 
 
 class Trait:
@@ -196,6 +206,8 @@ class Trait:
     def set_field(self, index: int, text: str, part: str = TYPE) -> None:
         """Set one decoded field; fields missing before it are filled with their defaults."""
         fields = self.fields(part)
+        if part == STATE and self._state is None and not fields.raw and self.default_state:
+            fields.raw = Fields(self.default_state, fields.delim, fields.quoting).raw  # as VASSAL would write it
         defaults = self._defaults_type if part == TYPE else self._defaults_state
         if index >= len(fields) and fields.get(index) != text:
             while len(fields) < index:

@@ -146,7 +146,7 @@ class Embellishment(Layer):
     y_offset = Int(14, 0)
     images = StrList(15, 1)
     """One image per level (``imageName``); ``""`` = no image."""
-    level_names = StrList(16)
+    level_names = StrList(16, pad_to="images")
     """One name per level (``commonName``): ``+x`` suffix, ``x+`` prefix, else replacement."""
     loop_levels = Bool(17, True)
     name = Str(18)

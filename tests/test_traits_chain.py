@@ -1,0 +1,107 @@
+"""Trait chains: the one-scan splitter agrees with VASSAL's level-by-level reading, and
+re-encoding reuses the raw text of every unchanged level."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from converter.errors import EncodingError
+from converter.vassal.pieces import decode_piece
+from converter.vassal.sequence import LEGACY, MODERN, TAB, escape, join, unescape
+from converter.vassal.traits.chain import TooManyLevels, compose, split_fast, split_levels
+
+TEXT = st.text(alphabet="ab;,\\'\t", max_size=8)
+
+
+def encode_chain(levels: list[str], quoting: str = MODERN) -> str:
+    """What nested ``SequenceEncoder(own, TAB).append(inner)`` calls write."""
+    if len(levels) == 1:
+        return levels[0]
+    return escape(levels[0], TAB, quoting) + TAB + escape(encode_chain(levels[1:], quoting), TAB, quoting)
+
+
+@settings(max_examples=400)
+@given(st.lists(TEXT, min_size=1, max_size=6), st.sampled_from([MODERN, LEGACY]))
+def test_fast_split_agrees_with_level_by_level(levels: list[str], quoting: str) -> None:
+    text = encode_chain(levels, quoting)
+    exact = split_levels(text)[0]
+    fast = split_fast(text)
+    assert fast is None or fast == exact
+    try:
+        exact_state = split_levels(text, limit=len(exact), state=True)[0]
+    except TooManyLevels:
+        exact_state = None
+    try:
+        fast_state = split_fast(text, limit=len(exact), state=True)
+    except TooManyLevels:
+        assert exact_state is None
+    else:
+        assert fast_state is None or fast_state == exact_state
+
+
+@settings(max_examples=300)
+@given(st.lists(TEXT, min_size=1, max_size=6))
+def test_well_formed_chains_decode_to_their_levels(levels: list[str]) -> None:
+    """Values that do not end in a backslash (VASSAL's known mis-split) read back exactly."""
+    assume(not any(v.endswith("\\") for v in levels[:-1]))
+    assume(TAB not in levels[-1])
+    text = encode_chain(levels)
+    assert split_levels(text)[0] == levels[:-1] + [unescape(levels[-1], TAB)]
+    assert split_levels(text, limit=len(levels), state=True)[0] == levels
+
+
+def test_spec_nesting_example() -> None:
+    """The k-th separator carries k-1 backslashes (spec 2.1)."""
+    text = encode_chain(["T1", "T2", "T3", "B"])
+    assert text == "T1\tT2\\\tT3\\\\\tB"
+    assert split_fast(text) == ["T1", "T2", "T3", "B"]
+
+
+def test_escaped_tab_inside_a_trait_stays_in_it() -> None:
+    inner = "piece;;;a.png;A"
+    marker = encode_chain(["mark;Side", inner])
+    placemark = "placemark;" + join(["Add", "65,130", marker, "null"], ";")
+    text = encode_chain([placemark, "piece;;;b.png;B"])
+    assert split_fast(text) == [placemark, "piece;;;b.png;B"]
+    piece = decode_piece(text, "\tnull;0;0")
+    assert piece.traits[0].marker().type_text() == marker
+    assert piece.traits[0].marker().inner.name == "A"
+
+
+def test_quoted_segment_takes_the_exact_path() -> None:
+    text = encode_chain(["label;1", "piece;;;;"])
+    state = encode_chain(["'quoted'", "null;0;0"])
+    assert state == "''quoted''\tnull;0;0"
+    assert split_fast(state, limit=2, state=True) is None
+    piece = decode_piece(text, state)
+    assert piece.traits[0].state_text() == "'quoted'"
+    assert piece.state_text() == state
+    piece.inner.x = 4
+    assert piece.state_text() == "''quoted''\tnull;4;0"
+
+
+def test_more_state_segments_than_traits_is_an_error() -> None:
+    with pytest.raises(EncodingError) as error:
+        decode_piece("mark;Side\tpiece;;;;", "German\tnull;0;0\\\textra", piece_id="42")
+    assert "piece 42" in str(error.value)
+    assert "more TAB-separated segments" in str(error.value)
+
+
+def test_shorter_state_is_kept() -> None:
+    piece = decode_piece("mark;Side\tmark;Unit\\\tpiece;;;;", "German")
+    assert piece.traits[0].values == ["German"]
+    assert piece.traits[2].state_text() is None
+    assert piece.state_text() == "German"
+    piece.set_property("Side", "Soviet")
+    assert piece.state_text() == "Soviet"
+
+
+def test_compose_reuses_raw_of_unchanged_levels() -> None:
+    values = ["a", "b", "c"]
+    text = encode_chain(values)
+    own_raw, rest_raw = split_levels(text)[1:]
+    assert compose(values, values, text, own_raw, rest_raw, MODERN) == text
+    assert compose(["A", "b", "c"], values, text, own_raw, rest_raw, MODERN) == "A\tb\\\tc"
+    assert compose(["a", "b", "C"], values, text, own_raw, rest_raw, MODERN) == "a\tb\\\tC"
+    assert compose([None, None, None], [None, None, None], None, [], [], MODERN) is None
