@@ -93,11 +93,69 @@ def fire_odds(ruleset: Ruleset, game: Game, action: Action) -> FireOdds:
 
 @dataclass(frozen=True)
 class AssaultOdds:
-    """Exact hits on each side of an assault and who holds the hex (§6.3)."""
+    """Exact hits on each side of an assault and who holds the hex (§6.3); with one unit
+    a side, that unit's results too."""
 
     on_defender: Distribution
     on_attacker: Distribution
     outcome: Distribution        # attacker_holds / defender_retreats / attacker_retreats
+    defender_results: Distribution | None = None
+    attacker_results: Distribution | None = None
+
+    def lines(self) -> list[str]:
+        def row(dist: Distribution) -> str:
+            return ", ".join(f"{k}: {p} ({float(p):.1%})" for k, p in dist.items())
+        lines = [f"hits on the defender  {row(self.on_defender)}",
+                 f"hits on the attacker  {row(self.on_attacker)}",
+                 f"outcome               {row(self.outcome)}"]
+        if self.defender_results is not None:
+            lines.append(f"defender results      {row(self.defender_results)}")
+        if self.attacker_results is not None:
+            lines.append(f"attacker results      {row(self.attacker_results)}")
+        return lines
+
+
+def assault_odds_for(ruleset: Ruleset, game: Game, action: Action) -> AssaultOdds:
+    """Exact odds of a one-unit assault on one defender, from the referee's own numbers."""
+    verdict = ruleset.check(game, action)
+    if verdict.legal is False:
+        raise RefereeError("the assault is not legal: " + "; ".join(map(str, verdict.reasons)))
+    for name in ("fp", "to_hit"):
+        if name not in verdict.values:
+            raise NotStated(verdict.gaps.get(name, name).replace("not stated: ", ""))
+    defender = action.target if isinstance(action.target, str) else None
+    if defender is None or defender not in game.units or not action.actor:
+        raise NotStated("one attacking and one defending unit")
+    counter = verdict.unit_values.get(defender, {})
+    fp, to_hit = counter.get("fp", 0), counter.get("to_hit", 6)
+    hex_id = game.unit(defender).hex
+    negate = bool(hex_id and "improved_position" in game.hex(hex_id).markers
+                  and ruleset.params.has("improved_positions"))
+    d_ladder = result_ladder(ruleset, game, defender, None, verdict.values["fp"])
+    a_ladder = result_ladder(ruleset, game, action.actor, None, fp)
+    base = assault_odds(verdict.values["fp"], verdict.values["to_hit"], fp, to_hit,
+                        defender_steps_left=_steps_left(d_ladder), negate_first=negate,
+                        max_hits=verdict.values.get("max_hits"))
+    return AssaultOdds(base.on_defender, base.on_attacker, base.outcome,
+                       base.on_defender.map(d_ladder.__getitem__),
+                       base.on_attacker.map(a_ladder.__getitem__))
+
+
+def _steps_left(ladder: dict[int, str]) -> int:
+    """Hits that eliminate the unit (one more than the most it survives)."""
+    for hits, result in sorted(ladder.items()):
+        if result == "eliminated":
+            return hits
+    return max(ladder) + 1
+
+
+def odds_for(ruleset: Ruleset, game: Game, action: Action) -> FireOdds | AssaultOdds:
+    """Exact odds of a fire or assault action."""
+    if action.kind == "assault":
+        return assault_odds_for(ruleset, game, action)
+    if action.kind in ("direct_fire", "opportunity_fire", "move_and_fire"):
+        return fire_odds(ruleset, game, action)
+    raise RefereeError(f"no exact odds for {action.kind} (fire and assault only)")
 
 
 def assault_odds(attacker_dice: int, attacker_to_hit: int, defender_dice: int, defender_to_hit: int,

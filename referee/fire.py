@@ -60,6 +60,9 @@ def choose_weapon(ctx: Ctx, actor: Unit, target: Unit | None) -> str:
     """The query's weapon, else AP against hard targets and HE otherwise (§6.1)."""
     if ctx.action.weapon:
         return ctx.action.weapon
+    if actor.type.target_type == "helicopter" and (target is None or target.type.target_type != "aircraft"):
+        ctx.answer.because("§9.2", "helicopters attack soft and hard targets with their HE firepower")
+        return "he"
     printed = [n for n in ("ap", "he", "aa") if actor.type.weapon(n) is not None]
     if len(printed) == 1:
         return printed[0]

@@ -126,3 +126,13 @@ def test_odds_from_a_case() -> None:
                                        "--row", "0"])
     assert result.exit_code == 2
     assert "cannot compute odds" in result.output
+
+
+def test_odds_of_an_assault_case() -> None:
+    result = CliRunner().invoke(main, ["odds", "--cases", str(CASE_FILE), "--id",
+                                       "classic-us-augmented-assault-firepower"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    # four dice at 4+, at most three hits count (001 §6.3.2)
+    assert lines[0] == "hits on the defender  0: 1/16 (6.2%), 1: 1/4 (25.0%), 2: 3/8 (37.5%), 3: 5/16 (31.2%)"
+    assert lines[1] == "hits on the attacker  0: 1 (100.0%)"

@@ -117,3 +117,28 @@ def test_assault_odds_outcomes() -> None:
     capped = assault_odds(4, 4, 0, 6, defender_steps_left=4, max_hits=3)
     assert capped.outcome["attacker_holds"] == 0
     assert max(capped.on_defender) == 3
+
+
+def test_assault_odds_equal_enumeration_of_resolve() -> None:
+    from referee.actions import Assault
+    from referee.combat_odds import odds_for
+    from referee.model import AssaultValue
+    game = Game(units={
+        "A": Unit("A", UnitType(name="infantry", target_type="troops", assault=AssaultValue(3, 4)),
+                  side="nato", hex="a", strength="full"),
+        "T": Unit("T", UnitType(name="infantry", target_type="troops", assault=AssaultValue(2, 4)),
+                  side="pact", hex="t", strength="full")},
+        hexes={"a": HexState("a", terrain="clear"), "t": HexState("t", terrain="woods")})
+    ruleset = classic("untold")
+    action = Assault(unit="A", target="T")
+    odds = odds_for(ruleset, game, action)
+
+    def outcome(dice) -> str:
+        answer = ruleset.resolve(game, action, dice)
+        if result_of("T", answer.events) == "eliminated":
+            return "attacker_holds"
+        return "defender_retreats" if answer.unit_values["T"]["retreat"] else "attacker_retreats"
+    assert dict(EnumeratedDice.distribution(outcome).items()) == dict(odds.outcome.items())
+    defender = EnumeratedDice.distribution(lambda dice: result_of("T", ruleset.resolve(game, action, dice).events))
+    assert dict(defender.items()) == dict(odds.defender_results.items())
+    assert odds.outcome["defender_retreats"] == Fraction(3, 8)

@@ -16,7 +16,7 @@ import click
 from converter.cli import EXIT_FINDINGS, main
 from converter.errors import SchemaError
 from referee.cases import build_action, build_game, load_cases, merge, run_cases, summary
-from referee.combat_odds import RESULT_ORDER, fire_odds, net_hits_distribution, result_ladder
+from referee.combat_odds import RESULT_ORDER, net_hits_distribution, odds_for, result_ladder
 from referee.errors import CaseError, RefereeError
 from referee.model import Game, Status, Unit, UnitType
 from referee.rulesets import get_ruleset
@@ -96,8 +96,8 @@ def _case_odds(file: str, case_id: str, row: int | None, book: str) -> list[str]
             raise SchemaError(f"case {case_id} has no row {row}", file=file)
         given = merge(given, rows[row].get("given") or {})
     try:
-        result = fire_odds(get_ruleset(case["ruleset"], book), build_game(given),
-                           build_action(given.get("query") or {}))
+        result = odds_for(get_ruleset(case["ruleset"], book), build_game(given),
+                          build_action(given.get("query") or {}))
     except RefereeError as error:
         raise SchemaError(f"cannot compute odds: {error}", file=file, entry=f"case {case_id}") from None
     return result.lines()
@@ -123,7 +123,8 @@ def _case_odds(file: str, case_id: str, row: int | None, book: str) -> list[str]
 def odds(fp: int | None, to_hit: int | None, defense_dice: int, save: int, target_type: str,
          strength: str, disrupted: bool, weapon: str | None, improved_position: bool, book: str,
          case_file: str | None, case_id: str | None, row: int | None) -> None:
-    """Exact odds of a ranged attack: hits, saves, net hits and each result."""
+    """Exact odds of a ranged attack (hits, saves, net hits, each result), or of the fire
+    or assault a rule case describes."""
     if case_file:
         if not case_id:
             raise click.UsageError("--cases needs --id")
