@@ -198,3 +198,24 @@ def test_zone_names_locate_inside_their_polygons() -> None:
     geometry = module.map("Main Map").geometry([("VIP", False, 0, 0)])
     for name in ("Japanese Islands", "Aleutian Islands", "North Pacific", "Japan", "Turn 7 Returns"):
         assert geometry.location_name(*geometry.locate(name)) == name
+
+
+def test_at_start_stacks_sit_where_their_grid_location_is() -> None:
+    module = Module.read(CORPUS / "paths-of-glory" / "buildFile.xml")
+    named, elsewhere, by_xy = 0, [], 0
+    for map_def in module.maps:
+        for stack in map_def.at_start_stacks:
+            layout = [(stack.owning_board or map_def.boards[0].name, False, 0, 0)]
+            point = map_def.at_start_position(stack, layout)
+            if not stack.use_grid_location:
+                assert point == (stack.x, stack.y)
+                by_xy += 1
+                continue
+            name = map_def.geometry(layout).location_name(*point)
+            if name == stack.location:
+                named += 1
+            else:
+                elsewhere.append((stack.name, stack.location, point, name))
+    assert (named, by_xy) == (431, 238)
+    # This region's origin lies inside the zone "Naples", and zones name a point before the background grid.
+    assert elsewhere == [("AP Action 6 (d)", "Action_AP_6", (1838, 2745), "Naples")]

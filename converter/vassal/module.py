@@ -46,6 +46,7 @@ BOARD_PICKER = V + "module.map.BoardPicker"
 BOARD = V + "module.map.boardPicker.Board"
 PIECE_WINDOW = V + "module.PieceWindow"
 DRAW_PILE = V + "module.map.DrawPile"
+SETUP_STACK = V + "module.map.SetupStack"
 PIECE_SLOT = V + "widget.PieceSlot"
 CARD_SLOT = V + "widget.CardSlot"
 WIDGETS = {V + "widget.TabWidget": "tab", V + "widget.PanelWidget": "panel", V + "widget.ListWidget": "list",
@@ -197,6 +198,19 @@ class GlobalPropertyDef:
 
 
 @dataclass
+class AtStartStack:
+    """A ``SetupStack``: pieces a new game starts with, at a grid location or at x, y of a board."""
+
+    name: str
+    owning_board: str | None
+    use_grid_location: bool
+    location: str
+    x: int
+    y: int
+    slots: list[PieceSlot] = field(default_factory=list)
+
+
+@dataclass
 class MapDef:
     """A ``Map`` (or PrivateMap, PlayerHand, WidgetMap): its boards and default layout."""
 
@@ -208,6 +222,7 @@ class MapDef:
     default_layout: list[PlacedBoard]
     element: Any = field(repr=False)
     decks: list[Deck] = field(default_factory=list)
+    at_start_stacks: list[AtStartStack] = field(default_factory=list)
 
     def board(self, name: str) -> Board:
         for board in self.boards:
@@ -219,6 +234,18 @@ class MapDef:
         """Boards placed as in ``layout`` (from a save), else the map's default layout."""
         chosen = self.default_layout if layout is None else as_layout(layout)
         return MapGeometry(self.name, self.boards, chosen, self.edge, self.decks)
+
+    def at_start_position(self, stack: AtStartStack,
+                          layout: Iterable[PlacedBoard | tuple[str, bool, int, int]] | None = None) -> tuple[int, int]:
+        """Map pixel where an at-start stack's pieces start: its grid location on its board, or
+        its x, y on its board (mirrored on a reversed board), or x, y past the map edge."""
+        geometry = self.geometry(layout)
+        if stack.use_grid_location and stack.location:
+            return geometry.locate(stack.location, board=stack.owning_board)
+        owner = next((p for p in geometry.placements if p.board.name == stack.owning_board), None)
+        if owner is None:
+            return stack.x + self.edge[0], stack.y + self.edge[1]
+        return owner.to_map(stack.x, stack.y)
 
 
 @dataclass(frozen=True)
@@ -394,8 +421,13 @@ class Module:
         decks = [Deck(d.get("name", ""), java_int(d.get("x", "0"), "x", d, self.file),
                       java_int(d.get("y", "0"), "y", d, self.file), d.get("owningBoard") or None)
                  for d in element.iter(DRAW_PILE)]
+        stacks = [AtStartStack(s.get("name", ""), s.get("owningBoard") or None, _bool(s.get("useGridLocation")),
+                               s.get("location", ""), java_int(s.get("x", "0"), "x", s, self.file),
+                               java_int(s.get("y", "0"), "y", s, self.file),
+                               [self._slot(c) for c in s if c.tag == PIECE_SLOT])
+                  for s in element.iter(SETUP_STACK)]
         return MapDef(name, name or f"Map{index}", element.tag.rsplit(".", 1)[-1], self._edge(element), boards,
-                      layout, element, decks)
+                      layout, element, decks, stacks)
 
     def _board(self, element: Any) -> Board:
         image = element.get("image") or None
