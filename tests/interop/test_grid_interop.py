@@ -132,6 +132,10 @@ public class GridHarness {
         Point p = new Point(Integer.parseInt(f[1]), Integer.parseInt(f[2]));
         Point s = grid.snapTo(p);
         out.println((numbering == null ? "-" : hex(numbering.name(p))) + " " + s.x + " " + s.y);
+      } else if (f[0].equals("R")) {
+        Point a = new Point(Integer.parseInt(f[1]), Integer.parseInt(f[2]));
+        Point b = new Point(Integer.parseInt(f[3]), Integer.parseInt(f[4]));
+        out.println(((GeometricGrid) grid).range(a, b));
       } else {
         try {
           Point p = grid.getLocation(unhex(f[1]));
@@ -243,6 +247,12 @@ def test_hex_and_square_grids_agree_with_vassal() -> None:
                              f"{'-' if name is None else 'x' + name.encode().hex()} {sx} {sy}"))
             if name is not None:
                 names.add(name)
+        centres = [grid.snap(rng.randrange(0, size[0]), rng.randrange(0, size[1])) for _ in range(40)]
+        for a, b in zip(centres, centres[1:]):
+            requests.append(f"R {a[0]} {a[1]} {b[0]} {b[1]}")
+            expected.append((f"{label} range {a} {b}", str(grid.range(a, b))))
+            if grid.kind == "hex" and abs(grid.dx - grid.dy * math.sqrt(3) / 2) < 0.01:
+                assert grid.range(a, b) == grid.hex_at(*a).distance(grid.hex_at(*b)), (label, a, b)
         for name in sorted(names)[:60]:
             try:
                 answer = "{} {}".format(*grid.center_point(*grid.numbering.parse(name), size))
