@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from referee import damage
 from referee.errors import NotStated, NotSupported
-from referee.events import ModeChanged, UnitRemoved
+from referee.events import ModeChanged, StatusChanged, UnitEliminated, UnitRemoved
 from referee.fire import is_hard, terrain_db
-from referee.model import need
+from referee.model import Unit, need
 from referee.ruleset import Ctx
 
 
@@ -65,6 +65,8 @@ def _strike(ctx: Ctx, hex_id: str, keys: list[str], hits: int) -> None:
 
 
 def aa_fire(ctx: Ctx) -> None:
+    """AA fire at an airstrike (001 §9.5: no LOS needed; one hit aborts it, two shoot it
+    down) or air cover attacking (001 §9.6); hits on a helicopter apply normally (§9.3)."""
     ans = ctx.answer
     shooter = ctx.unit(ctx.action.actor)
     target = ctx.unit(ctx.action.target if isinstance(ctx.action.target, str) else None, "target")
@@ -76,12 +78,50 @@ def aa_fire(ctx: Ctx) -> None:
         ctx.params.require("air_cover", "001 §9.6")
         if shooter.location != "held":
             ans.illegal("001 §9.6", "air cover not yet pulled from the cup cannot counter")
+    elif shooter.status.ops_complete:
+        ans.illegal("001 §9.5", f"{shooter.name} is Ops Complete")
     if ans.legal is False:
         return
     ans.set("legal", True)
     if "air_cover" in shooter.type.abilities:
         ctx.emit(UnitRemoved(shooter.key, "removed"))
         ans.because("001 §9.6", "air cover attacks, then is removed from play")
+    else:
+        ctx.emit(StatusChanged(shooter.key, "ops_complete", True))
+    if ctx.action.hits is not None or ctx.dice is not None:
+        ctx.stage(("hits", "saves", "net_hits", "units"), lambda: _aa_hits(ctx, shooter, target))
+
+
+def _aa_hits(ctx: Ctx, shooter: Unit, target: Unit) -> None:
+    ans = ctx.answer
+    if ctx.action.hits is not None:
+        hits = int(ctx.action.hits)
+    else:
+        aa = shooter.type.aa
+        fp, to_hit = need(aa.fp, f"units.{shooter.key}.aa.fp"), need(aa.to_hit, f"units.{shooter.key}.aa.to_hit")
+        hits = sum(1 for d in ctx.roll(fp, "attack") if d >= to_hit)
+    ans.set("hits", hits)
+    armor = need(target.type.armor, f"units.{target.key}.armor")
+    save = need(target.type.save, f"units.{target.key}.save")
+    saves = sum(1 for d in ctx.roll(armor, "save") if d >= save) if hits else 0
+    net = max(0, hits - saves)
+    ans.set("saves", saves)
+    ans.set("net_hits", net)
+    ans.because("001 §9.5", f"{armor} armor dice at {save}+: {saves} saved, {net} net hit(s)")
+    if target.type.target_type == "helicopter":
+        damage.take_hits(ctx, target.key, net)
+        damage.aftermath(ctx, [target.key])
+        return
+    ans.unit(target.key, hits=net)
+    if net >= 2:
+        ctx.emit(UnitEliminated(target.key))
+        ans.because("001 §9.5", "two hits: the aircraft is shot down")
+    elif net == 1:
+        roll = ctx.roll(1, "d6")[0]
+        back = roll >= 4
+        ctx.emit(UnitRemoved(target.key, "cup" if back else "removed"))
+        ans.because("001 §9.5", f"one hit aborts the strike; 1d6 = {roll}: "
+                    + ("it circles back to the cup" if back else "it returns to base"))
 
 
 def mode_change(ctx: Ctx) -> None:

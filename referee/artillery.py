@@ -65,8 +65,13 @@ def indirect_fire(ctx: Ctx) -> None:
         _on_map(ctx, firer)
     elif action.spotter:
         if _spotter_ok(ctx, ctx.game.unit(action.spotter), None):
-            ans.set("legal", True)
             ans.set("roll_required", True)
+        if (action.count or 1) > 2:
+            ans.illegal("§8.0", "up to two fire missions may be called at once")
+        if ctx.game.facts.get("strikes_left") == 0:
+            ans.illegal("§8.0", "no fire missions of this type are left")
+        if ans.legal is None:
+            ans.set("legal", True)
     mission = action.mission
     kind = mission.type if mission else ("he" if firer is not None else None)
     kind = need(kind, "query.mission.type")

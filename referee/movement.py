@@ -2,9 +2,11 @@
 (§5.2), and stacking (§1.4)."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from referee.errors import NotStated
 from referee.events import StatusChanged, UnitMoved
-from referee.model import Unit, need
+from referee.model import Facts, Unit, need
 from referee.ruleset import Ctx
 
 UNCOUNTED = ("helicopter", "hq", "support_weapon", "leader", "aircraft")
@@ -89,6 +91,10 @@ def move(ctx: Ctx) -> None:
     enemies = [u for u in ctx.game.stack(route[-1]) if u.side and unit.side and u.side != unit.side]
     if enemies:
         ans.because("§5.1", "entering an enemy-occupied hex starts an Assault or Overrun")
+    else:
+        _stacking_after(ctx, unit, route[-1])
+    if unit.status.disrupted:
+        ctx.stage("legal", lambda: _disrupted_move(ctx, unit, route))
     if unit.type.mp is not None:
         spent = unit.status.mp_spent if isinstance(unit.status.mp_spent, int) else 0
         if spent + total > unit.type.mp + bonus:
@@ -97,6 +103,41 @@ def move(ctx: Ctx) -> None:
         ans.set("legal", True)
         ans.unit(unit.key, mp_after=unit.type.mp + bonus - total)
         ctx.emit(UnitMoved(unit.key, route[-1]), StatusChanged(unit.key, "ops_complete", True))
+
+
+def _stacking_after(ctx: Ctx, unit: Unit, hex_id: str) -> None:
+    """§1.4: stacking limits apply at all times, during movement too."""
+    if unit.type.target_type in UNCOUNTED or unit.carried_by is not None:
+        return
+    there = [u for u in ctx.game.stack(hex_id, exclude=unit.key)
+             if u.type.target_type not in UNCOUNTED and u.carried_by is None]
+    if len(there) >= 2:
+        ctx.answer.illegal("§1.4", f"{hex_id} already holds two combat units")
+
+
+def _disrupted_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
+    """§6.1.7: a disrupted unit may not move closer to, or adjacent to, an enemy in its LOS."""
+    from referee import los, situation
+    start = situation.position(ctx.game, unit.key)
+    for enemy in ctx.game.units.values():
+        if not enemy.on_map or enemy.side is None or unit.side is None or enemy.side == unit.side:
+            continue
+        seen_from = situation.position(ctx.game, enemy.key)
+        if start is None or seen_from is None:
+            raise NotStated(f"units.{enemy.key} position (disrupted movement, §6.1.7)")
+        before = start.distance(seen_from)
+        for hex_id in route:
+            at = ctx.game.hex(hex_id).at
+            if at is None:
+                raise NotStated(f"hexes.{hex_id} position")
+            after = at.distance(seen_from)
+            if after < before or (after <= 1 and before > 1):
+                moved = replace(ctx.game.with_unit(replace(unit, hex=hex_id)), facts=Facts())
+                probe = Ctx(moved, ctx.action, ctx.params, ctx.tec, None, ctx.answer)
+                if after <= 1 or not los.unit_blocked(probe, enemy, moved.unit(unit.key))[0]:
+                    ctx.answer.illegal("§6.1.7", f"disrupted {unit.name} may not move closer to "
+                                       f"{enemy.name} in its LOS ({hex_id})")
+                    return
 
 
 def load(ctx: Ctx) -> None:

@@ -24,7 +24,7 @@ KNOWN_GAPS: dict[str, tuple[str, ...]] = {
     "classic-us-reduced-range-t80": ("not stated: weapon.range",),          # printed range not given
     "classic-eg-reduced-range-t72": ("not stated: weapon.range",),
     "classic-eg-moving-fire-table": ("not stated: units.T.distance",),      # range band not given
-    "classic-helicopter-moving-fire-12-hexes": ("not stated: query.weapon",),
+    "classic-helicopter-moving-fire-12-hexes": ("not stated: units.A.he",),   # Flying-side HE not given
     "classic-eg-missile-depletion-examples": ("not stated: units.T.distance", "not stated: weapon.range"),
     "classic-hq-leadership-adds-fp": ("not stated: units.T.distance",),     # to-hit and range not given
     "classic-helicopter-hovering-hind-attack": ("not stated: units.T.distance",),

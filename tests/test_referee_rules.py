@@ -140,3 +140,50 @@ def test_apply_damage_without_hits_or_result_is_a_gap() -> None:
     answer = classic("untold").check(game, ApplyDamage(target="T", hits=2))
     assert [type(e).__name__ for e in answer.events] == ["UnitDisrupted", "UnitReduced"]
     assert answer.unit_values["T"] == {"hits": 2}
+
+
+def test_aa_fire_at_an_airstrike() -> None:
+    from referee.actions import AaFire
+    shilka = UnitType(name="ZSU-23-4 Shilka", target_type="light_armor", aa=Weapon(fp=3, to_hit=4, range=4))
+    strike = UnitType(name="Airstrike", target_type="aircraft", armor=1, save=6)
+    game = Game(units={"S": Unit("S", shilka, side="pact", hex="a"),
+                       "X": Unit("X", strike, side="nato", location="map")})
+    ruleset = classic("untold")
+    aborted = ruleset.resolve(game, AaFire(unit="S", target="X"), GivenDice([4, 1, 2, 3, 5]))
+    assert (aborted.values["hits"], aborted.values["saves"], aborted.values["net_hits"]) == (1, 0, 1)
+    assert aborted.events[-1].location == "cup"            # 1d6 = 5: circles back
+    shot_down = ruleset.resolve(game, AaFire(unit="S", target="X"), GivenDice([4, 6, 2, 1]))
+    assert shot_down.values["net_hits"] == 2
+    assert type(shot_down.events[-1]).__name__ == "UnitEliminated"
+    assert shot_down.events[0] == StatusChanged("S", "ops_complete", True)
+
+
+def test_disrupted_units_may_not_close_on_an_enemy_in_los() -> None:
+    game = row(A=(ABRAMS, 2, "nato"), E=(T72, 6, "pact"))
+    game = game.with_unit(game.units["A"].with_status(disrupted=True))
+    ruleset = classic("eisenbach")
+    closer = ruleset.check(game, Move(unit="A", path=("h3",)))
+    assert closer.legal is False and "§6.1.7" in str(closer.reasons[-1])
+    away = ruleset.check(game, Move(unit="A", path=("h1",)))
+    assert away.legal is True
+    hidden = row({4: "woods"}, A=(ABRAMS, 2, "nato"), E=(T72, 6, "pact"))
+    hidden = hidden.with_unit(hidden.units["A"].with_status(disrupted=True))
+    assert ruleset.check(hidden, Move(unit="A", path=("h3",))).legal is True
+
+
+def test_stacking_applies_during_movement() -> None:
+    game = row(A=(ABRAMS, 0, "nato"), B=(ABRAMS, 1, "nato"), C=(ABRAMS, 1, "nato"))
+    answer = classic("untold").check(game, Move(unit="A", path=("h1",)))
+    assert answer.legal is False
+    assert str(answer.reasons[-1]) == "h1 already holds two combat units (§1.4)"
+
+
+def test_at_most_two_fire_missions_at_once() -> None:
+    from referee.actions import Artillery, Mission
+    hq = UnitType(name="HQ", target_type="hq")
+    game = Game(units={"H": Unit("H", hq, formation="F", hex="h")}, hexes={"x": HexState("x", terrain="clear")})
+    ruleset = classic("eisenbach")
+    two = ruleset.check(game, Artillery(target="x", spotter="H", count=2, mission=Mission("he", 4, 5)))
+    assert two.legal is True and two.values["roll_required"] is True
+    three = ruleset.check(game, Artillery(target="x", spotter="H", count=3, mission=Mission("he", 4, 5)))
+    assert three.legal is False
