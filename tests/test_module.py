@@ -174,8 +174,9 @@ def test_bad_piece_slot_text_is_a_module_error() -> None:
                                           b'not a command</VASSAL.build.widget.PieceSlot>'
                                           b'</VASSAL.build.module.PieceWindow>'), file="bad.vmod")
     bad = module.piece_slots[-1]
-    with pytest.raises(ModuleError, match=r"PieceSlot \(line \d+\): piece text 'not a command'"):
+    with pytest.raises(ModuleError, match=r"PieceSlot \(line \d+\): piece text 'not a command'") as caught:
         bad.piece()
+    assert caught.value.file == "bad.vmod"
 
 
 # -- command line ---------------------------------------------------------------------

@@ -22,7 +22,7 @@ import zipfile
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Iterator
+from typing import Any, Iterable, Iterator
 
 from lxml import etree
 
@@ -35,10 +35,8 @@ from converter.vassal.grids.attributes import java_int, where
 from converter.vassal.grids.placement import Board, Deck, MapGeometry, PlacedBoard, as_layout
 from converter.vassal.grids.zoned import Grid
 from converter.vassal.limits import DEFAULT_LIMITS, Limits
+from converter.vassal.pieces import Piece, decode_piece
 from converter.vassal.sequence import split
-
-if TYPE_CHECKING:
-    from converter.vassal.pieces import Piece
 
 V = "VASSAL.build."
 MAP_TAGS = (V + "module.Map", V + "module.PrivateMap", V + "module.PlayerHand", V + "widget.WidgetMap")
@@ -79,24 +77,20 @@ def _add_piece_parts(text: str) -> tuple[str, str]:
     return parts[2], parts[3] if len(parts) > 3 else ""
 
 
-def _decode(type_text: str, state_text: str) -> "Piece":
-    from converter.vassal.pieces import decode_piece  # written beside this module; imported late
-    return decode_piece(type_text, state_text)
-
-
 @dataclass
 class PieceDefinition:
     """Common part of PieceSlots and PrototypeDefinitions: the encoded piece, decoded on demand."""
 
     text: str
     element: Any = field(repr=False, compare=False)
+    file: str | None = field(default=None, repr=False, compare=False)
 
     @cached_property
     def _parts(self) -> tuple[str, str]:
         try:
             return _add_piece_parts(self.text)
         except ModuleError as error:
-            raise ModuleError(f"{where(self.element)}: {error.message}") from None
+            raise ModuleError(f"{where(self.element)}: {error.message}", file=self.file) from None
 
     @property
     def type_text(self) -> str:
@@ -106,12 +100,12 @@ class PieceDefinition:
     def state_text(self) -> str:
         return self._parts[1]
 
-    def piece(self) -> "Piece":
+    def piece(self) -> Piece:
         """The decoded piece (its traits, outermost first)."""
         try:
-            return _decode(self.type_text, self.state_text)
+            return decode_piece(self.type_text, self.state_text)
         except WawkitError as error:
-            raise error.located(piece=getattr(self, "gpid", None) or getattr(self, "name", None))
+            raise error.located(file=self.file, piece=getattr(self, "gpid", None) or getattr(self, "name", None))
 
 
 @dataclass
@@ -457,9 +451,10 @@ class Module:
     # -- pieces ------------------------------------------------------------------------
     def _slot(self, element: Any) -> PieceSlot:
         attrib = element.attrib
-        return PieceSlot(_text(element), element, attrib.get("entryName"), attrib.get("gpid", ""),
-                         java_int(attrib.get("width", "0"), "width", element, self.file),
-                         java_int(attrib.get("height", "0"), "height", element, self.file))
+        return PieceSlot(_text(element), element, self.file, entry_name=attrib.get("entryName"),
+                         gpid=attrib.get("gpid", ""),
+                         width=java_int(attrib.get("width", "0"), "width", element, self.file),
+                         height=java_int(attrib.get("height", "0"), "height", element, self.file))
 
     def _slots(self, *tags: str) -> list[PieceSlot]:
         return [self._slot(element) for element in self.root.iter(*tags)]
@@ -493,14 +488,15 @@ class Module:
         found = {}
         for element in self.root.iter(PROTOTYPE):
             name = element.get("name", "")
-            found[name] = PrototypeDefinition(_text(element), element, name, element.get("description", ""))
+            found[name] = PrototypeDefinition(_text(element), element, self.file, name=name,
+                                              description=element.get("description", ""))
         return found
 
     def prototype_types(self) -> dict[str, str]:
         """Prototype name -> the type text of its definition, for ``Piece.expand``."""
         return {name: definition.type_text for name, definition in self.prototypes.items()}
 
-    def expand(self, piece: "Piece") -> "Piece":
+    def expand(self, piece: Piece) -> Piece:
         """A piece with every UsePrototype trait replaced by the prototype's traits."""
         return piece.expand(self.prototype_types())
 
