@@ -11,7 +11,7 @@ from typing import Callable
 
 from referee.errors import NotSupported
 from referee.ruleset import Ctx, Params, Procedure, Ruleset
-from referee.waw85 import defence, fire, results
+from referee.waw85 import command, defence, fire, phases, results
 
 #: Actions of WaW85 the referee does not resolve yet, with the section that governs them.
 NOT_SUPPORTED: dict[str, str] = {
@@ -50,6 +50,20 @@ PROCEDURES: dict[str, Procedure] = {
     "defense": defence.defense,
     "concealment": defence.concealment,
     "apply_damage": results.apply_damage,
+    "command_check": command.command_check,
+    "rally": command.rally,
+    "morale_check": command.morale_check,
+    "night_targeting_check": command.night_targeting_check,
+    "missile_ammo_check": command.missile_ammo_check,
+    "operations_phase": phases.operations_phase,
+    "ew_side_roll": phases.ew_side_roll,
+    "event_side_roll": phases.event_side_roll,
+    "marker_removal": phases.marker_removal,
+    "fire_burn_out": phases.fire_burn_out,
+    "bridge_collapse": phases.bridge_collapse,
+    "fire_minefield": phases.fire_minefield,
+    "fire_spread": phases.fire_spread,
+    "rubble_check": phases.rubble_check,
 }
 
 

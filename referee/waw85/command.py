@@ -1,0 +1,233 @@
+"""Morale/Training checks of the Formation Impulse: Command (§7.2.3-§7.2.5), Disruption
+Removal (§7.4), plain checks with HQ and Leader help (§1.9.11, §1.9.13), the Night
+Targeting Check (§16.6.1) and the Missile Ammo Check (§10.10).
+
+Every check is 2d6 against a Morale/Training value: at or under it passes. An HQ
+deployed to the unit subtracts its Command Bonus from the roll; a Leader assigned to it
+lends its own Morale/Training value instead.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from referee.errors import NotStated
+from referee.events import StatusChanged, UnitRallied
+from referee.model import Unit, need
+from referee.ruleset import Ctx
+from referee.waw85.common import because, modify, morale_value
+
+ALWAYS_IN_COMMAND = frozenset({"recon", "elite"})
+SUPPRESSED = frozenset({"suppressed", "suppressed_box"})
+EW_MARKERS = frozenset({"ew", "ew_reducing"})
+
+
+@dataclass(frozen=True)
+class Check:
+    """One 2d6 Morale/Training check: the value rolled against and the roll modifier."""
+
+    target_number: int
+    modifier: int = 0
+
+
+def helpers(ctx: Ctx, unit: Unit) -> tuple[list[Unit], list[Unit]]:
+    """(HQs deployed to the unit, Leaders assigned to it)."""
+    attached = ctx.game.attached(unit.key)
+    return ([u for u in attached if u.type.target_type == "hq"],
+            [u for u in attached if u.type.target_type == "leader"])
+
+
+def check_for(ctx: Ctx, unit: Unit) -> Check:
+    """The unit's value and modifier for any Morale/Training check (§1.9.11, §1.9.13)."""
+    hqs, leaders = helpers(ctx, unit)
+    modifier = 0
+    for hq in hqs:
+        if hq.leadership is None:
+            continue
+        modifier -= hq.leadership
+        modify(ctx, "roll", -hq.leadership, f"{hq.name} Command Bonus", "1.9.11")
+    if leaders:
+        value = need(leaders[0].morale, f"units.{leaders[0].key}.morale")
+        because(ctx, "1.9.13", f"{leaders[0].name} lends its Morale/Training {value}")
+    else:
+        value = morale_value(ctx, unit)
+    return Check(value, modifier)
+
+
+def roll(ctx: Ctx, check: Check, label: str = "2d6") -> bool:
+    """Roll the check; records modified_roll, target_number and passed."""
+    total = ctx.roll_2d6(label) + check.modifier
+    ctx.answer.set("modified_roll", total)
+    ctx.answer.set("target_number", check.target_number)
+    passed = total <= check.target_number
+    ctx.answer.set("passed", passed)
+    because(ctx, "7.2.4", f"2d6 {total} against {check.target_number}: {'passed' if passed else 'failed'}")
+    return passed
+
+
+def formation_hq(ctx: Ctx, unit: Unit) -> Unit | None:
+    """The HQ counter of the unit's Formation, if the situation shows one."""
+    for other in ctx.game.units.values():
+        if other.type.target_type == "hq" and other.key != unit.key and (
+                unit.formation is None or other.formation == unit.formation):
+            return other
+    return None
+
+
+def ew_on(hq: Unit | None) -> bool:
+    """§5.2: an EW or EW Reducing marker on the Formation's HQ."""
+    return hq is not None and hq.status.ew_marker in EW_MARKERS
+
+
+# ---------------------------------------------------------------- command -------------
+
+def always_in_command(ctx: Ctx, unit: Unit, hq: Unit | None) -> str | None:
+    """§7.2.5: why the unit is always In Command, or None."""
+    if ALWAYS_IN_COMMAND & unit.type.abilities:
+        return "a Recon unit"
+    if unit.type.target_type == "helicopter" and "attachment" not in unit.type.abilities:
+        return "a Helicopter that is not an attachment"
+    if unit.status.entering:
+        return "entering from off-map in its first activation"
+    stack = ctx.game.stack(unit.hex) if unit.hex else [unit, *ctx.game.attached(unit.key)]
+    if any(u.type.target_type == "leader" for u in stack) or helpers(ctx, unit)[1]:
+        return "in a hex with a Leader"
+    if hq is not None and hq.on_map and (
+            (unit.hex is not None and hq.hex == unit.hex) or hq.attached_to == unit.key
+            or ctx.game.facts.relation(hq.key).distance == 0):
+        return "in a hex with its Formation HQ"
+    return None
+
+
+def in_range(ctx: Ctx, hq: Unit) -> bool:
+    """§7.2.4: the distance to the HQ against its full or reduced Command Range."""
+    if hq.location in SUPPRESSED:
+        because(ctx, "7.2.4", f"{hq.name} is Suppressed: every hex must roll")
+        return False
+    strength = need(hq.strength, f"units.{hq.key}.strength")
+    ranges = dict(hq.command_range)
+    formation = ctx.game.formations.get(hq.formation or "")
+    if not ranges and formation is not None:
+        ranges = dict(formation.command_range)
+    limit = need(ranges.get(strength), f"units.{hq.key}.command_range.{strength}")
+    distance = need(ctx.game.facts.relation(hq.key).distance, f"units.{hq.key}.distance")
+    inside = distance <= limit
+    because(ctx, "7.2.4", f"{distance} hexes from {hq.name}, {strength} Command Range {limit}: "
+            + ("In Command" if inside else "must roll"))
+    return inside
+
+
+def command_check(ctx: Ctx) -> None:
+    """§7.2.3-§7.2.5 for one unit or the units of one hex: one roll covers the hex."""
+    units = [ctx.unit(k) for k in ctx.action.actors] or [ctx.unit(None)]
+    hq = formation_hq(ctx, units[0])
+    if hq is None:
+        raise NotStated("units.<HQ>")
+    exempt = {u.key: always_in_command(ctx, u, hq) for u in units}
+    for key, why in exempt.items():
+        if why:
+            because(ctx, "7.2.5", f"{ctx.game.unit(key).name} is always In Command: {why}")
+    checking = [u for u in units if not exempt[u.key]]
+    if not checking:
+        ctx.answer.set("roll_required", False)
+        return
+    if ew_on(hq):
+        because(ctx, "5.2", f"EW on {hq.name}: every unit of the Formation rolls for Command")
+        required = True
+    else:
+        required = not in_range(ctx, hq)
+    ctx.answer.set("roll_required", required)
+    if not required:
+        for unit in checking:
+            if unit.status.out_of_command:
+                ctx.emit(StatusChanged(unit.key, "out_of_command", False))
+        return
+    value = morale_value(ctx, checking[0])
+    passed = roll(ctx, Check(value))
+    for unit in checking:
+        if passed != (not unit.status.out_of_command):
+            ctx.emit(StatusChanged(unit.key, "out_of_command", not passed))
+
+
+# ---------------------------------------------------------------- other checks --------
+
+def rally(ctx: Ctx) -> None:
+    """§7.4 Disruption Removal: Helicopters automatically; others 2d6, +1 Out of Command
+    (§10.8.2), +1 EW on the HQ (§5.2)."""
+    unit = ctx.unit(ctx.action.actor)
+    if not unit.status.disrupted:
+        ctx.answer.set("roll_required", False)
+        because(ctx, "7.4", f"{unit.name} is not Disrupted")
+        return
+    if unit.type.target_type == "helicopter":
+        ctx.answer.set("roll_required", False)
+        ctx.emit(UnitRallied(unit.key))
+        because(ctx, "7.4", "Active Helicopters are automatically Undisrupted")
+        return
+    ctx.answer.set("roll_required", True)
+    modifier = 0
+    if unit.status.out_of_command:
+        modify(ctx, "roll", 1, "Out of Command", "7.4")
+        modifier += 1
+    if ew_on(formation_hq(ctx, unit)):
+        modify(ctx, "roll", 1, "EW on the Formation's HQ", "5.2")
+        modifier += 1
+    check = check_for(ctx, unit)
+    if roll(ctx, Check(check.target_number, check.modifier + modifier)):
+        ctx.emit(UnitRallied(unit.key))
+
+
+def morale_check(ctx: Ctx) -> None:
+    """A plain Morale/Training check with HQ and Leader help."""
+    unit = ctx.unit(ctx.action.actor)
+    roll(ctx, check_for(ctx, unit))
+
+
+def night_targeting_check(ctx: Ctx) -> None:
+    """§16.6.1: against Morale/Training, halved (round up) for a non-adjacent target unless
+    the unit fights at night; a failure cancels the attack and the unit is Ops Complete."""
+    unit = ctx.unit(ctx.action.actor)
+    target = ctx.action.target if isinstance(ctx.action.target, str) else None
+    relation = ctx.game.facts.relation(need(target, "query.target"))
+    adjacent = relation.adjacent
+    if adjacent is None and relation.distance is not None:
+        adjacent = relation.distance <= 1
+    if adjacent is None:
+        raise NotStated(f"units.{target}.distance")
+    value = check_for(ctx, unit)
+    number = value.target_number
+    if not adjacent and "night_fighting" not in unit.type.abilities:
+        number = -(-number // 2)
+        because(ctx, "16.6.1", f"target not adjacent: Morale/Training halved to {number}")
+    if not roll(ctx, Check(number, value.modifier)):
+        ctx.emit(StatusChanged(unit.key, "ops_complete", True))
+        because(ctx, "16.6.1", "Night Targeting Check failed: attack cancelled, Ops Complete")
+
+
+def uses_missiles(ctx: Ctx, unit: Unit, name: str) -> bool:
+    """§10.10: green AP (ATGM), or blue AP with a blue range (SAM)."""
+    weapon = unit.type.weapon(name)
+    if weapon is None:
+        raise NotStated(f"units.{unit.key}.{name}")
+    colour = need(weapon.colour, f"units.{unit.key}.{name}.color")
+    if name == "ap" and colour == "green":
+        return True
+    return colour == "blue" and weapon.range_colour == "blue"
+
+
+def missile_ammo_check(ctx: Ctx) -> None:
+    """§10.10: after firing missiles, 2d6 over the Formation's Morale/Training: Reloading;
+    a unit already Low goes to No Missile Ammo without a roll."""
+    unit = ctx.unit(ctx.action.actor)
+    if not uses_missiles(ctx, unit, ctx.action.weapon or "ap"):
+        ctx.answer.set("roll_required", False)
+        because(ctx, "10.10", f"{unit.name} fired no missiles: no Missile Ammo Check")
+        return
+    if unit.status.ammo == "low":
+        ctx.answer.set("roll_required", False)
+        ctx.emit(StatusChanged(unit.key, "ammo", "out"))
+        because(ctx, "10.10", "Low Missile Ammo: replaced by No Missile Ammo, no roll")
+        return
+    ctx.answer.set("roll_required", True)
+    if not roll(ctx, Check(morale_value(ctx, unit))):
+        ctx.emit(StatusChanged(unit.key, "ammo", "reloading"))
+        because(ctx, "10.10", f"{unit.name}: Missile Reloading marker")

@@ -1,0 +1,191 @@
+"""The card-driven turn outside the Formation Impulse: the end of the Operations Phase
+(§3.0), the EW and event side rolls (§5.1, §6.2), the Marker Removal Phase (§2.3) with
+its Fire rolls (§2.3.4), and the Rubble/Fire check after heavy fire (§10.9)."""
+from __future__ import annotations
+
+from referee.errors import NotStated, NotSupported
+from referee.events import MarkerPlaced, MarkerRemoved, StatusChanged, UnitRemoved
+from referee.model import HexState, Unit, need
+from referee.ruleset import Ctx
+from referee.waw85.command import Check, roll
+from referee.waw85.common import because, morale_value, tables
+
+
+def operations_phase(ctx: Ctx) -> None:
+    """§3.0: the SECOND End Operations card drawn ends the Operations Phase."""
+    draws = need(ctx.game.facts.get("draws"), "situation.draws")
+    ends = [i for i, card in enumerate(draws, start=1) if card == "end"]
+    if len(ends) < 2:
+        raise NotStated("situation.draws (a second End Operations card)")
+    ctx.answer.set("ends_after_draw", ends[1])
+    because(ctx, "3.0", f"the second End Operations card is draw {ends[1]}")
+
+
+def _side_roll(ctx: Ctx, section: str, modifier: int) -> None:
+    die = ctx.roll(1, "d6")[0]
+    total = die + modifier
+    if modifier:
+        ctx.answer.modify("roll", modifier, "EW Advantage", f"WaW85 §{section}")
+    side = "nato" if total <= tables()["side_roll_nato_max"] else "pact"
+    ctx.answer.set("modified_roll", total)
+    ctx.answer.set("side", side)
+    because(ctx, section, f"1d6 {die}{modifier:+d} = {total}: {side.upper()}")
+
+
+def ew_side_roll(ctx: Ctx) -> None:
+    """§5.1: who plays the Electronic Warfare card."""
+    advantage = ctx.game.facts.get("ew_advantage") or "none"
+    modifiers = tables()["ew_advantage_modifier"]
+    if advantage not in modifiers:
+        raise NotStated("situation.ew_advantage (nato, pact or none)")
+    _side_roll(ctx, "5.1", modifiers[advantage])
+
+
+def event_side_roll(ctx: Ctx) -> None:
+    """§6.2: which side executes a one-sided Battlefield Event or Friction."""
+    _side_roll(ctx, "6.2", 0)
+
+
+# ---------------------------------------------------------------- Marker Removal ------
+
+def _unit_markers(ctx: Ctx, unit: Unit) -> None:
+    """§2.3.1 Ops Complete and Out of Command, §2.3.3 EW, §2.3.5 Suppressed HQs."""
+    for name in ("ops_complete", "out_of_command"):
+        if getattr(unit.status, name):
+            ctx.emit(StatusChanged(unit.key, name, False))
+            because(ctx, "2.3.1", f"{unit.name}: {name.replace('_', ' ')} marker removed")
+    if unit.status.ew_marker == "ew_reducing":
+        ctx.emit(StatusChanged(unit.key, "ew_marker", "none"))
+        because(ctx, "2.3.3", f"{unit.name}: EW Reducing marker removed")
+    elif unit.status.ew_marker == "ew":
+        if roll(ctx, Check(morale_value(ctx, unit))):
+            ctx.emit(StatusChanged(unit.key, "ew_marker", "ew_reducing"))
+            because(ctx, "2.3.3", f"{unit.name}: EW marker flipped to EW Reducing")
+    if unit.type.target_type == "hq" and unit.location in ("suppressed", "suppressed_box"):
+        ctx.emit(UnitRemoved(unit.key, "holding_box"))
+        because(ctx, "2.3.5", f"{unit.name}: Suppressed HQ to the HQ/SW Holding Box")
+
+
+def _hex_markers(ctx: Ctx, hex_state: HexState) -> None:
+    """§2.3.2 Smoke, §2.3.4.1 Fire burn out, §2.3.9 Chemical Strike markers."""
+    markers = hex_state.markers
+    if "smoke_thinning" in markers:
+        ctx.emit(MarkerRemoved(hex_state.id, "smoke_thinning"))
+        because(ctx, "2.3.2", "Smoke Thinning removed")
+    if "smoke" in markers:
+        ctx.emit(MarkerRemoved(hex_state.id, "smoke"), MarkerPlaced(hex_state.id, "smoke_thinning"))
+        because(ctx, "2.3.2", "Smoke flipped to Smoke Thinning")
+    if "fire" in markers:
+        _burn_out(ctx, hex_state)
+    if "chemical" in markers:
+        ctx.emit(MarkerRemoved(hex_state.id, "chemical"))
+        because(ctx, "2.3.9", "Chemical Strike marker removed")
+
+
+def marker_removal(ctx: Ctx) -> None:
+    """§2.3 on one unit or one hex, steps in rulebook order."""
+    target = ctx.action.target
+    if not isinstance(target, str):
+        raise NotStated("query.target")
+    if target in ctx.game.units:
+        _unit_markers(ctx, ctx.game.unit(target))
+    else:
+        _hex_markers(ctx, ctx.game.hex(target))
+
+
+def _d6_at_least(ctx: Ctx, threshold: int, section: str, what: str) -> bool:
+    die = ctx.roll(1, "d6")[0]
+    happens = die >= threshold
+    because(ctx, section, f"1d6 {die}: {what if happens else 'no effect'}")
+    return happens
+
+
+def _burn_out(ctx: Ctx, hex_state: HexState) -> None:
+    """§2.3.4.1: on a 6 the Fire goes out, leaving Rubble in City or Town, else Burnt Out."""
+    if _d6_at_least(ctx, tables()["fire_burn_out_on"], "2.3.4.1", "the Fire burns out"):
+        terrain = need(hex_state.terrain, f"hexes.{hex_state.id}.terrain")
+        left = "rubble" if terrain in tables()["fire_burn_out_rubble_terrain"] else "burnt_out"
+        ctx.emit(MarkerRemoved(hex_state.id, "fire"), MarkerPlaced(hex_state.id, left))
+
+
+def _fire_hex(ctx: Ctx) -> HexState:
+    hex_state = ctx.game.hex(ctx.action.target if isinstance(ctx.action.target, str) else None)
+    if "fire" not in hex_state.markers:
+        raise NotStated(f"hexes.{hex_state.id}.markers (a Fire marker)")
+    return hex_state
+
+
+def fire_burn_out(ctx: Ctx) -> None:
+    _burn_out(ctx, _fire_hex(ctx))
+
+
+def bridge_collapse(ctx: Ctx) -> None:
+    """§2.3.4.2: a Bridge in a Fire hex collapses on 4-6."""
+    hex_state = _fire_hex(ctx)
+    if "bridge" not in hex_state.features:
+        raise NotStated(f"hexes.{hex_state.id}.features (a Bridge)")
+    if _d6_at_least(ctx, tables()["bridge_collapse_on"], "2.3.4.2", "the Bridge collapses"):
+        ctx.emit(MarkerPlaced(hex_state.id, "bridge_destroyed"))
+
+
+def fire_minefield(ctx: Ctx) -> None:
+    """§2.3.4.3: a Minefield in a Fire hex is depleted on a 6."""
+    hex_state = _fire_hex(ctx)
+    mines = sorted(m for m in hex_state.markers if m.startswith("minefield"))
+    if not mines:
+        raise NotStated(f"hexes.{hex_state.id}.markers (a Minefield marker)")
+    for marker in mines:
+        if _d6_at_least(ctx, tables()["fire_minefield_depleted_on"], "2.3.4.3", "the Minefield is depleted"):
+            ctx.emit(MarkerRemoved(hex_state.id, marker))
+
+
+def _ignite(ctx: Ctx, hex_state: HexState, section: str) -> None:
+    """Place a Fire; units in the hex must retreat as if they had lost an Assault."""
+    ctx.emit(MarkerPlaced(hex_state.id, "fire"))
+    for marker in tables()["fire_removes"]:
+        if marker in hex_state.markers:
+            ctx.emit(MarkerRemoved(hex_state.id, marker))
+    if ctx.game.stack(hex_state.id):
+        ctx.answer.gap("units", f"not supported: WaW85 §13.2.2 (retreat out of a new Fire hex, §{section})")
+
+
+def fire_spread(ctx: Ctx) -> None:
+    """§2.3.4.4: a burnable hex adjacent to a Fire catches fire on 4-6."""
+    hex_state = ctx.game.hex(ctx.action.target if isinstance(ctx.action.target, str) else None)
+    terrain = need(hex_state.terrain, f"hexes.{hex_state.id}.terrain")
+    if terrain not in tables()["burnable_terrain"]:
+        ctx.answer.set("roll_required", False)
+        because(ctx, "2.3.4.4", f"{terrain} does not catch fire")
+        return
+    ctx.answer.set("roll_required", True)
+    if _d6_at_least(ctx, tables()["fire_spread_on"], "2.3.4.4", "the Fire spreads"):
+        _ignite(ctx, hex_state, "2.3.4.4")
+
+
+def rubble_check(ctx: Ctx) -> None:
+    """§10.9: 3+ net hits from one Direct or Indirect Fire attack in burnable terrain:
+    1d6, 4 Rubble, 5 Fire (not in a Burnt Out hex), 6 both."""
+    hex_state = ctx.game.hex(ctx.action.target if isinstance(ctx.action.target, str) else None)
+    hits = need(ctx.action.hits, "query.hits")
+    cause = need(ctx.action.cause, "query.cause")
+    terrain = need(hex_state.terrain, f"hexes.{hex_state.id}.terrain")
+    required = (isinstance(hits, int) and hits >= tables()["rubble_min_hits"]
+                and cause in ("direct_fire", "opportunity_fire", "move_and_fire", "indirect_fire")
+                and terrain in tables()["burnable_terrain"])
+    ctx.answer.set("roll_required", required)
+    because(ctx, "10.9", f"{hits} net hits from {cause} in {terrain}: "
+            + ("roll for Rubble and Fire" if required else "no roll"))
+    if not required:
+        return
+    die = ctx.roll(1, "d6")[0]
+    for marker in tables()["rubble_fire_table"][die]:
+        if marker in hex_state.markers:
+            continue
+        if marker == "fire":
+            if "burnt_out" in hex_state.markers:
+                because(ctx, "10.9", "a Burnt Out hex does not catch fire again")
+                continue
+            _ignite(ctx, hex_state, "10.9")
+        else:
+            ctx.emit(MarkerPlaced(hex_state.id, marker))
+    because(ctx, "10.9", f"1d6 {die}: {tables()['rubble_fire_table'][die] or 'no effect'}")
