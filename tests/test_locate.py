@@ -220,3 +220,13 @@ def test_at_start_stacks_sit_where_their_grid_location_is() -> None:
     assert (named, by_xy) == (431, 238)
     # This region's origin lies inside the zone "Naples", and zones name a point before the background grid.
     assert elsewhere == [("AP Action 6 (d)", "Action_AP_6", (1838, 2745), "Naples")]
+
+
+@pytest.mark.parametrize("log, moves", [("0606-1.log", 556), ("0608-3.log", 476)])
+def test_every_logged_move_on_normandy_lands_on_the_centre_of_its_hex(log: str, moves: int) -> None:
+    module = Module.read(TLD / "buildFile")
+    geometry = module.map("Normandy").geometry()
+    landed = [(m.new_x, m.new_y) for step in SavedGame.read(TLD / "logs" / log).log_steps
+              for m in step.commands() if isinstance(m, MovePiece) and m.new_map == "Normandy"]
+    assert len(landed) == moves
+    assert [p for p in landed if geometry.locate(geometry.location_name(*p)) != p] == []
