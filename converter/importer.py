@@ -1,0 +1,274 @@
+"""Import: a VASSAL save, read through a module profile, becomes a canonical :class:`~referee.model.Game`.
+
+Every unit keeps the id of the piece it came from (``Imported.pieces``), so events can
+be written back onto the same save. Unit keys are the unit-table key, with ``-2``,
+``-3``... for further counters of the same key in piece-id order: they are readable in
+an actions file and survive moves and re-saves.
+
+Markers on a unit are separate pieces in its stack; a marker applies to the nearest
+unit below it, or, at the bottom of a stack, to the nearest one above (the way players
+put a Disrupted marker on top of the unit it concerns). Pieces the profile does not
+recognise are reported in ``Imported.unrecognised``, never silently dropped; a piece
+the profile claims but cannot read (no table entry for its key) is a
+:class:`~converter.errors.ProfileError` naming the profile path and the piece id.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Any
+
+from converter.errors import ProfileError
+from converter.profile import Profile
+from converter.terrain import TerrainMap, board_hexes, hex_states
+from converter.unit_table import TableEntry, UnitTable
+from converter.vassal.module import Module
+from converter.vassal.pieces import Piece
+from converter.vassal.save import SavedGame
+from referee.hexes import Hex
+from referee.model import Game, HexState, Status, Unit
+
+
+@dataclass(frozen=True)
+class Unrecognised:
+    """A piece the profile does not describe, and where it lies."""
+
+    piece: str
+    name: str
+    map: str | None
+    location: str | None
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"piece": self.piece, "name": self.name, "map": self.map, "location": self.location,
+                "reason": self.reason}
+
+
+@dataclass
+class Imported:
+    """The result of an import: the Game and its links back to the save."""
+
+    game: Game
+    pieces: dict[str, str]                         # unit key -> piece id
+    table_keys: dict[str, str]                     # unit key -> unit-table key
+    unit_markers: dict[str, list[tuple[str, str]]]  # unit key -> [(marker name, piece id)], bottom first
+    hex_markers: dict[str, list[tuple[str, str]]]   # hex -> [(marker name, piece id)]
+    unrecognised: list[Unrecognised] = field(default_factory=list)
+
+    def piece_of(self, unit_key: str) -> str:
+        try:
+            return self.pieces[unit_key]
+        except KeyError:
+            raise ProfileError(f"unit {unit_key!r} has no piece in the save") from None
+
+
+def _id_order(piece_id: str) -> tuple[int, int, str]:
+    return (0, int(piece_id), "") if piece_id.isdigit() else (1, 0, piece_id)
+
+
+def _hex_of(module: Module, map_name: str, x: int, y: int, layouts: dict[str, Any]) -> tuple[str | None, Hex | None]:
+    """Location name and cube coordinates of a map point (None where no grid names it)."""
+    try:
+        geometry = module.map(map_name).geometry(layouts.get(map_name))
+    except Exception as error:  # a map of the save the module does not have
+        raise ProfileError(f"map {map_name!r}: {error}", file=module.file) from None
+    name = geometry.location_name(x, y)
+    placement = geometry.board_at(x, y)
+    at = None
+    grid = placement.board.grid if placement is not None else None
+    if grid is not None and hasattr(grid, "hex_at"):
+        q, r, _ = grid.hex_at(*placement.local(x, y)).cube()
+        at = Hex(q, r)
+    return name, at
+
+
+def save_layouts(save: SavedGame) -> dict[str, Any]:
+    """Board layout per map from the save's BoardPicker commands."""
+    from converter.vassal.grids.placement import parse_board_picker
+    layouts = {}
+    for command in save.board_pickers:
+        map_id, layout = parse_board_picker(command.text)
+        layouts[map_id] = layout
+    return layouts
+
+
+class _Reader:
+    """One import run: classify the pieces, then build units, markers and hexes."""
+
+    def __init__(self, save: SavedGame, module: Module, profile: Profile, table: UnitTable,
+                 terrain: TerrainMap | None) -> None:
+        self.save, self.module, self.profile, self.table, self.terrain = save, module, profile, table, terrain
+        self.layouts = save_layouts(save)
+        self.unrecognised: list[Unrecognised] = []
+
+    def where(self, piece_id: str) -> tuple[str | None, str | None, Hex | None]:
+        map_name, x, y = self.save.position(piece_id)
+        if map_name is None:
+            return None, None, None
+        name, at = _hex_of(self.module, map_name, x, y, self.layouts)
+        return map_name, name, at
+
+    def report(self, piece_id: str, piece: Piece, reason: str) -> None:
+        map_name, name, _ = self.where(piece_id)
+        self.unrecognised.append(Unrecognised(piece_id, piece.name, map_name, name, reason))
+
+    def entry(self, piece_id: str, piece: Piece) -> tuple[Any, TableEntry] | None:
+        for rule in self.profile.units:
+            if not rule.match.matches(piece):
+                continue
+            key = rule.type.read(piece, rule)
+            if key is None:
+                raise ProfileError(f"{rule.type.path}: the piece gives no unit-table key", file=self.profile.file,
+                                   piece=piece_id)
+            entry = self.table.get(key)
+            if entry is None:
+                raise ProfileError(f"{rule.type.path}: unit-table key {key!r} of {piece.name!r} is not in the "
+                                   f"unit table {self.table.name!r}", file=self.profile.file, piece=piece_id)
+            if rule.accepts(entry):
+                return rule, entry
+        return None
+
+    def run(self) -> Imported:
+        units: list[tuple[str, Any, TableEntry]] = []
+        unit_ids: set[str] = set()
+        marker_of: dict[str, str] = {}
+        hex_marker_of: dict[str, str] = {}
+        for piece_id in sorted(self.save.pieces, key=_id_order):
+            entry = self.save.pieces[piece_id]
+            if entry.is_stack or entry.is_deck:
+                continue
+            piece = entry.piece
+            found = self.entry(piece_id, piece)
+            if found is not None:
+                units.append((piece_id, *found))
+                unit_ids.add(piece_id)
+            elif (name := self.profile.unit_marker(piece)) is not None:
+                marker_of[piece_id] = name
+            elif (name := self.profile.hex_marker(piece)) is not None:
+                hex_marker_of[piece_id] = name
+            elif not self.profile.ignored(piece):
+                self.report(piece_id, piece, "no unit, marker or ignore rule of the profile matches")
+        keys = self.keys(units)
+        by_piece = {pid: key for key, pid in keys.items()}
+        statuses, unit_markers = self.statuses(marker_of, unit_ids, by_piece)
+        built: dict[str, Unit] = {}
+        hexes: dict[str, HexState] = {}
+        for key, piece_id in keys.items():
+            _, rule, entry = next(u for u in units if u[0] == piece_id)
+            built[key], hex_state = self.unit(key, piece_id, rule, entry, statuses.get(key, {}))
+            if hex_state is not None:
+                hexes.setdefault(hex_state.id, hex_state)
+        hex_markers: dict[str, list[tuple[str, str]]] = {}
+        for piece_id, name in hex_marker_of.items():
+            map_name, hex_name, at = self.where(piece_id)
+            if map_name != self.profile.main_map or hex_name is None:
+                self.report(piece_id, self.save.piece(piece_id), f"{name} marker off the main map's hexes")
+                continue
+            hex_markers.setdefault(hex_name, []).append((name, piece_id))
+            hexes.setdefault(hex_name, HexState(hex_name, at=at))
+        all_hexes = self.board_states()
+        for hex_name, state in hexes.items():
+            all_hexes.setdefault(hex_name, state)
+        for hex_name, found in hex_markers.items():
+            state = all_hexes[hex_name]
+            all_hexes[hex_name] = replace(state, markers=state.markers | {name for name, _ in found})
+        game = Game(units=MappingProxyType(dict(sorted(built.items()))),
+                    hexes=MappingProxyType(dict(sorted(all_hexes.items()))),
+                    turn=self.turn(), missions_left=MappingProxyType(self.missions()))
+        table_keys = {key: next(u[2].key for u in units if u[0] == pid) for key, pid in keys.items()}
+        return Imported(game, dict(keys), table_keys, unit_markers, hex_markers, self.unrecognised)
+
+    def keys(self, units: list[tuple[str, Any, TableEntry]]) -> dict[str, str]:
+        """Unit key -> piece id: the table key, then key-2, key-3... in piece-id order."""
+        counts: dict[str, int] = {}
+        keys: dict[str, str] = {}
+        for piece_id, _, entry in units:
+            counts[entry.key] = counts.get(entry.key, 0) + 1
+            key = entry.key if counts[entry.key] == 1 else f"{entry.key}-{counts[entry.key]}"
+            while key in keys:
+                counts[entry.key] += 1
+                key = f"{entry.key}-{counts[entry.key]}"
+            keys[key] = piece_id
+        return keys
+
+    def statuses(self, marker_of: dict[str, str], unit_ids: set[str],
+                 by_piece: dict[str, str]) -> tuple[dict[str, dict[str, Any]], dict[str, list[tuple[str, str]]]]:
+        """Status fields set by marker pieces, per unit key, and the marker pieces of each unit."""
+        statuses: dict[str, dict[str, Any]] = {}
+        markers: dict[str, list[tuple[str, str]]] = {}
+        for piece_id, name in marker_of.items():
+            unit_id = self.owner(piece_id, unit_ids)
+            if unit_id is None:
+                self.report(piece_id, self.save.piece(piece_id), f"{name} marker with no unit in its stack")
+                continue
+            key = by_piece[unit_id]
+            field_name, value = ("ammo", name.split(":", 1)[1]) if name.startswith("ammo:") else (name, True)
+            statuses.setdefault(key, {})[field_name] = value
+            markers.setdefault(key, []).append((name, piece_id))
+        return statuses, markers
+
+    def owner(self, marker_id: str, unit_ids: set[str]) -> str | None:
+        """The unit a marker piece applies to: nearest below it in its stack, else nearest above."""
+        stack = self.save.stack_of(marker_id)
+        if stack is None:
+            return None
+        members = self.save.stacks.get(stack) or self.save.decks.get(stack) or []
+        index = members.index(marker_id)
+        below = [m for m in reversed(members[:index]) if m in unit_ids]
+        above = [m for m in members[index + 1:] if m in unit_ids]
+        return (below or above or [None])[0]
+
+    def unit(self, key: str, piece_id: str, rule: Any, entry: TableEntry,
+             status: dict[str, Any]) -> tuple[Unit, HexState | None]:
+        piece = self.save.piece(piece_id)
+
+        def value(name: str) -> str | None:
+            read = getattr(rule, name)
+            return read.read(piece, rule, entry) if read is not None else getattr(entry, name)
+        strength = None
+        if rule.reduced is not None:
+            layer_name, level = rule.reduced
+            layer = piece.layer(layer_name)
+            if layer is None:
+                raise ProfileError(f"units[{rule.index}].reduced: the piece has no layer {layer_name!r}",
+                                   file=self.profile.file, piece=piece_id)
+            strength = "reduced" if layer.active and layer.current_level == level else "full"
+        elif entry.type.steps is not None:
+            strength = "full"
+        map_name, hex_name, at = self.where(piece_id)
+        location = self.profile.location_of_map(map_name)
+        unit = Unit(key=key, type=entry.type, side=value("side"), nation=value("nation"),
+                    formation=value("formation"), hex=hex_name if location == "map" else None,
+                    strength=strength, status=Status(**status), location=location)
+        hex_state = HexState(hex_name, at=at) if location == "map" and hex_name is not None else None
+        return unit, hex_state
+
+    def board_states(self) -> dict[str, HexState]:
+        if self.terrain is None:
+            return {}
+        map_name = self.terrain.map or self.profile.main_map
+        cells = board_hexes(self.module, map_name, self.terrain.board, self.layouts.get(map_name))
+        return hex_states(self.terrain, cells)
+
+    def turn(self) -> int | None:
+        if self.profile.turn_property is None:
+            return None
+        value = self.save.global_properties.get(self.profile.turn_property)
+        return int(value) if value is not None and value.strip().lstrip("-").isdigit() else None
+
+    def missions(self) -> dict[str, int]:
+        found = {}
+        for side, prop in self.profile.missions_properties.items():
+            value = self.save.global_properties.get(prop)
+            if value is not None and value.strip().isdigit():
+                found[side] = int(value)
+        return found
+
+
+def import_save(save: SavedGame, module: Module, profile: Profile, table: UnitTable,
+                terrain: TerrainMap | None = None) -> Imported:
+    """Read ``save`` into a Game through ``profile``; see the module docstring for the rules."""
+    return _Reader(save, module, profile, table, terrain).run()
+
+
+__all__ = ["Imported", "Unrecognised", "import_save", "save_layouts"]

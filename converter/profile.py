@@ -1,0 +1,223 @@
+"""Module profiles: how one VASSAL module's pieces map onto the canonical game model.
+
+A profile (``schemas/profile.schema.json``) is data, not code: selectors say which
+pieces are units (by prototype, property, name or image pattern) and which separate
+marker pieces or layer levels mean Disrupted, Ops Complete, an ammo state, a Wreck or
+Smoke; value rules say where a unit's table key, side, nation and formation come from;
+``holding_maps`` says which maps hold units off the board (Destroyed, the cup).
+
+This module reads profiles and applies selectors and value rules to pieces; the import
+(:mod:`converter.importer`) and the export (:mod:`converter.exporter`) use it.
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from converter.errors import ProfileError
+from converter.schema import load_document, validate
+from converter.vassal.pieces import Piece
+
+#: Unit status fields a marker piece can stand for (boolean fields of referee.model.Status).
+FLAG_MARKERS = ("disrupted", "ops_complete", "out_of_command", "moving", "fired", "wounded")
+
+
+def _regex(pattern: str, path: str, file: str | None) -> re.Pattern[str]:
+    try:
+        return re.compile(pattern)
+    except re.error as error:
+        raise ProfileError(f"{path}: not a regular expression: {error}", file=file) from None
+
+
+@dataclass(frozen=True)
+class Selector:
+    """Which pieces: every test given must hold (see the profile schema's ``selector``)."""
+
+    path: str
+    piece: str | None = None
+    name: re.Pattern[str] | None = None
+    image: re.Pattern[str] | None = None
+    prototype: str | None = None
+    properties: Mapping[str, str] = field(default_factory=dict)
+    layer: str | None = None
+    level: int | None = None
+
+    @classmethod
+    def of(cls, raw: Mapping[str, Any], path: str, file: str | None = None) -> "Selector":
+        return cls(path, raw.get("piece"),
+                   _regex(raw["name"], f"{path}.name", file) if "name" in raw else None,
+                   _regex(raw["image"], f"{path}.image", file) if "image" in raw else None,
+                   raw.get("prototype"), dict(raw.get("property") or {}), raw.get("layer"), raw.get("level"))
+
+    def matches(self, piece: Piece) -> bool:
+        if self.piece is not None and self.piece not in (piece.basic_name, piece.name):
+            return False
+        if self.name is not None and not self.name.search(piece.name):
+            return False
+        if self.image is not None and image_match(self.image, piece) is None:
+            return False
+        if self.prototype is not None and self.prototype not in piece.prototypes():
+            return False
+        if self.properties:
+            props = piece.properties()
+            if any(props.get(k) != v for k, v in self.properties.items()):
+                return False
+        if self.layer is not None:
+            layer = piece.layer(self.layer)
+            if layer is None or (self.level is not None and not (layer.active and layer.current_level == self.level)):
+                return False
+        return True
+
+    @property
+    def base(self) -> "Selector":
+        """The selector without its layer level: the piece kind, whatever level it shows."""
+        return Selector(self.path, self.piece, self.name, self.image, self.prototype, self.properties, self.layer)
+
+
+def image_match(pattern: re.Pattern[str], piece: Piece) -> re.Match[str] | None:
+    """The first match of ``pattern`` on the BasicPiece image, else on a shown layer image."""
+    inner = piece.inner
+    images = [getattr(inner, "image", "") or ""] + [layer.image for layer in piece.layers()]
+    for image in images:
+        found = pattern.search(image) if image else None
+        if found:
+            return found
+    return None
+
+
+@dataclass(frozen=True)
+class ValueRule:
+    """Where one attribute of a unit comes from (constant, property, pattern group, table)."""
+
+    path: str
+    raw: Mapping[str, Any]
+
+    def read(self, piece: Piece, rule: "UnitRule", entry: Any = None) -> str | None:
+        raw = self.raw
+        if "value" in raw:
+            value: str | None = raw["value"]
+        elif "property" in raw:
+            value = piece.properties().get(raw["property"])
+        elif "image_group" in raw or "name_group" in raw:
+            pattern = rule.match.image if "image_group" in raw else rule.match.name
+            if pattern is None:
+                raise ProfileError(f"{self.path}: the rule's match has no "
+                                   f"{'image' if 'image_group' in raw else 'name'} pattern", piece=piece.piece_id)
+            found = image_match(pattern, piece) if "image_group" in raw else pattern.search(piece.name)
+            group = raw.get("image_group", raw.get("name_group"))
+            try:
+                value = found.group(group) if found else None
+            except IndexError:
+                raise ProfileError(f"{self.path}: the pattern has no group {group}", piece=piece.piece_id) from None
+        else:
+            value = getattr(entry, raw["table"], None) if entry is not None else None
+        if value is not None and raw.get("number") and value.isdigit():
+            value = str(int(value))
+        if value is not None and "map" in raw:
+            value = raw["map"].get(value, value)
+        return value if value != "" else None
+
+
+@dataclass(frozen=True)
+class UnitRule:
+    index: int
+    match: Selector
+    type: ValueRule
+    side: ValueRule | None
+    nation: ValueRule | None
+    formation: ValueRule | None
+    reduced: tuple[str, int] | None
+    table_where: Mapping[str, tuple[str, ...]]
+
+    def accepts(self, entry: Any) -> bool:
+        return all(getattr(entry, k, None) in values for k, values in self.table_where.items())
+
+
+@dataclass
+class Profile:
+    """A module profile, read and checked."""
+
+    name: str
+    module: str
+    main_map: str
+    units: list[UnitRule]
+    unit_markers: dict[str, Selector]          # status field (or ammo:<state>) -> selector
+    hex_markers: dict[str, Selector]
+    holding_maps: dict[str, str]
+    ignore: list[Selector]
+    eliminate_to: str | None
+    unit_table: Mapping[str, Any] | None
+    turn_property: str | None
+    missions_properties: dict[str, str]
+    file: str | None = None
+
+    @classmethod
+    def from_document(cls, data: Mapping[str, Any], *, file: str | None = None) -> "Profile":
+        validate(data, "profile", file=file)
+        rules = []
+        for i, raw in enumerate(data["units"]):
+            path = f"units[{i}]"
+
+            def value(name: str) -> ValueRule | None:
+                return ValueRule(f"{path}.{name}", raw[name]) if name in raw else None
+            reduced = (raw["reduced"]["layer"], raw["reduced"]["level"]) if "reduced" in raw else None
+            rules.append(UnitRule(i, Selector.of(raw["match"], f"{path}.match", file), ValueRule(f"{path}.type", raw["type"]),
+                                  value("side"), value("nation"), value("formation"), reduced,
+                                  {k: tuple(v) for k, v in (raw.get("table_where") or {}).items()}))
+        markers: dict[str, Selector] = {}
+        for name, raw in (data.get("unit_markers") or {}).items():
+            if name == "ammo":
+                for state, sel in raw.items():
+                    markers[f"ammo:{state}"] = Selector.of(sel, f"unit_markers.ammo.{state}", file)
+            else:
+                markers[name] = Selector.of(raw, f"unit_markers.{name}", file)
+        hex_markers = {name: Selector.of(raw, f"hex_markers.{name}", file)
+                       for name, raw in (data.get("hex_markers") or {}).items()}
+        ignore = [Selector.of(raw, f"ignore[{i}]", file) for i, raw in enumerate(data.get("ignore") or ())]
+        eliminate_to = (data.get("eliminate") or {}).get("move_to")
+        holding = dict(data.get("holding_maps") or {})
+        if eliminate_to is not None and eliminate_to not in holding:
+            raise ProfileError(f"eliminate.move_to: {eliminate_to!r} is not one of the holding_maps {sorted(holding)}",
+                               file=file)
+        return cls(data["profile"], data["module"], data["main_map"], rules, markers, hex_markers, holding, ignore,
+                   eliminate_to, data.get("unit_table"), data.get("turn_property"),
+                   dict(data.get("missions_properties") or {}), file)
+
+    # -- classifying pieces -----------------------------------------------------------
+    def unit_rule(self, piece: Piece) -> UnitRule | None:
+        return next((rule for rule in self.units if rule.match.matches(piece)), None)
+
+    def unit_marker(self, piece: Piece) -> str | None:
+        return next((name for name, sel in self.unit_markers.items() if sel.matches(piece)), None)
+
+    def hex_marker(self, piece: Piece) -> str | None:
+        return next((name for name, sel in self.hex_markers.items() if sel.matches(piece)), None)
+
+    def ignored(self, piece: Piece) -> bool:
+        return any(sel.matches(piece) for sel in self.ignore)
+
+    def location_of_map(self, map_name: str | None) -> str:
+        """The model's ``Unit.location`` for a unit on ``map_name``."""
+        if map_name == self.main_map:
+            return "map"
+        if map_name in self.holding_maps:
+            return self.holding_maps[map_name]
+        return map_name or "offmap"
+
+    def map_of_location(self, location: str) -> str | None:
+        """The inverse of :meth:`location_of_map` (None: the unit has no piece there)."""
+        if location == "map":
+            return self.main_map
+        for map_name, value in self.holding_maps.items():
+            if value == location:
+                return map_name
+        return None
+
+
+def read_profile(path: str | os.PathLike[str]) -> Profile:
+    return Profile.from_document(load_document(path, "profile"), file=str(path))
+
+
+__all__ = ["FLAG_MARKERS", "Profile", "Selector", "UnitRule", "ValueRule", "image_match", "read_profile"]

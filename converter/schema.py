@@ -1,0 +1,125 @@
+"""Loading and validating the YAML/JSON files users write: scenarios, unit tables, terrain, profiles, actions.
+
+Every document goes through its JSON Schema in ``schemas/`` before any code reads it,
+so code after this point can trust the shape. A failure is a
+:class:`~converter.errors.SchemaError` naming the file and the place inside the
+document in the notation users read (``units[3].hex``). YAML is read with a loader
+that refuses aliases (a "billion laughs" document would otherwise explode during
+validation) and files over a size cap.
+"""
+from __future__ import annotations
+
+import json
+import os
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable
+
+import jsonschema
+import yaml
+
+from converter.errors import SchemaError
+
+SCHEMAS = Path(__file__).resolve().parents[1] / "schemas"
+#: Largest document read (bytes); real profiles and scenarios are far below it.
+MAX_DOCUMENT_SIZE = 32 * 1024 * 1024
+#: Document kinds and their schema files.
+KINDS = {
+    "scenario": "scenario.schema.json",
+    "unit_table": "unit-table.schema.json",
+    "terrain": "terrain.schema.json",
+    "palette": "palette.schema.json",
+    "profile": "profile.schema.json",
+    "actions": "actions.schema.json",
+}
+
+
+class _NoAliasLoader(yaml.SafeLoader):
+    """SafeLoader that refuses anchors/aliases: user files never need them."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:  # type: ignore[override]
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise yaml.composer.ComposerError(None, None, "aliases are not allowed", event.start_mark)
+        return super().compose_node(parent, index)
+
+
+def document_path(parts: Iterable[Any]) -> str:
+    """``['units', 3, 'hex']`` -> ``units[3].hex``."""
+    text = ""
+    for part in parts:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        else:
+            text += ("." if text else "") + str(part)
+    return text
+
+
+@lru_cache(maxsize=None)
+def _validator(kind: str) -> jsonschema.protocols.Validator:
+    try:
+        name = KINDS[kind]
+    except KeyError:
+        raise SchemaError(f"unknown document kind {kind!r}; expected one of {sorted(KINDS)}") from None
+    schema = json.loads((SCHEMAS / name).read_text(encoding="utf-8"))
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    return cls(schema)
+
+
+def validate(data: Any, kind: str, *, file: str | None = None, prefix: Iterable[Any] = ()) -> Any:
+    """Check ``data`` against the schema of ``kind``; return it unchanged or raise SchemaError.
+
+    The error reported is the deepest one jsonschema ranks best, with its path inside
+    the document (``prefix`` is put in front, for documents nested in others).
+    """
+    validator = _validator(kind)
+    errors = list(validator.iter_errors(data))
+    if not errors:
+        return data
+    error = jsonschema.exceptions.best_match(errors)
+    while error.context:           # oneOf/anyOf: report the closest branch's own error
+        error = jsonschema.exceptions.best_match(error.context)
+    path = document_path([*prefix, *error.absolute_path])
+    raise SchemaError(f"{kind.replace('_', ' ')}: {error.message}", path=path or "(document)", file=file)
+
+
+def parse_text(text: str, *, file: str | None = None, fmt: str | None = None) -> Any:
+    """Parse YAML (JSON is YAML too, but is read as JSON when the name says so)."""
+    if fmt == "json" or (fmt is None and file is not None and file.lower().endswith(".json")):
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as error:
+            raise SchemaError(f"not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})",
+                              file=file, position=error.pos) from None
+    try:
+        return yaml.load(text, Loader=_NoAliasLoader)  # noqa: S506 - a SafeLoader subclass
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
+        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark is not None else ""
+        problem = getattr(error, "problem", None) or str(error)
+        raise SchemaError(f"not valid YAML: {problem}{where}", file=file,
+                          position=mark.index if mark is not None else None) from None
+
+
+def read_text(path: str | os.PathLike[str]) -> str:
+    """The UTF-8 text of a user file, within the size cap, as a typed error when unreadable."""
+    file = str(path)
+    try:
+        size = os.path.getsize(path)
+        if size > MAX_DOCUMENT_SIZE:
+            raise SchemaError(f"is {size} bytes, over the {MAX_DOCUMENT_SIZE}-byte cap", file=file)
+        return Path(path).read_bytes().decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise SchemaError(f"not UTF-8 text ({error.reason})", file=file, position=error.start) from None
+    except OSError as error:
+        raise SchemaError(f"cannot read: {error.strerror}", file=file) from None
+
+
+def load_document(path: str | os.PathLike[str], kind: str) -> Any:
+    """Read a YAML/JSON file and validate it as ``kind``."""
+    file = str(path)
+    return validate(parse_text(read_text(path), file=file), kind, file=file)
+
+
+__all__ = ["KINDS", "MAX_DOCUMENT_SIZE", "document_path", "load_document", "parse_text", "read_text", "validate"]

@@ -1,0 +1,255 @@
+"""Terrain maps: per board, the terrain of each hex by its VASSAL name, plus elevation, roads and hexsides.
+
+A terrain file (``schemas/terrain.schema.json``) is what the board image shows, in
+words the Terrain Effects Chart knows (clear, woods, city...). :func:`draft` proposes
+one from the board image itself: it samples the pixels around each hex centre and
+takes the terrain of the nearest palette colour by majority, so that a user only
+corrects what the drawing got wrong (roads and labels cross hex centres, so one pixel
+is not enough).
+
+On import the map becomes :class:`~referee.model.HexState` values: terrain, features
+(``road``, ``level_1``, ``stream:E7`` for a stream on the hexside towards E7,
+``bridge:H9``) and the hex's cube coordinates on the grid (``at``) so that the
+referee can count ranges and trace lines of sight.
+"""
+from __future__ import annotations
+
+import io
+import math
+import os
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Mapping
+
+from converter.errors import GeometryError, SchemaError
+from converter.schema import load_document, validate
+from converter.vassal.module import Module
+from referee.hexes import Hex
+from referee.model import HexState
+
+#: A pixel counts for a terrain only when it lies this close (RGB distance) to its colour.
+COLOUR_TOLERANCE = 40.0
+#: Sampling rings around a hex centre, as fractions of the smaller grid step.
+RINGS = ((0.0, 1), (0.18, 8), (0.3, 12))
+
+
+@dataclass(frozen=True)
+class Hexside:
+    between: tuple[str, str]
+    feature: str
+    bridge: bool = False
+
+
+@dataclass
+class TerrainMap:
+    """One board's terrain. ``hexes`` holds only hexes whose terrain is not ``default``."""
+
+    board: str
+    default: str
+    hexes: dict[str, str] = field(default_factory=dict)
+    elevation: dict[str, int] = field(default_factory=dict)
+    roads: list[list[str]] = field(default_factory=list)
+    hexsides: list[Hexside] = field(default_factory=list)
+    map: str | None = None
+
+    def terrain(self, hex_name: str) -> str:
+        return self.hexes.get(hex_name, self.default)
+
+    def features(self, hex_name: str) -> frozenset[str]:
+        found = set()
+        if any(hex_name in road for road in self.roads):
+            found.add("road")
+        level = self.elevation.get(hex_name)
+        if level:
+            found.add(f"level_{level}")
+        for side in self.hexsides:
+            if hex_name in side.between:
+                other = side.between[1] if side.between[0] == hex_name else side.between[0]
+                found.add(f"{side.feature}:{other}")
+                if side.bridge:
+                    found.add(f"bridge:{other}")
+        return frozenset(found)
+
+    # -- documents ---------------------------------------------------------------
+    @classmethod
+    def from_document(cls, data: Mapping[str, Any], *, file: str | None = None) -> "TerrainMap":
+        validate(data, "terrain", file=file)
+        hexes: dict[str, str] = {}
+        for terrain, names in data["hexes"].items():
+            for index, name in enumerate(names):
+                if name in hexes and hexes[name] != terrain:
+                    raise SchemaError(f"hex {name} is both {hexes[name]} and {terrain}",
+                                      path=f"hexes.{terrain}[{index}]", file=file)
+                if terrain != data["default"]:
+                    hexes[name] = terrain
+        elevation = {name: int(level) for level, names in (data.get("elevation") or {}).items() for name in names}
+        sides = [Hexside(tuple(s["between"]), s["feature"], bool(s.get("bridge"))) for s in data.get("hexsides") or ()]
+        return cls(data["board"], data["default"], hexes, elevation, [list(r) for r in data.get("roads") or ()],
+                   sides, data.get("map"))
+
+    def to_document(self) -> dict[str, Any]:
+        by_terrain: dict[str, list[str]] = {}
+        for name, terrain in self.hexes.items():
+            by_terrain.setdefault(terrain, []).append(name)
+        doc: dict[str, Any] = {"board": self.board}
+        if self.map is not None:
+            doc["map"] = self.map
+        doc["default"] = self.default
+        doc["hexes"] = {t: by_terrain[t] for t in sorted(by_terrain)}
+        levels: dict[int, list[str]] = {}
+        for name, level in self.elevation.items():
+            levels.setdefault(level, []).append(name)
+        if levels:
+            doc["elevation"] = {str(level): levels[level] for level in sorted(levels)}
+        if self.roads:
+            doc["roads"] = [list(r) for r in self.roads]
+        if self.hexsides:
+            doc["hexsides"] = [{"between": list(s.between), "feature": s.feature, **({"bridge": True} if s.bridge else {})}
+                               for s in self.hexsides]
+        return doc
+
+
+def read_terrain(path: str | os.PathLike[str]) -> TerrainMap:
+    return TerrainMap.from_document(load_document(path, "terrain"), file=str(path))
+
+
+# -- the board's hexes ---------------------------------------------------------------
+
+@dataclass(frozen=True)
+class BoardHex:
+    """A hex of a board: its VASSAL name, its snap point on the map, and its cube coordinates."""
+
+    name: str
+    x: int
+    y: int
+    at: Hex
+
+
+def board_hexes(module: Module, map_name: str, board: str,
+                layout: Any = None) -> Iterator[BoardHex]:
+    """Every named hex whose centre lies on ``board`` (as laid out on ``map_name``)."""
+    geometry = module.map(map_name).geometry(layout)
+    for placement in geometry.placement(board):
+        grid = placement.board.grid
+        size = placement.board.size
+        if grid is None or not hasattr(grid, "cells") or size is None:
+            raise GeometryError(f"board {board!r} has no hex grid wawkit can enumerate (or no image size)",
+                                file=module.file)
+        for cell in grid.cells(size):
+            lx, ly = grid.cell_center(cell)
+            name = grid.location_name(lx, ly, size)
+            if name is None:
+                continue
+            x, y = placement.to_map(lx, ly)
+            q, r, _ = cell.cube()
+            yield BoardHex(name, x, y, Hex(q, r))
+
+
+def hex_states(terrain: TerrainMap | None, hexes: Iterator[BoardHex] | list[BoardHex]) -> dict[str, HexState]:
+    """HexStates for the board's hexes: terrain and features when a terrain map is given."""
+    states = {}
+    for cell in hexes:
+        if terrain is None:
+            states[cell.name] = HexState(cell.name, at=cell.at)
+        else:
+            states[cell.name] = HexState(cell.name, terrain=terrain.terrain(cell.name),
+                                         features=terrain.features(cell.name), at=cell.at)
+    return states
+
+
+# -- drafting from the board image --------------------------------------------------------
+
+def read_palette(path: str | os.PathLike[str]) -> dict[str, list[tuple[int, int, int]]]:
+    """Terrain -> RGB colours, from a palette file (``schemas/palette.schema.json``)."""
+    data = load_document(path, "palette")
+    palette: dict[str, list[tuple[int, int, int]]] = {}
+    for terrain, value in data["colours"].items():
+        values = value if isinstance(value, list) and value and not isinstance(value[0], int) else [value]
+        palette[terrain] = [_rgb(v) for v in values]
+    return palette
+
+
+def _rgb(value: str | list[int]) -> tuple[int, int, int]:
+    if isinstance(value, str):
+        return int(value[1:3], 16), int(value[3:5], 16), int(value[5:7], 16)
+    return int(value[0]), int(value[1]), int(value[2])
+
+
+def nearest_terrain(pixel: tuple[int, int, int], palette: Mapping[str, list[tuple[int, int, int]]]) -> str | None:
+    """The terrain whose colour is nearest ``pixel``, or None when none is within the tolerance."""
+    best, best_distance = None, COLOUR_TOLERANCE
+    for terrain, colours in palette.items():
+        for colour in colours:
+            distance = math.dist(pixel, colour)
+            if distance <= best_distance:
+                best, best_distance = terrain, distance
+    return best
+
+
+@dataclass
+class Draft:
+    """A proposed terrain map, and the hexes whose pixels matched no palette colour."""
+
+    terrain: TerrainMap
+    unmatched: list[str]
+
+
+def board_image(module: Module, map_name: str, board: str) -> Any:
+    """The board's image, opened with Pillow (decoded within Pillow's own pixel limit)."""
+    from PIL import Image, UnidentifiedImageError
+    board_def = module.map(map_name).board(board)
+    entry = module.archive.image_entry(board_def.image) if module.archive and board_def.image else None
+    if entry is None:
+        raise GeometryError(f"board {board!r} has no image in the module", file=module.file)
+    try:
+        image = Image.open(io.BytesIO(module.archive.read(entry)))
+        return image.convert("RGB")
+    except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombError) as error:
+        raise GeometryError(f"board image cannot be read: {error}", file=module.file, entry=entry) from None
+
+
+def draft(module: Module, board: str, palette: Mapping[str, list[tuple[int, int, int]]], *,
+          map_name: str | None = None, default: str | None = None) -> Draft:
+    """Propose a terrain per hex of ``board`` from its image and a colour palette.
+
+    Each hex gets the terrain most of its sample pixels are nearest to; a hex none of
+    whose pixels is near a palette colour is listed in ``unmatched``. The default
+    terrain is ``default`` or the commonest one.
+    """
+    map_name = map_name or _map_of(module, board)
+    image = board_image(module, map_name, board)
+    grid = module.map(map_name).board(board).grid
+    step = min(getattr(grid, "dx", 64.0), getattr(grid, "dy", 64.0))
+    geometry = module.map(map_name).geometry()
+    placement = geometry.placement(board)[0]
+    chosen: dict[str, str] = {}
+    unmatched: list[str] = []
+    for cell in board_hexes(module, map_name, board):
+        cx, cy = placement.local(cell.x, cell.y)
+        votes: Counter[str] = Counter()
+        for radius, count in RINGS:
+            for k in range(count):
+                angle = 2 * math.pi * k / count
+                px, py = int(round(cx + radius * step * math.cos(angle))), int(round(cy + radius * step * math.sin(angle)))
+                if 0 <= px < image.width and 0 <= py < image.height:
+                    terrain = nearest_terrain(image.getpixel((px, py)), palette)
+                    if terrain is not None:
+                        votes[terrain] += 1
+        if votes:
+            chosen[cell.name] = sorted(votes.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
+        else:
+            unmatched.append(cell.name)
+    default = default or (Counter(chosen.values()).most_common(1)[0][0] if chosen else next(iter(palette)))
+    hexes = {name: terrain for name, terrain in chosen.items() if terrain != default}
+    return Draft(TerrainMap(board, default, hexes, map=map_name), unmatched)
+
+
+def _map_of(module: Module, board: str) -> str:
+    for map_def in module.maps:
+        if any(b.name == board for b in map_def.boards):
+            return map_def.name
+    raise GeometryError(f"no map of the module has a board {board!r}", file=module.file)
+
+
+__all__ = ["BoardHex", "Draft", "Hexside", "TerrainMap", "board_hexes", "draft", "hex_states", "nearest_terrain",
+           "read_palette", "read_terrain"]

@@ -1,0 +1,155 @@
+"""Unit tables: what each counter prints, by the key a module profile derives from its piece.
+
+A table is YAML (``schemas/unit-table.schema.json``) with a citation for every value, or
+a module's own CSV counter list read as the profile's ``unit_table`` section says (The
+Longest Day's ``faces.csv``: key column ``fid``, factors ``o,d,m,s,r``). Both become
+:class:`TableEntry` values holding a :class:`~referee.model.UnitType` plus what the
+model has no field for (the printed factors of other games, the sources).
+"""
+from __future__ import annotations
+
+import csv
+import io
+import os
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from converter.errors import SchemaError
+from converter.schema import load_document, read_text, validate
+from referee.model import AssaultValue, UnitType, Weapon
+
+#: Largest CSV table read (rows).
+MAX_CSV_ROWS = 100_000
+
+
+@dataclass(frozen=True)
+class TableEntry:
+    """One counter of the table: the model's UnitType and the rest of what the row says."""
+
+    key: str
+    type: UnitType
+    side: str | None = None
+    nation: str | None = None
+    formation: str | None = None
+    factors: Mapping[str, Any] = field(default_factory=dict)
+    sources: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class UnitTable:
+    name: str
+    entries: dict[str, TableEntry]
+    file: str | None = None
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.entries
+
+    def get(self, key: str) -> TableEntry | None:
+        return self.entries.get(key)
+
+
+def _weapon(raw: Mapping[str, Any] | None) -> Weapon | None:
+    if raw is None:
+        return None
+    return Weapon(raw.get("fp"), raw.get("to_hit"), raw.get("range"), raw.get("underlined"), raw.get("colour"))
+
+
+def unit_type(raw: Mapping[str, Any]) -> UnitType:
+    """A UnitType from a table entry (or a scenario's unit type; the shapes agree)."""
+    assault = raw.get("assault")
+    return UnitType(
+        name=raw.get("name"), target_type=raw.get("target_type"), steps=raw.get("steps"),
+        ap=_weapon(raw.get("ap")), he=_weapon(raw.get("he")), aa=_weapon(raw.get("aa")),
+        assault=None if assault is None else AssaultValue(assault.get("fp"), assault.get("to_hit"),
+                                                          bool(assault.get("augmented", False))),
+        armor=raw.get("armor"), save=raw.get("save"), mp=raw.get("mp"), movement_type=raw.get("movement_type"),
+        abilities=frozenset(raw.get("abilities") or ()), arty_type=raw.get("arty_type"),
+        caliber_mm=raw.get("caliber_mm"), cost=raw.get("cost"))
+
+
+def table_from_document(data: Mapping[str, Any], *, file: str | None = None) -> UnitTable:
+    validate(data, "unit_table", file=file)
+    entries = {}
+    for key, raw in data["units"].items():
+        entries[key] = TableEntry(key, unit_type(raw), raw.get("side"), raw.get("nation"), raw.get("formation"),
+                                  dict(raw.get("factors") or {}), dict(raw["sources"]))
+    return UnitTable(data["table"], entries, file)
+
+
+def _csv_headers(header: list[str]) -> list[str]:
+    """Column names, with '#2', '#3'... appended to repeated ones (faces.csv repeats o,d,m,s,r)."""
+    seen: dict[str, int] = {}
+    names = []
+    for name in header:
+        seen[name] = seen.get(name, 0) + 1
+        names.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
+    return names
+
+
+def _number(value: str) -> int | str | None:
+    value = value.strip()
+    if value == "":
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        return value
+
+
+def table_from_csv(text: str, spec: Mapping[str, Any], *, file: str | None = None) -> UnitTable:
+    """A table from CSV rows, read through the profile's ``unit_table`` spec."""
+    reader = csv.reader(io.StringIO(text))
+    try:
+        header = _csv_headers(next(reader))
+    except StopIteration:
+        raise SchemaError("the CSV unit table is empty", file=file) from None
+    except csv.Error as error:
+        raise SchemaError(f"not valid CSV: {error}", file=file, position=0) from None
+    needed = [spec["key"], *spec["name"], *spec.get("factors", ())]
+    needed += [spec[k] for k in ("nation", "formation", "mp") if k in spec]
+    if "side" in spec:
+        needed.append(spec["side"]["column"])
+    missing = [c for c in needed if c not in header]
+    if missing:
+        raise SchemaError(f"the CSV has no column(s) {missing} (columns: {header})",
+                          path="unit_table", file=file)
+    entries: dict[str, TableEntry] = {}
+    source = spec.get("source", os.path.basename(file or "table"))
+    try:
+        for line, values in enumerate(reader, start=2):
+            if line > MAX_CSV_ROWS:
+                raise SchemaError(f"more than {MAX_CSV_ROWS} rows", file=file)
+            row = dict(zip(header, values + [""] * (len(header) - len(values))))
+            key = row[spec["key"]].strip()
+            if not key:
+                continue
+            if key in entries:
+                raise SchemaError(f"key {key!r} appears twice (row {line})", path=f"rows[{line}]", file=file)
+            name = " ".join(row[c].strip() for c in spec["name"] if row[c].strip())
+            side = None
+            if "side" in spec:
+                raw_side = row[spec["side"]["column"]].strip()
+                side = spec["side"].get("map", {}).get(raw_side, raw_side) or None
+            mp = _number(row[spec["mp"]]) if "mp" in spec else None
+            factors = {c: _number(row[c]) for c in spec.get("factors", ())}
+            entries[key] = TableEntry(
+                key, UnitType(name=name or key, mp=mp if isinstance(mp, int) else None), side,
+                (row[spec["nation"]].strip() or None) if "nation" in spec else None,
+                (row[spec["formation"]].strip() or None) if "formation" in spec else None,
+                factors, {"other": f"{source} row {line}"})
+    except csv.Error as error:
+        raise SchemaError(f"not valid CSV: {error}", file=file) from None
+    return UnitTable(os.path.basename(file or "table"), entries, file)
+
+
+def read_unit_table(path: str | os.PathLike[str], csv_spec: Mapping[str, Any] | None = None) -> UnitTable:
+    """Read a YAML/JSON unit table, or a CSV one when the profile says how (``csv_spec``)."""
+    file = str(path)
+    if file.lower().endswith(".csv"):
+        if csv_spec is None:
+            raise SchemaError("a CSV unit table needs a profile with a unit_table section", file=file)
+        return table_from_csv(read_text(path), csv_spec, file=file)
+    return table_from_document(load_document(path, "unit_table"), file=file)
+
+
+__all__ = ["TableEntry", "UnitTable", "read_unit_table", "table_from_csv", "table_from_document", "unit_type"]
