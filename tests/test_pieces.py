@@ -208,8 +208,8 @@ def test_built_piece_encodes_afresh() -> None:
 def test_bad_input_is_a_typed_error() -> None:
     with pytest.raises(EncodingError, match="piece 9"):
         decode_piece(None, "x", piece_id="9")  # type: ignore[arg-type]
-    with pytest.raises(EncodingError, match="more TAB-separated segments than the type has traits \\(1\\)"):
-        decode_piece("piece;;;;", "null;0;0\tx")
+    with pytest.raises(EncodingError, match="more TAB-separated segments than the type has traits \\(2\\)"):
+        decode_piece("mark;Side\tpiece;;;;", "A\tnull;0;0\tx")
 
 
 def test_state_segments_follow_spec_example() -> None:

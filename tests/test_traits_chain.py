@@ -83,9 +83,18 @@ def test_quoted_segment_takes_the_exact_path() -> None:
 
 def test_more_state_segments_than_traits_is_an_error() -> None:
     with pytest.raises(EncodingError) as error:
-        decode_piece("mark;Side\tpiece;;;;", "German\tnull;0;0\\\textra", piece_id="42")
+        decode_piece("mark;Side\tpiece;;;;", "German\tnull;0;0\textra", piece_id="42")
     assert "piece 42" in str(error.value)
     assert "more TAB-separated segments" in str(error.value)
+
+
+def test_tab_inside_the_innermost_state_is_data() -> None:
+    """VASSAL hands the innermost trait the whole rest: an escaped TAB there belongs to it."""
+    piece = decode_piece("mark;Side\tpiece;;;;", "German\tnull;0;0;;1;Note;a\\\tb")
+    assert piece.inner.properties["Note"] == "a\tb"
+    alone = decode_piece("piece;;;;", "null;0;0;;1;Note;a\tb")
+    assert alone.inner.properties["Note"] == "a\tb"
+    assert alone.state_text() == "null;0;0;;1;Note;a\tb"
 
 
 def test_shorter_state_is_kept() -> None:

@@ -37,27 +37,30 @@ def _unescape_levels(segment: str, levels: int) -> str:
 def split_fast(text: str, *, limit: int | None = None, state: bool = False) -> list[str] | None:
     """Each level's own decoded text, outermost first, in one scan; ``None`` if a quote needs the exact path.
 
-    With ``limit`` (a state read against a type of ``limit`` traits) the scan stops
-    there and a further separator raises :class:`TooManyLevels`. ``state`` marks a
-    state chain, whose innermost segment is handed inward without its own unescaping.
+    ``limit`` and ``state`` read a state against a type of ``limit`` traits: its
+    innermost segment is handed inward whole (TABs escaped inside it included), and
+    a segment beyond it raises :class:`TooManyLevels`.
     """
-    if text.startswith("'"):
+    innermost = limit - 1 if state and limit is not None else None
+    if text.startswith("'") and innermost != 0:
         return None
     own: list[str] = []
     start = 0
     for match in _TAB_RUN.finditer(text):
         level = len(own)
-        if len(match.group(1)) > level:
+        run = len(match.group(1))
+        if level == innermost:
+            if run < level:
+                raise TooManyLevels(f"more than {limit} TAB-separated segments")
+            continue
+        if run > level:
             continue  # an escaped TAB inside this level
-        if limit is not None and level == limit - 1:
-            raise TooManyLevels(f"more than {limit} TAB-separated segments")
         own.append(_unescape_levels(text[start:match.start()], level + 1))
         start = match.end()
         if text.startswith("'", start):
             return None
     level = len(own)
-    innermost_state = state and limit is not None and level == limit - 1
-    own.append(_unescape_levels(text[start:], level if innermost_state else level + 1))
+    own.append(_unescape_levels(text[start:], level if level == innermost else level + 1))
     return own
 
 
@@ -74,28 +77,29 @@ def split_levels(text: str, *, limit: int | None = None,
     """Level by level as VASSAL reads it: own decoded texts, own raw segments, raw rests.
 
     ``own_raw[i] + TAB + rest_raw[i]`` is the text level i was read from (after i
-    rounds of unescaping); the innermost level's rest is ``""``.
+    rounds of unescaping); the innermost level's rest is ``""``. ``limit``/``state``
+    as in :func:`split_fast`.
     """
+    innermost = limit - 1 if state and limit is not None else None
     own: list[str] = []
     own_raw: list[str] = []
     rest_raw: list[str] = []
     current = text
     while True:
         level = len(own)
-        if state and limit is not None and level == limit - 1:
-            if split_level(current)[1] is not None:
-                raise TooManyLevels(f"more than {limit} TAB-separated segments")
+        if level == innermost:
             own.append(current)
             own_raw.append(current)
             rest_raw.append("")
             return own, own_raw, rest_raw
         head, rest = split_level(current)
         own_raw.append(head)
+        own.append(unescape(head, TAB))
         if rest is None:
-            own.append(unescape(head, TAB))
             rest_raw.append("")
             return own, own_raw, rest_raw
-        own.append(unescape(head, TAB))
+        if innermost is not None and level == innermost - 1 and split_level(rest)[1] is not None:
+            raise TooManyLevels(f"more than {limit} TAB-separated segments")
         rest_raw.append(rest)
         current = unescape(rest, TAB)
 
