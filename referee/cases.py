@@ -96,7 +96,12 @@ def _hex(raw: Mapping[str, Any]) -> HexState:
                     markers=frozenset(raw.get("markers") or ()),
                     features=frozenset(raw.get("features") or ()), owner=raw.get("owner"),
                     mp_cost=raw.get("mp_cost"), to_target=raw.get("to_target"),
-                    los=raw.get("los"), coord=raw.get("coord"))
+                    los=raw.get("los"), coord=raw.get("coord"),
+                    stated=MappingProxyType({k: v for k, v in raw.items() if k not in _HEX_FIELDS}))
+
+
+_HEX_FIELDS = frozenset({"id", "terrain", "terrain_db", "markers", "features", "owner", "mp_cost",
+                         "to_target", "los", "coord"})
 
 
 def build_game(given: Mapping[str, Any]) -> Game:

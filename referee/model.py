@@ -150,6 +150,9 @@ class HexState:
     los: str | None = None
     coord: str | None = None
     at: Any = None                     # map position (a referee.hexes.Hex) when known
+    #: Other stated facts about the hex (WaW85 obstacle_height and unit_height, retreat
+    #: facts such as enemy_units or away_from_attacker), by their case-format names.
+    stated: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
 
 @dataclass(frozen=True)
