@@ -8,12 +8,24 @@ Every piece the events do not touch keeps its AddPiece command byte for byte.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+from types import MappingProxyType
+from typing import Any, Iterable
+
+from converter.errors import ProfileError
+from converter.importer import Imported, save_layouts
+from converter.profile import FLAG_MARKERS, Profile, Selector, UnitRule
+from converter.unit_table import TableEntry, UnitTable
 from converter.vassal.container import Container, Entry
 from converter.vassal.metadata import parse_metadata
-from converter.vassal.module import Module
+from converter.vassal.module import Module, PieceSlot
 from converter.vassal.obfuscation import VCSK, Obfuscation
 from converter.vassal.save import SavedGame
 from converter.vassal.sequence import join
+from referee.events import (Event, MarkerFlipped, MarkerPlaced, MarkerRemoved, StatusChanged, UnitDisrupted,
+                            UnitEliminated, UnitMoved, UnitPlaced, UnitRallied, UnitReduced, UnitRemoved)
+from referee.events import apply as apply_event
+from referee.model import Game, Status, Unit
 
 ESC = "\x1b"
 #: dateSaved of files written by wawkit: fixed, so that the same Game gives the same bytes.
@@ -55,3 +67,323 @@ def empty_save(module: Module, *, key: int = 0x5A, clock_start: int = DATE_SAVED
                           {"savedata": parse_metadata(savedata, "savedata")})
     counter = iter(range(clock_start, clock_start + 10**9))
     return SavedGame(container, clock=lambda: next(counter))
+
+
+# -- events onto a save ----------------------------------------------------------------------
+
+class _Writer:
+    """Applies referee events to a save through a profile, keeping ``imported`` in step."""
+
+    def __init__(self, save: SavedGame, module: Module, profile: Profile, imported: Imported) -> None:
+        self.save, self.module, self.profile = save, module, profile
+        self.imported = imported
+        self.pieces = dict(imported.pieces)
+        self.unit_markers = {k: list(v) for k, v in imported.unit_markers.items()}
+        self.hex_markers = {k: list(v) for k, v in imported.hex_markers.items()}
+        self.game = imported.game
+        self.layouts = save_layouts(save)
+
+    # -- helpers ---------------------------------------------------------------------
+    def slot_for(self, selector: Selector, what: str) -> PieceSlot:
+        """The module's PieceSlot whose piece the selector (without its layer level) matches."""
+        for slot in self.module.piece_slots:
+            if selector.base.matches(slot.piece()):
+                return slot
+        raise ProfileError(f"{selector.path}: no PieceSlot of the module matches the {what} marker",
+                           file=self.profile.file)
+
+    def unit_piece(self, key: str) -> str:
+        try:
+            return self.pieces[key]
+        except KeyError:
+            raise ProfileError(f"unit {key!r} has no piece in the save", file=self.save.path) from None
+
+    def hex_point(self, hex_name: str) -> tuple[int, int]:
+        main = self.profile.main_map
+        return self.module.map(main).geometry(self.layouts.get(main)).locate(hex_name)
+
+    def add_marker(self, selector: Selector, what: str, map_name: str | None, x: int, y: int,
+                   join: str | None, index: int | None) -> str:
+        slot = self.slot_for(selector, what)
+        piece_id = self.save.add_piece(slot.type_text, map_name, x, y, state_text=slot.state_text, join=join,
+                                       index=index)
+        if selector.layer is not None and selector.level is not None:
+            self.save.set_layer(piece_id, selector.layer, selector.level)
+        return piece_id
+
+    def add_unit_marker(self, key: str, name: str) -> None:
+        """A marker piece copied from its PieceSlot, put right above the unit in its stack."""
+        selector = self.profile.unit_markers.get(name)
+        if selector is None:
+            raise ProfileError(f"unit_markers: the profile names no piece for {name!r}", file=self.profile.file)
+        unit_id = self.unit_piece(key)
+        map_name, x, y = self.save.position(unit_id)
+        stack = self.save.stack_of(unit_id)
+        index = self.save.stacks[stack].index(unit_id) + 1 if stack is not None else None
+        marker_id = self.add_marker(selector, name, map_name, x, y, unit_id, index)
+        self.unit_markers.setdefault(key, []).append((name, marker_id))
+
+    def remove_unit_marker(self, key: str, name: str) -> None:
+        for entry in [e for e in self.unit_markers.get(key, []) if e[0] == name]:
+            self.save.remove_piece(entry[1])
+            self.unit_markers[key].remove(entry)
+
+    def move_unit(self, key: str, map_name: str, x: int, y: int) -> None:
+        """Move a unit and the markers it carries, in their order, onto (x, y) of ``map_name``."""
+        unit_id = self.unit_piece(key)
+        carried = [unit_id] + [pid for _, pid in self.unit_markers.get(key, [])]
+        target = self._stack_at(map_name, x, y, exclude=set(carried))
+        for piece_id in carried:
+            if target is None:
+                self.save.move(piece_id, map_name, x, y)
+                target = piece_id
+            else:
+                self.save.move(piece_id, map_name, x, y, join=target)
+
+    def _stack_at(self, map_name: str, x: int, y: int, exclude: set[str]) -> str | None:
+        """A piece already lying at exactly (x, y) of the map, to stack onto."""
+        for piece_id, entry in self.save.pieces.items():
+            if piece_id in exclude or entry.is_deck:
+                continue
+            if self.save.stack_of(piece_id) is None and self.save.position(piece_id) == (map_name, x, y):
+                return piece_id
+        return None
+
+    def holding_point(self, map_name: str) -> tuple[int, int]:
+        """Where units go on a holding map: onto its first stack, else the middle of its board."""
+        for piece_id, entry in self.save.pieces.items():
+            if self.save.stack_of(piece_id) is None and self.save.position(piece_id)[0] == map_name:
+                _, x, y = self.save.position(piece_id)
+                return x, y
+        board = self.module.map(map_name).boards[0]
+        width, height = board.size or (200, 200)
+        return width // 2, height // 2
+
+    def set_strength(self, key: str, strength: str | None) -> None:
+        rule = self._rule(key)
+        if rule.reduced is None:
+            raise ProfileError(f"units[{rule.index}].reduced: the profile says no layer for the reduced side",
+                               file=self.profile.file, piece=self.unit_piece(key))
+        layer, level = rule.reduced
+        self.save.set_layer(self.unit_piece(key), layer, level if strength == "reduced" else 1)
+
+    def _rule(self, key: str) -> UnitRule:
+        piece = self.save.piece(self.unit_piece(key))
+        rule = self.profile.unit_rule(piece)
+        if rule is None:
+            raise ProfileError(f"no unit rule of the profile matches unit {key!r}", file=self.profile.file,
+                               piece=self.unit_piece(key))
+        return rule
+
+    # -- events ----------------------------------------------------------------------
+    def apply(self, event: Event) -> None:
+        before = self.game
+        self.game = apply_event(self.game, event)
+        if isinstance(event, (MarkerPlaced, MarkerRemoved, MarkerFlipped)):
+            self.hex_event(event)
+            return
+        key = event.unit
+        unit = self.game.unit(key)
+        if isinstance(event, UnitDisrupted):
+            if not before.unit(key).status.disrupted:
+                self.add_unit_marker(key, "disrupted")
+        elif isinstance(event, UnitRallied):
+            self.remove_unit_marker(key, "disrupted")
+        elif isinstance(event, UnitReduced):
+            self.set_strength(key, "reduced")
+        elif isinstance(event, (UnitEliminated, UnitRemoved)):
+            self.leave_map(key, unit.location)
+        elif isinstance(event, UnitPlaced):
+            if unit.hex is None:
+                raise ProfileError(f"unit {key!r} is placed without a hex", piece=self.unit_piece(key))
+            self.move_unit(key, self.profile.main_map, *self.hex_point(unit.hex))
+            if event.strength is not None:
+                self.set_strength(key, event.strength)
+        elif isinstance(event, UnitMoved):
+            if event.hex is None:
+                raise ProfileError(f"unit {key!r} moves to no hex", piece=self.unit_piece(key))
+            self.move_unit(key, self.profile.main_map, *self.hex_point(event.hex))
+        elif isinstance(event, StatusChanged):
+            self.status_event(key, event.field, event.value, before.unit(key).status)
+        else:
+            raise ProfileError(f"the profile cannot write a {type(event).__name__} event into a save",
+                               file=self.profile.file, piece=self.pieces.get(key))
+
+    def leave_map(self, key: str, location: str) -> None:
+        map_name = self.profile.eliminate_to if location == "eliminated" else self.profile.map_of_location(location)
+        if map_name is None:
+            for _, marker_id in self.unit_markers.pop(key, []):
+                self.save.remove_piece(marker_id)
+            self.save.remove_piece(self.pieces.pop(key))
+            return
+        self.move_unit(key, map_name, *self.holding_point(map_name))
+
+    def status_event(self, key: str, field_name: str, value: Any, old: Status) -> None:
+        if field_name == "ammo":
+            for name, _ in list(self.unit_markers.get(key, [])):
+                if name.startswith("ammo:"):
+                    self.remove_unit_marker(key, name)
+            if value != "none":
+                self.add_unit_marker(key, f"ammo:{value}")
+            return
+        if field_name not in FLAG_MARKERS or field_name not in self.profile.unit_markers:
+            raise ProfileError(f"unit_markers: the profile has no marker for status {field_name!r}",
+                               file=self.profile.file, piece=self.unit_piece(key))
+        if bool(value) and not getattr(old, field_name):
+            self.add_unit_marker(key, field_name)
+        elif not value:
+            self.remove_unit_marker(key, field_name)
+
+    def hex_event(self, event: MarkerPlaced | MarkerRemoved | MarkerFlipped) -> None:
+        names = [event.marker] if not isinstance(event, MarkerFlipped) else [event.old, event.new]
+        for name in names:
+            if name not in self.profile.hex_markers:
+                raise ProfileError(f"hex_markers: the profile names no piece for {name!r}", file=self.profile.file)
+        if isinstance(event, MarkerFlipped) and self._flip_in_place(event):
+            return
+        if isinstance(event, (MarkerRemoved, MarkerFlipped)):
+            old = event.marker if isinstance(event, MarkerRemoved) else event.old
+            for entry in [e for e in self.hex_markers.get(event.hex, []) if e[0] == old]:
+                self.save.remove_piece(entry[1])
+                self.hex_markers[event.hex].remove(entry)
+        if isinstance(event, (MarkerPlaced, MarkerFlipped)):
+            new = event.marker if isinstance(event, MarkerPlaced) else event.new
+            if any(name == new for name, _ in self.hex_markers.get(event.hex, [])):
+                return
+            x, y = self.hex_point(event.hex)
+            target = self._stack_at(self.profile.main_map, x, y, exclude=set())
+            marker_id = self.add_marker(self.profile.hex_markers[new], new, self.profile.main_map, x, y, target, None)
+            self.hex_markers.setdefault(event.hex, []).append((new, marker_id))
+
+    def _flip_in_place(self, event: MarkerFlipped) -> bool:
+        """Turn a two-level marker over (Smoke 2 -> Smoke 1) by its layer when both sides are one piece."""
+        old, new = self.profile.hex_markers[event.old], self.profile.hex_markers[event.new]
+        if old.base != new.base or new.layer is None or new.level is None:
+            return False
+        entries = [e for e in self.hex_markers.get(event.hex, []) if e[0] == event.old]
+        if not entries:
+            return False
+        name, piece_id = entries[0]
+        self.save.set_layer(piece_id, new.layer, new.level)
+        markers = self.hex_markers[event.hex]
+        markers[markers.index((name, piece_id))] = (event.new, piece_id)
+        return True
+
+
+def as_saved(game: Game) -> Game:
+    """``game`` as a save can hold it: a unit off the main map has no hex.
+
+    The model remembers the last hex of an eliminated unit (HQ replacement uses it);
+    a VASSAL save has only the counter on the Destroyed map, so an import cannot
+    give that hex back.
+    """
+    units = {key: unit if unit.on_map or unit.hex is None else replace(unit, hex=None)
+             for key, unit in game.units.items()}
+    return replace(game, units=MappingProxyType(units))
+
+
+def apply_events(save: SavedGame, module: Module, profile: Profile, imported: Imported,
+                 events: Iterable[Event]) -> Game:
+    """Write ``events`` into ``save`` (edited in place) and return the Game they lead to (:func:`as_saved`).
+
+    ``imported`` must be the import of this same save; only the pieces the events
+    concern (and the stacks they leave or join) change.
+    """
+    writer = _Writer(save, module, profile, imported)
+    for event in events:
+        writer.apply(event)
+    return as_saved(writer.game)
+
+
+# -- a Game into a new save ------------------------------------------------------------------
+
+def _ordinal(key: str, table_key: str) -> int:
+    """1 for ``t-64``, 2 for ``t-64-2``...: the numbering the import gives."""
+    suffix = key[len(table_key) + 1:] if key.startswith(table_key + "-") else ""
+    return int(suffix) if suffix.isdigit() else 1
+
+
+class _Palette:
+    """The module's unit PieceSlots by unit-table key, as the profile reads them."""
+
+    def __init__(self, module: Module, profile: Profile, table: UnitTable) -> None:
+        self.by_key: dict[str, list[tuple[PieceSlot, UnitRule]]] = {}
+        for slot in module.piece_slots:
+            piece = slot.piece()
+            rule = profile.unit_rule(piece)
+            if rule is None:
+                continue
+            key = rule.type.read(piece, rule)
+            entry = table.get(key) if key is not None else None
+            if entry is not None and rule.accepts(entry):
+                self.by_key.setdefault(entry.key, []).append((slot, rule))
+        self.table = table
+
+    def entry_of(self, unit: Unit) -> TableEntry:
+        for entry in self.table.entries.values():
+            if entry.type == unit.type and entry.key in self.by_key:
+                return entry
+        raise ProfileError(f"unit {unit.key!r}: no PieceSlot of the module prints its unit type {unit.type.name!r}")
+
+    def slot_of(self, unit: Unit, entry: TableEntry) -> tuple[PieceSlot, UnitRule]:
+        """The slot of ``entry`` whose side, nation and formation are the unit's (else the first)."""
+        candidates = self.by_key[entry.key]
+        for slot, rule in candidates:
+            piece = slot.piece()
+            read = {name: (getattr(rule, name).read(piece, rule, entry) if getattr(rule, name) else getattr(entry, name))
+                    for name in ("side", "nation", "formation")}
+            if read == {"side": unit.side, "nation": unit.nation, "formation": unit.formation}:
+                return slot, rule
+        return candidates[0]
+
+
+def export_game(game: Game, module: Module, profile: Profile, table: UnitTable) -> tuple[SavedGame, dict[str, str]]:
+    """A new save of ``module`` showing ``game``; returns it and the piece id of each unit.
+
+    Units are created from the module's PieceSlots in the order of their keys'
+    numbers, so importing the save gives the same keys back; markers are copied from
+    the marker PieceSlots the profile names, each right above its unit.
+    """
+    save = empty_save(module)
+    if profile.turn_property is not None and game.turn is not None:
+        save.set_global_property(profile.turn_property, str(game.turn))
+    for side, prop in profile.missions_properties.items():
+        if side in game.missions_left:
+            save.set_global_property(prop, str(game.missions_left[side]))
+    palette = _Palette(module, profile, table)
+    writer = _Writer(save, module, profile, Imported(Game(), {}, {}, {}, {}))
+    entries = {key: palette.entry_of(unit) for key, unit in game.units.items()}
+    order = sorted(game.units, key=lambda k: (entries[k].key, _ordinal(k, entries[k].key), k))
+    placed_order = sorted(order, key=lambda k: (game.units[k].stack_order or 99, order.index(k)))
+    created: dict[str, str] = {}
+    for key in order:     # ids rise in key order; stacking follows in a second pass
+        unit = game.units[key]
+        slot, rule = palette.slot_of(unit, entries[key])
+        created[key] = save.add_piece(slot.type_text, None, 0, 0, state_text=slot.state_text)
+        writer.pieces[key] = created[key]
+        if unit.strength is not None and rule.reduced is not None:
+            writer.set_strength(key, unit.strength)
+    for key in placed_order:
+        unit = game.units[key]
+        if unit.on_map:
+            if unit.hex is None:
+                raise ProfileError(f"unit {key!r} is on the map without a hex")
+            writer.move_unit(key, profile.main_map, *writer.hex_point(unit.hex))
+        else:
+            map_name = profile.eliminate_to if unit.location == "eliminated" else profile.map_of_location(unit.location)
+            if map_name is None:
+                raise ProfileError(f"unit {key!r} is in {unit.location!r}, which no holding map of the profile holds")
+            writer.move_unit(key, map_name, *writer.holding_point(map_name))
+        status = unit.status
+        for name in FLAG_MARKERS:
+            if getattr(status, name):
+                writer.add_unit_marker(key, name)
+        if status.ammo != "none":
+            writer.add_unit_marker(key, f"ammo:{status.ammo}")
+    for hex_state in game.hexes.values():
+        for marker in sorted(hex_state.markers):
+            writer.hex_event(MarkerPlaced(hex_state.id, marker))
+    return save, created
+
+
+__all__ = ["DATE_SAVED", "apply_events", "as_saved", "empty_save", "export_game"]
