@@ -4,7 +4,7 @@ the Mines marker's attack (§8.3, 001 §12.2)."""
 from __future__ import annotations
 
 from referee import damage
-from referee.errors import NotStated
+from referee.errors import NotStated, NotSupported
 from referee.events import MarkerPlaced, MarkerRemoved, StatusChanged, UnitDisrupted
 from referee.fire import range_rule, terrain_db
 from referee.model import Unit, need
@@ -150,3 +150,22 @@ def scatter(ctx: Ctx) -> None:
     ctx.answer.set("outcome", "on_target" if on_target else "adjacent_hex_chosen_by_opponent")
     ctx.answer.because("§8.0", f"accuracy 1d6 = {roll}: " + (
         "the mission hits the target hex" if on_target else "the opponent picks an adjacent hex"))
+
+
+def place_marker(ctx: Ctx) -> None:
+    """Place a Smoke 2, Mines or Chemical marker (§8.2-§8.4) with its immediate effect:
+    a Chemical marker makes every unit in the hex check morale (its six neighbours are
+    separate ``chemical_attack`` checks)."""
+    from referee.morale import chemical_check
+    hex_id = ctx.action.target if isinstance(ctx.action.target, str) else None
+    hex_id = need(hex_id, "query.target")
+    marker = ctx.action.choice
+    if marker not in ("smoke_2", "mines", "chemical", "improved_position"):
+        raise NotSupported("§8", f"placing a {marker} marker")
+    ctx.emit(MarkerPlaced(hex_id, marker))
+    ctx.answer.set("legal", True)
+    ctx.answer.because("§8.2-§8.4, 001 §12", f"{marker.replace('_', ' ')} marker placed in {hex_id}")
+    if marker == "chemical":
+        for unit in ctx.game.stack(hex_id):
+            if unit.carried_by is None and unit.type.target_type not in ("hq", "leader", "support_weapon"):
+                chemical_check(ctx, unit)

@@ -257,3 +257,17 @@ def retreat(ctx: Ctx) -> None:
     if ans.legal is None:
         ans.set("legal", True)
         ctx.emit(UnitMoved(unit.key, hex_state.id))
+
+
+def counterattack(ctx: Ctx) -> None:
+    """§6.3: the assaulted unit rolls its Assault Factor back (to-hit 6 if it was disrupted)."""
+    unit = ctx.unit(ctx.action.actor)
+    foes = _targets(ctx)
+    fp, to_hit = assault_values(ctx, unit, foes, unit.hex, True)
+    ctx.answer.set("fp", fp)
+    ctx.answer.set("to_hit", to_hit)
+    if ctx.action.hits is not None:
+        hits = ctx.action.hits if isinstance(ctx.action.hits, int) else sum(ctx.action.hits.values())
+    else:
+        hits = sum(1 for d in ctx.roll(fp, "counter") if d >= to_hit)
+    ctx.answer.set("hits", hits)

@@ -12,7 +12,7 @@ from typing import Any
 import yaml
 
 from referee import air, artillery, assault, damage, fire, los, morale, movement, phases
-from referee.errors import RefereeError
+from referee.errors import NotSupported, RefereeError
 from referee.ruleset import Params, Procedure, Ruleset
 from referee.tec import DATA
 
@@ -36,6 +36,8 @@ PROCEDURES: dict[str, Procedure] = {
     "assault": assault.assault,
     "overrun": assault.overrun,
     "retreat": assault.retreat,
+    "counterattack": assault.counterattack,
+    "place_marker": artillery.place_marker,
     "indirect_fire": artillery.indirect_fire,
     "minefield_attack": artillery.minefield_attack,
     "chemical_attack": morale.chemical_attack,
@@ -56,6 +58,23 @@ PROCEDURES: dict[str, Procedure] = {
     "scatter": artillery.scatter,
     "sw_loss_check": phases.sw_loss_check,
 }
+
+
+#: Procedures of the WaW85 vocabulary that the classic rules do not have.
+NOT_CLASSIC = ("cas_attack", "cas_interception", "cas_ordnance", "spotter_check", "strike_reduction",
+               "scatter_direction", "parachute_drift", "landing_check", "night_targeting_check",
+               "missile_reload", "fire_burn_out", "bridge_collapse", "fire_minefield", "fire_spread",
+               "rubble_check", "clear_rubble", "minefield_breach", "minefield_depletion",
+               "ew_side_roll", "event_roll", "event_side_roll", "lift_off", "setup", "battlegen",
+               "bonus_formation_entry", "victory_points", "casualty_points", "objective_value",
+               "degree_of_victory")
+
+
+def _not_classic(ctx: Any) -> None:
+    raise NotSupported("classic", f"{ctx.action.kind} is a WaW85 procedure with no classic rule")
+
+
+PROCEDURES.update({kind: _not_classic for kind in NOT_CLASSIC})
 
 
 @lru_cache(maxsize=None)

@@ -180,20 +180,30 @@ def rally(ctx: Ctx) -> None:
 
 
 def chemical_attack(ctx: Ctx) -> None:
-    """§8.4: vehicles failing are disrupted; infantry on foot disrupted and reduced;
-    passengers share their carrier's result."""
+    """§8.4: the chemical strike's morale check for one unit."""
     unit = ctx.unit(ctx.action.actor)
-    passed = _passes(ctx, morale_of(ctx, unit) if ctx.action.passed is None else 0, 0)
+    passed = chemical_check(ctx, unit, ctx.action.passed)
     ctx.answer.set("passed", passed)
+
+
+def chemical_check(ctx: Ctx, unit: Unit, passed: bool | None = None) -> bool:
+    """§8.4: vehicles failing are disrupted; infantry on foot disrupted and reduced;
+    passengers share their carrier's result and do not check."""
+    if passed is None:
+        roll = ctx.roll_2d6()
+        target = morale_of(ctx, unit)
+        passed = roll <= target
+        ctx.answer.because("§8.4", f"{unit.name}: chemical morale check 2d6 = {roll} vs {target}: "
+                           + ("passed" if passed else "failed"))
     if passed:
-        return
-    riders = ctx.game.passengers(unit.key)
+        return True
     if unit.type.is_vehicle:
         if not unit.status.disrupted:
             ctx.emit(UnitDisrupted(unit.key))
-            for rider in riders:
+            for rider in ctx.game.passengers(unit.key):
                 damage.impose(ctx, rider.key, "disrupted")
         ctx.answer.because("§8.4", "a vehicle failing the check is disrupted (no further effect if already)")
     else:
         damage.impose(ctx, unit.key, "disrupted_and_reduced")
         ctx.answer.because("§8.4", "infantry on foot failing the check is disrupted and reduced")
+    return False

@@ -122,7 +122,9 @@ def test_disrupted_unit_may_not_fire_and_says_why() -> None:
 def test_not_supported_and_book_specific_rules() -> None:
     game = board({}, A=(LEOPARD, 0, "nato"))
     answer = classic("untold").check(game, make_action("victory_points", side="nato"))
-    assert answer.gaps == {"*": "not supported: victory_points is not a procedure of untold"}
+    assert answer.gaps == {"*": "not supported: classic (victory_points is a WaW85 procedure with no classic rule)"}
+    answer = classic("untold").check(game, make_action("teleport", unit="A"))
+    assert answer.gaps == {"*": "not supported: teleport is not a procedure of untold"}
     answer = classic("eisenbach").check(game, make_action("conditional_morale", unit="A"))
     assert answer.gaps["*"].startswith("not supported: 001 §1.6.1")
 

@@ -187,3 +187,23 @@ def test_at_most_two_fire_missions_at_once() -> None:
     assert two.legal is True and two.values["roll_required"] is True
     three = ruleset.check(game, Artillery(target="x", spotter="H", count=3, mission=Mission("he", 4, 5)))
     assert three.legal is False
+
+
+def test_counterattack_of_a_disrupted_defender_hits_on_six() -> None:
+    from referee.model import AssaultValue
+    infantry = UnitType(name="infantry", target_type="troops", assault=AssaultValue(2, 4))
+    game = row(D=(infantry, 1, "pact"), A=(ABRAMS, 1, "nato"))
+    game = game.with_unit(game.units["D"].with_status(disrupted=True))
+    answer = classic("untold").resolve(game, make_action("counterattack", unit="D", target="A"), GivenDice([6, 5]))
+    assert (answer.values["fp"], answer.values["to_hit"], answer.values["hits"]) == (2, 6, 1)
+
+
+def test_a_chemical_marker_checks_every_unit_in_the_hex() -> None:
+    infantry = UnitType(name="infantry", target_type="troops")
+    game = row(I=(infantry, 2, "nato"), K=(ABRAMS, 2, "nato"))
+    game = Game(units={k: Unit(k, u.type, side="nato", hex="h2", strength="full", morale=6)
+                       for k, u in game.units.items()}, hexes=game.hexes)
+    answer = classic("eisenbach").resolve(game, make_action("place_marker", target="h2", choice="chemical"),
+                                          GivenDice([4, 4, 1, 2]))
+    assert [type(e).__name__ for e in answer.events] == ["MarkerPlaced", "UnitDisrupted", "UnitReduced"]
+    assert {e.unit for e in answer.events[1:]} == {"I"}      # I rolls 8 and fails, K rolls 3
