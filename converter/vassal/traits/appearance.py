@@ -23,7 +23,7 @@ class Labeler(StateValue):
     __slots__ = ()
 
     label_key = Str(0)
-    menu_command = Str(1, "Change Label")
+    menu_command = Str(1, "Change label")
     font_size = Int(2, 10)
     background_color = Str(3)
     foreground_color = Str(4, "0,0,0")
@@ -72,7 +72,7 @@ class Obscurable(Trait):
 
     key_command = Str(0)
     image = Str(1)
-    hide_command = Str(2, "Hide")
+    hide_command = Str(2, "Mask")
     display_style = Str(3, "I")
     mask_name = Str(4, "?")
     access = Str(5)
@@ -212,13 +212,13 @@ class MovementMarkable(StateValue):
     moved_icon = Str(0)
     x_offset = Int(1, 0)
     y_offset = Int(2, 0)
-    command = Str(3, "Mark Moved")
+    command = Str(3, "Toggle whether piece marked as moved")
     key = Str(4)
     description = Str(5)
     ignore_same_location = Bool(6, False)
-    command_true = Str(7)
+    command_true = Str(7, "Mark piece as moved")
     key_true = Str(8)
-    command_false = Str(9)
+    command_false = Str(9, "Mark piece as unmoved")
     key_false = Str(10)
 
     @property

@@ -10,7 +10,7 @@ from typing import Iterator, MutableMapping
 
 from converter.vassal.javafmt import java_hashmap_order
 from converter.vassal.sequence import escape, java_parse_int, join, split, unescape
-from converter.vassal.traits.base import STATE, Bool, Int, Str, Trait
+from converter.vassal.traits.base import STATE, Bool, Int, Str, StrList, Trait
 
 UNIQUE_ID = "UniqueID"
 NO_MAP = "null"
@@ -221,7 +221,8 @@ class Stack(Positioned):
 class Deck(Positioned):
     """``deck;``: a draw pile; its state is ``map;x;y;faceDown[;id,id...]``.
 
-    Only the fields a referee needs are typed; all 49 (17 in 2005) survive as text.
+    The type has 49 fields since 3.6 (17 in 2005 files); missing ones read as
+    ``Deck.mySetType``'s defaults.
     """
 
     prefix = "deck;"
@@ -230,15 +231,54 @@ class Deck(Positioned):
     __slots__ = ()
 
     draw_outline = Bool(0, True)
-    outline_color = Str(1)
-    width = Int(2, 0)
-    height = Int(3, 0)
-    face_down_option = Str(4)
-    shuffle_option = Str(5)
-    allow_multiple_draw = Bool(6, False)
-    allow_select_draw = Bool(7, False)
-    reversible = Bool(8, False)
-    deck_name = Str(12)
+    outline_color = Str(1, "0,0,0")
+    width = Int(2, 40)
+    height = Int(3, 40)
+    face_down_option = Str(4, "Always")
+    shuffle_option = Str(5, "Always")
+    allow_multiple_draw = Bool(6, True)
+    allow_select_draw = Bool(7, True)
+    reversible = Bool(8, True)
+    reshuffle_command = Str(9)
+    reshuffle_target = Str(10)
+    reshuffle_message_format = Str(11)
+    deck_name = Str(12, "deck")
+    shuffle_message_format = Str(13)
+    reverse_message_format = Str(14)
+    face_down_message_format = Str(15)
+    draw_face_up = Bool(16, False)
+    persistable = Bool(17, False)
+    shuffle_key = Str(18)
+    reshuffle_key = Str(19)
+    max_stack = Int(20, 10)
+    count_expressions = StrList(21)
+    expression_counting = Bool(22, False)
+    global_commands = StrList(23)
+    hotkey_on_empty = Bool(24, False)
+    empty_key = Str(25)
+    select_display_property = Str(26, "$BasicName$")
+    select_sort_property = Str(27)
+    restrict_option = Bool(28, False)
+    restrict_expression = Str(29)
+    shuffle_command = Str(30, "Shuffle")
+    reverse_command = Str(31, "Reverse")
+    reverse_key = Str(32)
+    draw_multiple_message = Str(33, "Draw multiple cards")
+    draw_specific_message = Str(34, "Draw specific cards")
+    face_up_message = Str(35, "Face up")
+    face_down_message = Str(36, "Face down")
+    face_up_key = Str(37)
+    face_up_message_format = Str(38)
+    face_flip_key = Str(39)
+    face_down_key = Str(40)
+    save_message = Str(41, "Save Deck")
+    save_key = Str(42)
+    save_report = Str(43, "Deck Saved")
+    load_message = Str(44, "Load Deck")
+    load_key = Str(45)
+    load_report = Str(46, "Deck Loaded")
+    restrict_access = Bool(47, False)
+    owners = StrList(48)
 
     face_down = Bool(3, False, part=STATE)
     MEMBERS = 4
