@@ -152,6 +152,8 @@ class Profile:
     turn_property: str | None
     missions_properties: dict[str, str]
     file: str | None = None
+    units_file: str | None = None
+    terrain_file: str | None = None
 
     @classmethod
     def from_document(cls, data: Mapping[str, Any], *, file: str | None = None) -> "Profile":
@@ -183,7 +185,8 @@ class Profile:
                                file=file)
         return cls(data["profile"], data["module"], data["main_map"], rules, markers, hex_markers, holding, ignore,
                    eliminate_to, data.get("unit_table"), data.get("turn_property"),
-                   dict(data.get("missions_properties") or {}), file)
+                   dict(data.get("missions_properties") or {}), file,
+                   _beside(file, data.get("units_file")), _beside(file, data.get("terrain_file")))
 
     # -- classifying pieces -----------------------------------------------------------
     def unit_rule(self, piece: Piece) -> UnitRule | None:
@@ -214,6 +217,13 @@ class Profile:
             if value == location:
                 return map_name
         return None
+
+
+def _beside(profile_file: str | None, name: str | None) -> str | None:
+    """A file named in a profile, relative to the profile's own folder."""
+    if name is None:
+        return None
+    return os.path.join(os.path.dirname(profile_file), name) if profile_file else name
 
 
 def read_profile(path: str | os.PathLike[str]) -> Profile:

@@ -1,0 +1,137 @@
+"""``wawkit import``, ``wawkit export`` and ``wawkit terrain draft``: between VASSAL saves and scenario files.
+
+``import`` reads a save through a module profile into a scenario (YAML, or JSON for a
+``.json`` name), listing the pieces the profile does not recognise. ``export`` writes
+a scenario as a new save of the module, or, with ``--onto SAVE``, writes the
+scenario's changes onto that save, touching only the pieces that changed. Output is
+written atomically and never replaces an existing file (or the input) without
+``--force``.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+import yaml
+
+from converter.cli import main
+from converter.errors import ProfileError
+from converter.exporter import apply_events, events_between, export_game
+from converter.importer import Imported, import_save
+from converter.profile import Profile, read_profile
+from converter.scenario import Scenario, read_scenario, write_scenario
+from converter.terrain import TerrainMap, draft, read_palette, read_terrain
+from converter.unit_table import UnitTable, read_unit_table
+from converter.vassal.container import write_atomic
+from converter.vassal.module import Module
+from converter.vassal.save import SavedGame
+
+EXISTING = click.Path(exists=True, dir_okay=False)
+
+
+def _inputs(profile_path: str, units: str | None, terrain: str | None
+            ) -> tuple[Profile, UnitTable, TerrainMap | None]:
+    profile = read_profile(profile_path)
+    units = units or profile.units_file
+    if units is None:
+        raise ProfileError("no unit table: give --units or name units_file in the profile", file=profile_path)
+    table = read_unit_table(units, profile.unit_table)
+    terrain = terrain or profile.terrain_file
+    return profile, table, read_terrain(terrain) if terrain else None
+
+
+def _import(save_path: str, module: Module, profile: Profile, table: UnitTable,
+            terrain: TerrainMap | None) -> tuple[SavedGame, Imported]:
+    save = SavedGame.read(save_path)
+    return save, import_save(save, module, profile, table, terrain)
+
+
+@main.command("import")
+@click.argument("save", type=EXISTING)
+@click.option("--module", "module_path", required=True, type=EXISTING, help="The module (.vmod or buildFile).")
+@click.option("--profile", "profile_path", required=True, type=EXISTING, help="The module profile (YAML).")
+@click.option("--terrain", type=EXISTING, help="Terrain map (default: the profile's terrain_file).")
+@click.option("--units", type=EXISTING, help="Unit table, YAML or CSV (default: the profile's units_file).")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="Scenario file to write.")
+@click.option("--force", is_flag=True, help="Replace the output file if it exists.")
+def import_command(save: str, module_path: str, profile_path: str, terrain: str | None, units: str | None,
+                   output: str, force: bool) -> None:
+    """Read SAVE through a module profile into a scenario file."""
+    profile, table, terrain_map = _inputs(profile_path, units, terrain)
+    module = Module.read(module_path)
+    _, imported = _import(save, module, profile, table, terrain_map)
+    scenario = Scenario(imported.game, Path(save).stem, imported.pieces, module.name, str(save),
+                        [u.to_dict() for u in imported.unrecognised])
+    write_scenario(scenario, output, overwrite=force)
+    click.echo(f"{len(imported.game.units)} units, {sum(len(v) for v in imported.unit_markers.values())} unit "
+               f"markers, {sum(len(v) for v in imported.hex_markers.values())} hex markers -> {output}")
+    for piece in imported.unrecognised:
+        click.echo(f"not recognised: piece {piece.piece} {piece.name!r} on {piece.map} {piece.location}: "
+                   f"{piece.reason}", err=True)
+
+
+@main.command("export")
+@click.argument("scenario", type=EXISTING)
+@click.option("--module", "module_path", required=True, type=EXISTING, help="The module (.vmod or buildFile).")
+@click.option("--profile", "profile_path", required=True, type=EXISTING, help="The module profile (YAML).")
+@click.option("--units", type=EXISTING, help="Unit table, YAML or CSV (default: the profile's units_file).")
+@click.option("--terrain", type=EXISTING, help="Terrain map (default: the profile's terrain_file).")
+@click.option("--onto", type=EXISTING, help="Write the scenario's changes onto this save instead of a new one.")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="Save file to write.")
+@click.option("--force", is_flag=True, help="Replace the output file if it exists.")
+def export_command(scenario: str, module_path: str, profile_path: str, units: str | None, terrain: str | None,
+                   onto: str | None, output: str, force: bool) -> None:
+    """Write SCENARIO as a VASSAL save of the module."""
+    profile, table, terrain_map = _inputs(profile_path, units, terrain)
+    module = Module.read(module_path)
+    wanted = read_scenario(scenario)
+    if onto is None:
+        save, _ = export_game(wanted.game, module, profile, table)
+        save.write(output, overwrite=force)
+        click.echo(f"{len(wanted.game.units)} units -> new save {output}")
+        return
+    save, imported = _import(onto, module, profile, table, terrain_map)
+    for key, piece_id in wanted.pieces.items():
+        if imported.pieces.get(key) != piece_id:
+            raise ProfileError(f"unit {key!r} is piece {piece_id} in the scenario but "
+                               f"{imported.pieces.get(key)} in the save; is it the save the scenario came from?",
+                               file=onto, piece=piece_id)
+    events = events_between(imported.game, wanted.game)
+    apply_events(save, module, profile, imported, events)
+    if Path(output).exists() and Path(output).resolve() == Path(onto).resolve() and not force:
+        raise ProfileError("is the input save; refusing to overwrite it (use --force)", file=output)
+    write_atomic(output, save.to_bytes(), overwrite=force)
+    click.echo(f"{len(events)} change(s) written onto {onto} -> {output}")
+
+
+@main.group()
+def terrain() -> None:
+    """Terrain maps of boards."""
+
+
+@terrain.command("draft")
+@click.argument("module_path", metavar="MODULE", type=EXISTING)
+@click.option("--board", required=True, help="The board whose image is sampled.")
+@click.option("--palette", required=True, type=EXISTING, help="Terrain colours (YAML).")
+@click.option("--map", "map_name", help="The map the board is on (default: the first that has it).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the terrain map here (default: stdout).")
+@click.option("--force", is_flag=True, help="Replace the output file if it exists.")
+def terrain_draft(module_path: str, board: str, palette: str, map_name: str | None, output: str | None,
+                  force: bool) -> None:
+    """Propose a terrain map from the board image: the nearest palette colour at each hex."""
+    from converter.schema import load_document
+    colours = read_palette(palette)
+    default = load_document(palette, "palette").get("default")
+    proposal = draft(Module.read(module_path), board, colours, map_name=map_name, default=default)
+    text = "# Drafted from the board image by `wawkit terrain draft`; check it against the board.\n" + \
+        yaml.safe_dump(proposal.terrain.to_document(), sort_keys=False, allow_unicode=True, width=110)
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        write_atomic(output, text.encode("utf-8"), overwrite=force)
+    if proposal.unmatched:
+        click.echo(f"no palette colour at the centre of {len(proposal.unmatched)} hex(es): "
+                   + ", ".join(proposal.unmatched), err=True)
+
+
+__all__ = ["export_command", "import_command", "terrain", "terrain_draft"]
