@@ -18,6 +18,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "converter.cli.codec",
     "converter.cli.rules",
     "converter.cli.module",
+    "converter.cli.scenario",
 )
 
 #: Exit codes shared by every command.
