@@ -35,8 +35,9 @@ def airstrike(ctx: Ctx) -> None:
         weapon = plane.type.weapon(ans.values.get("weapon") or "")
         if weapon is None:
             raise NotStated("query.target unit chosen by the striker")
-        fp = need(weapon.fp, "weapon.fp")
-        to_hit = need(weapon.to_hit, "weapon.to_hit")
+        label = f"units.{plane.key}.{ans.values.get('weapon')}"
+        fp = need(weapon.fp, f"{label}.fp")
+        to_hit = need(weapon.to_hit, f"{label}.to_hit")
         hits = sum(1 for d in ctx.roll(fp, "attack") if d >= to_hit)
     ans.set("hits", hits)
     ctx.stage("ordnance_remaining", lambda: _status_roll(ctx, plane.key, hits))

@@ -25,6 +25,7 @@ class RangeRule:
     printed: int | None
     underlined: bool
     halved: bool            # non-AA weapon against a helicopter
+    label: str = "weapon"   # names the printed value in "not stated: units.A.ap.range"
 
     @property
     def bands(self) -> list[str]:
@@ -33,7 +34,7 @@ class RangeRule:
         return ["point_blank", "effective", "long"]
 
     def max_range(self) -> int:
-        printed = need(self.printed, "weapon.range")
+        printed = need(self.printed, f"{self.label}.range")
         reach = printed // 2 if self.halved else printed
         return reach if (self.underlined or self.halved) else 2 * reach
 
@@ -43,7 +44,7 @@ class RangeRule:
             return "effective"                     # an adjacent helicopter can always be fired on
         if distance > self.max_range():
             return None
-        printed = need(self.printed, "weapon.range")
+        printed = need(self.printed, f"{self.label}.range")
         if self.underlined or self.halved:
             return "effective"
         if distance <= printed // 2:
@@ -51,9 +52,9 @@ class RangeRule:
         return "effective" if distance <= printed else "long"
 
 
-def range_rule(weapon_name: str, weapon: Weapon, target: Unit | None) -> RangeRule:
+def range_rule(weapon_name: str, weapon: Weapon, target: Unit | None, label: str = "weapon") -> RangeRule:
     vs_helicopter = target is not None and target.type.target_type == "helicopter"
-    return RangeRule(weapon.range, bool(weapon.underlined), vs_helicopter and weapon_name != "aa")
+    return RangeRule(weapon.range, bool(weapon.underlined), vs_helicopter and weapon_name != "aa", label)
 
 
 def choose_weapon(ctx: Ctx, actor: Unit, target: Unit | None) -> str:
@@ -346,7 +347,8 @@ def _attack(ctx: Ctx, actor: Unit, target: Unit | None, weapon_name: str, weapon
     ans = ctx.answer
     _weapon_legality(ctx, actor, target, weapon_name, weapon)
     smoke = ctx.stage(("legal", "to_hit"), lambda: _smoke(ctx, actor, target)) or 0
-    rule = range_rule(weapon_name, weapon, target)
+    label = f"units.{actor.key}.{weapon_name}"
+    rule = range_rule(weapon_name, weapon, target, label)
     ans.set("bands", rule.bands)
     ctx.stage("max_range", lambda: ans.set("max_range", rule.max_range()))
     band = ctx.stage(("band", "legal", "to_hit", "fp", "hits"), lambda: _band(ctx, rule, target))
@@ -354,9 +356,9 @@ def _attack(ctx: Ctx, actor: Unit, target: Unit | None, weapon_name: str, weapon
     if ctx.action.bonus_from:
         ans.values.setdefault("modifiers", {})["fp"] = bonus
     if band is not None:
-        ctx.stage(("to_hit", "fp", "hits"), lambda: _to_hit_and_fp(ctx, actor, weapon, band, mods, bonus, smoke))
+        ctx.stage(("to_hit", "fp", "hits"), lambda: _to_hit_and_fp(ctx, label, weapon, band, mods, bonus, smoke))
     elif "band" in ans.gaps and ans.legal is not False:
-        ctx.stage(("to_hit", "fp"), lambda: _band_independent(ctx, weapon, rule, mods, bonus, smoke))
+        ctx.stage(("to_hit", "fp"), lambda: _band_independent(ctx, label, weapon, rule, mods, bonus, smoke))
     for sw in ctx.game.attached(actor.key):
         if sw.type.target_type == "support_weapon" and actor.type.is_infantry:
             _support_weapon(ctx, sw, bonus)
@@ -440,27 +442,29 @@ def _band(ctx: Ctx, rule: RangeRule, target: Unit | None) -> str:
     return band
 
 
-def modified_to_hit(weapon: Weapon, band: str, mods: tuple[int, int], capped: int = 0) -> tuple[int, int]:
+def modified_to_hit(weapon: Weapon, band: str, mods: tuple[int, int], capped: int = 0,
+                    label: str = "weapon") -> tuple[int, int]:
     """(to-hit, points past 6): range and Moving Fire past 6 cost FP instead (§6.1.3 names
     only §6.1.1 and §6.1.3); ``capped`` modifiers (smoke) simply stop at 6."""
-    to_hit = need(weapon.to_hit, "weapon.to_hit") + BAND_MODIFIER[band] + mods[0]
+    to_hit = need(weapon.to_hit, f"{label}.to_hit") + BAND_MODIFIER[band] + mods[0]
     past_six = max(0, to_hit - 6)
     return min(min(to_hit, 6) + capped, 6), past_six
 
 
-def modified_fp(weapon: Weapon, band: str, mods: tuple[int, int], bonus: int) -> int:
+def modified_fp(weapon: Weapon, band: str, mods: tuple[int, int], bonus: int,
+                label: str = "weapon") -> int:
     """Attack dice: printed FP, HQ/leader bonus, Moving Fire, less the points past 6."""
-    _, past_six = modified_to_hit(weapon, band, mods)
-    return max(need(weapon.fp, "weapon.fp") + bonus + mods[1] - past_six, 0)
+    _, past_six = modified_to_hit(weapon, band, mods, 0, label)
+    return max(need(weapon.fp, f"{label}.fp") + bonus + mods[1] - past_six, 0)
 
 
-def _to_hit_and_fp(ctx: Ctx, actor: Unit, weapon: Weapon, band: str,
+def _to_hit_and_fp(ctx: Ctx, label: str, weapon: Weapon, band: str,
                    mods: tuple[int, int], bonus: int, capped: int = 0) -> None:
     ans = ctx.answer
     band_mod = BAND_MODIFIER[band]
     if band_mod:
         ans.modify("to_hit", band_mod, f"{band.replace('_', ' ')} range", "§6.1.1, §6.1.2")
-    to_hit, past_six = modified_to_hit(weapon, band, mods, capped)
+    to_hit, past_six = modified_to_hit(weapon, band, mods, capped, label)
     parts = [m for m in (band_mod, mods[0], capped) if m]
     ans.because("§6.1", f"to-hit {weapon.to_hit}" + "".join(f"{m:+d}" for m in parts)
                 + (f" = {weapon.to_hit + sum(parts)}" if parts else "")
@@ -468,14 +472,14 @@ def _to_hit_and_fp(ctx: Ctx, actor: Unit, weapon: Weapon, band: str,
     if past_six:
         ans.because("§6.1.3", f"to-hit past 6 by {past_six}: -{past_six} FP, to-hit stays 6")
     ans.set("to_hit", to_hit)
-    ctx.stage(("fp", "hits"), lambda: ans.set("fp", modified_fp(weapon, band, mods, bonus)))
+    ctx.stage(("fp", "hits"), lambda: ans.set("fp", modified_fp(weapon, band, mods, bonus, label)))
 
 
-def _band_independent(ctx: Ctx, weapon: Weapon, rule: RangeRule,
+def _band_independent(ctx: Ctx, label: str, weapon: Weapon, rule: RangeRule,
                       mods: tuple[int, int], bonus: int, capped: int = 0) -> None:
     """The range is not stated: answer to-hit or FP when every possible band gives the same."""
-    for name, value in (("to_hit", lambda b: modified_to_hit(weapon, b, mods, capped)[0]),
-                        ("fp", lambda b: modified_fp(weapon, b, mods, bonus))):
+    for name, value in (("to_hit", lambda b: modified_to_hit(weapon, b, mods, capped, label)[0]),
+                        ("fp", lambda b: modified_fp(weapon, b, mods, bonus, label))):
         values = ctx.stage(name, lambda value=value: {value(band) for band in rule.bands})
         if values is not None and len(values) == 1:
             ctx.answer.set(name, values.pop())
@@ -522,7 +526,8 @@ def _resolve_fire(ctx: Ctx, actor: Unit, target: Unit, name: str, weapon: Weapon
         fp = ans.values.get("fp")
         to_hit = ans.values.get("to_hit")
         if fp is None or to_hit is None:
-            raise NotStated("weapon.fp" if fp is None else "weapon.to_hit")
+            raise NotStated(ans.gaps.get("fp" if fp is None else "to_hit", "attack numbers")
+                            .replace("not stated: ", ""))
         dice = ctx.roll(fp, "attack")
         hits = sum(1 for d in dice if d >= to_hit)
         ans.because("§6.1", f"{fp} dice at {to_hit}+: {hits} hit(s)")

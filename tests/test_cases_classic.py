@@ -19,13 +19,13 @@ CASE_FILE = SHARED / "cases" / "rule-cases.yaml"
 
 #: case id -> the reasons its runs are gaps (every gap detail must name one of them).
 KNOWN_GAPS: dict[str, tuple[str, ...]] = {
-    "classic-eg-jeep-clear-infantry-he": ("not stated: weapon.range",),     # HE range/to-hit not given
-    "classic-us-jeep-clear-infantry-he": ("not stated: weapon.range",),
-    "classic-us-reduced-range-t80": ("not stated: weapon.range",),          # printed range not given
-    "classic-eg-reduced-range-t72": ("not stated: weapon.range",),
+    "classic-eg-jeep-clear-infantry-he": ("not stated: units.A.he.range",),   # HE range/to-hit not given
+    "classic-us-jeep-clear-infantry-he": ("not stated: units.A.he.range",),
+    "classic-us-reduced-range-t80": ("not stated: units.A.ap.range",),        # printed range not given
+    "classic-eg-reduced-range-t72": ("not stated: units.A.ap.range",),
     "classic-eg-moving-fire-table": ("not stated: units.T.distance",),      # range band not given
     "classic-helicopter-moving-fire-12-hexes": ("not stated: units.A.he",),   # Flying-side HE not given
-    "classic-eg-missile-depletion-examples": ("not stated: units.T.distance", "not stated: weapon.range"),
+    "classic-eg-missile-depletion-examples": ("not stated: units.T.distance", "not stated: units.A.ap.range"),
     "classic-hq-leadership-adds-fp": ("not stated: units.T.distance",),     # to-hit and range not given
     "classic-helicopter-hovering-hind-attack": ("not stated: units.T.distance",),
     "classic-us-hallowed-ground": ("not stated: units.T.distance",),

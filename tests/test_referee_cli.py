@@ -47,7 +47,7 @@ def test_cases_on_the_shared_file_classic_only() -> None:
     lines = result.output.splitlines()
     assert lines[-1] == "283 passed, 0 failed, 29 gaps"
     assert lines[0] == "PASSED classic-us-leopard-c1-vs-t64-concealed-woods@untold"
-    assert "GAP    classic-us-reduced-range-t80[0]@untold: to_hit: not stated: weapon.range" in lines
+    assert "GAP    classic-us-reduced-range-t80[0]@untold: to_hit: not stated: units.A.ap.range" in lines
 
 
 def test_cases_one_book_and_json(tmp_path: Path) -> None:
