@@ -66,6 +66,8 @@ class ActionSpec:
     weapon: str | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
     text: str = ""
+    dice: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    """Values for named rolls of this action (``attack``, ``save``), used before the run's dice."""
 
     def bind(self, game: Game) -> Action:
         """The referee action, with each hex or name replaced by the unit key it means."""
@@ -139,6 +141,12 @@ def _option(key: str, value: str, text: str) -> Any:
 def from_mapping(item: Mapping[str, Any], where: str = "") -> ActionSpec:
     """An action given as a YAML mapping: ``kind`` (or ``action``), ``unit``, ``target``, fields."""
     data = dict(item)
+    for note in ("source", "note"):
+        data.pop(note, None)
+    label = data.pop("id", None)
+    dice = data.pop("dice", None) or {}
+    if not isinstance(dice, Mapping) or not all(isinstance(v, list) for v in dice.values()):
+        raise ActionSyntaxError(f"{where}: dice must map a roll label to a list of values")
     kind = data.pop("kind", None) or data.pop("action", None)
     if not isinstance(kind, str):
         raise ActionSyntaxError(f"{where}: an action needs a 'kind' (e.g. direct_fire)")
@@ -153,7 +161,8 @@ def from_mapping(item: Mapping[str, Any], where: str = "") -> ActionSpec:
         data["mission"] = Mission(**data["mission"])
     for name in TUPLE_FIELDS & set(data):
         data[name] = tuple(data[name])
-    return ActionSpec(kind, refs, weapon, data, where or kind)
+    text = str(label) if label is not None else " ".join((kind, *refs, *([weapon] if weapon else [])))
+    return ActionSpec(kind, refs, weapon, data, text, {str(k): tuple(v) for k, v in dice.items()})
 
 
 def load_actions(source: str | Path | Iterable[Any]) -> list[ActionSpec]:

@@ -171,10 +171,10 @@ def _placement(save: SavedGame, module: Module) -> Iterator[Finding]:
 
 
 def slot_index(module: Module) -> tuple[dict[str, PieceSlot], dict[str, list[PieceSlot]]]:
-    """The module's PieceSlots by gpid and by piece name (several slots may share a name)."""
+    """The module's PieceSlots and CardSlots by gpid and by piece name (several may share a name)."""
     by_gpid: dict[str, PieceSlot] = {}
     by_name: dict[str, list[PieceSlot]] = {}
-    for slot in module.piece_slots:
+    for slot in [*module.piece_slots, *module.card_slots]:
         if slot.gpid:
             by_gpid.setdefault(slot.gpid, slot)
         try:

@@ -1,0 +1,334 @@
+"""``wawkit render``: a position as a PNG picture, for a forum post or a chat.
+
+A :class:`Scene` is what gets drawn: an optional board image, hex outlines (drawn
+when there is no image), unit counters at their hexes with their printed name and
+state, lines of sight coloured by the referee's answer, and the results of the last
+resolution marked on the units they hit. Scenes come from a position read through
+a module (the board image of the module, hex centres from its grid) or from a bare
+Game (a drawn hex map, hexes placed by their VASSAL-style names).
+"""
+from __future__ import annotations
+
+import io
+import math
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Mapping
+
+from PIL import Image, ImageDraw, ImageFont
+
+from converter.errors import GeometryError, WawkitError
+from referee.model import Game, Unit
+
+Point = tuple[float, float]
+
+SIDE_COLOURS = {0: ((196, 214, 235), (40, 70, 120)), 1: ((236, 196, 188), (130, 40, 30)),
+                2: ((214, 226, 190), (60, 90, 30))}
+TERRAIN_FILL = {"clear": (226, 222, 186), "woods": (120, 160, 96), "forest": (120, 160, 96),
+                "town": (176, 176, 176), "city": (160, 160, 160), "rough": (190, 168, 130),
+                "hill": (204, 180, 128), "water": (140, 180, 220), "marsh": (170, 196, 170)}
+LOS_COLOURS = {True: (20, 150, 40), False: (200, 30, 30), None: (230, 130, 0)}
+RESULT_COLOUR = (210, 20, 20)
+RESULT_TEXT = {"disrupted": "DISRUPTED", "reduced": "REDUCED", "disrupted_and_reduced": "DISRUPTED + REDUCED",
+               "eliminated": "ELIMINATED", "none": "NO EFFECT"}
+COUNTER = 54
+_NAME = re.compile(r"^([A-Za-z]+)(\d+)$")
+
+
+class RenderError(WawkitError):
+    """A picture that cannot be drawn (no map, nothing to place, unwritable output)."""
+
+
+@dataclass(frozen=True)
+class Counter:
+    """One unit as drawn: where, what it is called, its side index and its state tags."""
+
+    key: str
+    name: str
+    at: Point
+    side: int
+    tags: tuple[str, ...] = ()
+    reduced: bool = False
+
+
+@dataclass(frozen=True)
+class Sight:
+    """A line of sight from one unit to another and whether the referee says it is clear."""
+
+    start: Point
+    end: Point
+    clear: bool | None
+    label: str
+
+
+@dataclass
+class Scene:
+    """Everything one picture shows."""
+
+    size: tuple[int, int]
+    background: Image.Image | None = None
+    hexes: list[tuple[str, list[Point], str | None]] = field(default_factory=list)
+    counters: list[Counter] = field(default_factory=list)
+    sights: list[Sight] = field(default_factory=list)
+    results: dict[str, str] = field(default_factory=dict)
+    title: str = ""
+
+
+def _font(size: int) -> ImageFont.ImageFont:
+    return ImageFont.load_default(size)
+
+
+def _tags(unit: Unit) -> tuple[str, ...]:
+    status = unit.status
+    tags = [tag for on, tag in ((status.disrupted, "DISR"), (status.ops_complete, "OPS"),
+                                (status.out_of_command, "OOC"), (status.fired, "FIRED")) if on]
+    return tuple(tags)
+
+
+def side_index(game: Game) -> Callable[[Unit], int]:
+    """Sides numbered in sorted order, so each side has the same colour in every picture."""
+    sides = sorted({u.side for u in game.units.values() if u.side})
+    return lambda unit: sides.index(unit.side) % len(SIDE_COLOURS) if unit.side in sides else 2
+
+
+def counters(game: Game, centre: Callable[[str], Point]) -> list[Counter]:
+    """The units on the map as counters; stacked units fan out a little."""
+    side = side_index(game)
+    drawn: list[Counter] = []
+    seen: dict[str, int] = {}
+    for unit in sorted(game.units.values(), key=lambda u: (u.hex or "", u.stack_order or 99, u.key)):
+        if not unit.on_map or unit.hex is None:
+            continue
+        x, y = centre(unit.hex)
+        offset = seen.get(unit.hex, 0)
+        seen[unit.hex] = offset + 1
+        drawn.append(Counter(unit.key, unit.name, (x + 10 * offset, y + 10 * offset), side(unit), _tags(unit),
+                             unit.strength == "reduced"))
+    return drawn
+
+
+# -- drawing -------------------------------------------------------------------------------
+
+def draw(scene: Scene) -> Image.Image:
+    """The scene as an RGB image."""
+    image = Image.new("RGB", scene.size, (244, 240, 226))
+    if scene.background is not None:
+        image.paste(scene.background.convert("RGB"), (0, 0))
+    pen = ImageDraw.Draw(image)
+    for name, corners, terrain in scene.hexes:
+        pen.polygon(corners, fill=TERRAIN_FILL.get(terrain or "clear", (226, 222, 186)), outline=(90, 90, 90))
+        cx = sum(p[0] for p in corners) / len(corners)
+        top = min(p[1] for p in corners)
+        pen.text((cx, top + 8), name, fill=(40, 40, 40), font=_font(10), anchor="mm")
+    for sight in scene.sights:
+        _draw_sight(pen, sight)
+    for counter in scene.counters:
+        _draw_counter(pen, counter, scene.results.get(counter.key))
+    if scene.title:
+        _draw_title(pen, scene.title, scene.size)
+    return image
+
+
+def _draw_sight(pen: ImageDraw.ImageDraw, sight: Sight) -> None:
+    colour = LOS_COLOURS[sight.clear]
+    if sight.clear is None:
+        _dashed(pen, sight.start, sight.end, colour)
+    else:
+        pen.line([sight.start, sight.end], fill=colour, width=4)
+    mx, my = (sight.start[0] + sight.end[0]) / 2, (sight.start[1] + sight.end[1]) / 2 - 14
+    text = sight.label
+    box = pen.textbbox((mx, my), text, font=_font(12), anchor="mm")
+    pen.rectangle((box[0] - 3, box[1] - 2, box[2] + 3, box[3] + 2), fill=(255, 255, 255), outline=colour)
+    pen.text((mx, my), text, fill=colour, font=_font(12), anchor="mm")
+
+
+def _dashed(pen: ImageDraw.ImageDraw, start: Point, end: Point, colour: tuple[int, int, int]) -> None:
+    length = math.dist(start, end)
+    steps = max(1, int(length // 10))
+    for i in range(0, steps, 2):
+        a, b = i / steps, min(1.0, (i + 1) / steps)
+        pen.line([(start[0] + (end[0] - start[0]) * a, start[1] + (end[1] - start[1]) * a),
+                  (start[0] + (end[0] - start[0]) * b, start[1] + (end[1] - start[1]) * b)], fill=colour, width=4)
+
+
+def _draw_counter(pen: ImageDraw.ImageDraw, counter: Counter, result: str | None) -> None:
+    fill, ink = SIDE_COLOURS[counter.side]
+    x, y = counter.at
+    half = COUNTER / 2
+    box = (x - half, y - half, x + half, y + half)
+    pen.rectangle((box[0] + 2, box[1] + 2, box[2] + 2, box[3] + 2), fill=(60, 60, 60))
+    pen.rectangle(box, fill=fill, outline=ink, width=2)
+    for index, line in enumerate(_wrap(pen, counter.name, COUNTER - 6)):
+        pen.text((x, y - 12 + 13 * index), line, fill=ink, font=_font(12), anchor="mm")
+    if counter.reduced:
+        pen.rectangle((box[0] + 3, box[3] - 14, box[2] - 3, box[3] - 3), fill=ink)
+        pen.text((x, box[3] - 8), "REDUCED", fill=fill, font=_font(9), anchor="mm")
+    for index, tag in enumerate(counter.tags):
+        tx, ty = x + half - 2, y - half + 2 + 13 * index
+        tb = pen.textbbox((tx, ty), tag, font=_font(9), anchor="ra")
+        pen.rectangle((tb[0] - 2, tb[1] - 1, tb[2] + 2, tb[3] + 1), fill=(235, 200, 40), outline=(60, 60, 60))
+        pen.text((tx, ty), tag, fill=(0, 0, 0), font=_font(9), anchor="ra")
+    if result is not None:
+        pen.ellipse((x - half - 8, y - half - 8, x + half + 8, y + half + 8), outline=RESULT_COLOUR, width=4)
+        text = RESULT_TEXT.get(result, result.upper())
+        tb = pen.textbbox((x, y + half + 18), text, font=_font(13), anchor="mm")
+        pen.rectangle((tb[0] - 4, tb[1] - 3, tb[2] + 4, tb[3] + 3), fill=RESULT_COLOUR)
+        pen.text((x, y + half + 18), text, fill=(255, 255, 255), font=_font(13), anchor="mm")
+
+
+def _wrap(pen: ImageDraw.ImageDraw, text: str, width: int) -> list[str]:
+    """The counter's name on at most two lines that fit its width."""
+    words = text.split()
+    lines: list[str] = []
+    for word in words:
+        if lines and pen.textlength(f"{lines[-1]} {word}", font=_font(12)) <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines[:2]
+
+
+def _draw_title(pen: ImageDraw.ImageDraw, title: str, size: tuple[int, int]) -> None:
+    box = pen.textbbox((8, 6), title, font=_font(14))
+    pen.rectangle((box[0] - 4, box[1] - 3, box[2] + 4, box[3] + 3), fill=(255, 255, 255), outline=(60, 60, 60))
+    pen.text((8, 6), title, fill=(20, 20, 20), font=_font(14))
+
+
+def png_bytes(scene: Scene) -> bytes:
+    out = io.BytesIO()
+    draw(scene).save(out, format="PNG", optimize=True)
+    return out.getvalue()
+
+
+def write_png(scene: Scene, path: str | os.PathLike[str]) -> None:
+    """Write the picture atomically (a temporary file renamed into place)."""
+    from converter.vassal.container import write_atomic
+    write_atomic(path, png_bytes(scene), overwrite=True)
+
+
+# -- scenes from a module map ----------------------------------------------------------------
+
+def board_image(module: Any, geometry: Any) -> tuple[Image.Image | None, tuple[int, int]]:
+    """The map's boards pasted at their places, and the map's size; no image -> (None, size)."""
+    placements = geometry.placement()
+    sizes = [(p.x + p.board.size[0], p.y + p.board.size[1]) for p in placements if p.board.size]
+    if not sizes:
+        return None, (0, 0)
+    size = (max(s[0] for s in sizes), max(s[1] for s in sizes))
+    archive = getattr(module, "archive", None)
+    canvas: Image.Image | None = None
+    for placement in placements:
+        if archive is None or not placement.board.image:
+            continue
+        entry = archive.image_entry(placement.board.image)
+        if entry is None:
+            continue
+        try:
+            picture = Image.open(io.BytesIO(archive.read(entry))).convert("RGB")
+        except (OSError, ValueError):
+            continue
+        if placement.reversed:
+            picture = picture.rotate(180)
+        canvas = canvas or Image.new("RGB", size, (244, 240, 226))
+        canvas.paste(picture, (placement.x, placement.y))
+    return canvas, size
+
+
+def scene_for_map(game: Game, module: Any, map_name: str, layout: Any = None, *, title: str = "") -> Scene:
+    """Units of ``game`` on a module map: its board image, or drawn hexes where it has none."""
+    geometry = module.map(map_name).geometry(layout)
+    background, size = board_image(module, geometry)
+
+    def centre(hex_id: str) -> Point:
+        x, y = geometry.locate(hex_id)
+        return float(x), float(y)
+    placed = counters(game, _safe(centre))
+    scene = Scene(size, background, title=title, counters=placed)
+    if background is None:
+        scene.hexes = _hex_outlines(game, centre)
+        scene.size = _fit(scene)
+    return scene
+
+
+def _safe(centre: Callable[[str], Point]) -> Callable[[str], Point]:
+    def wrapped(hex_id: str) -> Point:
+        try:
+            return centre(hex_id)
+        except GeometryError as error:
+            raise RenderError(f"cannot place hex {hex_id!r}: {error.message}") from None
+    return wrapped
+
+
+def _hex_outlines(game: Game, centre: Callable[[str], Point]) -> list[tuple[str, list[Point], str | None]]:
+    """Outlines of every hex the game names, sized from the spacing of their centres."""
+    names = sorted({h for h in game.hexes} | {u.hex for u in game.units.values() if u.hex and u.on_map})
+    points = {name: centre(name) for name in names}
+    gaps = [math.dist(a, b) for i, a in enumerate(points.values()) for b in list(points.values())[i + 1:]]
+    radius = (min(gaps) / math.sqrt(3)) if gaps else 32.0
+    outlines = []
+    for name, (x, y) in points.items():
+        corners = [(x + radius * math.cos(math.pi / 3 * k), y + radius * math.sin(math.pi / 3 * k)) for k in range(6)]
+        outlines.append((name, corners, game.hexes[name].terrain if name in game.hexes else None))
+    return outlines
+
+
+def _fit(scene: Scene) -> tuple[int, int]:
+    xs = [p[0] for _, corners, _ in scene.hexes for p in corners] + [c.at[0] + COUNTER for c in scene.counters]
+    ys = [p[1] for _, corners, _ in scene.hexes for p in corners] + [c.at[1] + COUNTER for c in scene.counters]
+    return (int(max(xs, default=200) + 40), int(max(ys, default=200) + 40))
+
+
+# -- scenes from a bare game (no module) ------------------------------------------------------
+
+def offset_centre(name: str, radius: float = 36.0) -> Point:
+    """Centre of a hex named like ``C5`` (column letters, row number) on a flat-topped map
+    whose odd columns lie half a hex lower, as VASSAL numbers them by default."""
+    match = _NAME.match(name)
+    if match is None:
+        raise RenderError(f"hex {name!r} is not a column-letter row-number name; give the module")
+    letters, row = match.group(1).upper(), int(match.group(2)) - 1
+    col = 0
+    for letter in letters:
+        col = col * 26 + (ord(letter) - ord("A") + 1)
+    col -= 1
+    width, height = radius * 1.5, radius * math.sqrt(3)
+    return (radius + 20 + col * width, height / 2 + 40 + row * height + (height / 2 if col % 2 else 0.0))
+
+
+def scene_for_game(game: Game, *, title: str = "") -> Scene:
+    """A drawn hex map of the hexes the game names, units placed by hex name."""
+    centre = _safe(offset_centre)
+    scene = Scene((0, 0), None, _hex_outlines(game, centre), counters(game, centre), title=title)
+    scene.size = _fit(scene)
+    return scene
+
+
+# -- annotations -------------------------------------------------------------------------------
+
+def add_sight(scene: Scene, game: Game, ruleset: Any, actor: str, target: str) -> Sight:
+    """Ask the referee for LOS between two units and draw the line in its colour."""
+    from referee.actions import make_action
+    answer = ruleset.check(game, make_action("los", unit=actor, target=target))
+    clear = answer.values.get("los")
+    clear = clear if isinstance(clear, bool) else None
+    where = {c.key: c.at for c in scene.counters}
+    if actor not in where or target not in where:
+        raise RenderError(f"LOS {actor} -> {target}: both units must be on the map drawn")
+    label = {True: "LOS clear", False: "LOS blocked", None: "LOS not stated"}[clear]
+    reason = next((r for r in answer.reasons if r.section), None)
+    if clear is False and reason is not None:
+        label = f"LOS blocked ({reason.section})"
+    sight = Sight(where[actor], where[target], clear, label)
+    scene.sights.append(sight)
+    return sight
+
+
+def mark_results(scene: Scene, results: Iterable[Mapping[str, str]]) -> None:
+    """Mark the units a resolution hit (``[{unit, result}]`` as an audit record holds them)."""
+    for item in results:
+        scene.results[item["unit"]] = item["result"]
+
+
+__all__ = ["Scene", "Counter", "Sight", "draw", "png_bytes", "write_png", "scene_for_map", "scene_for_game",
+           "add_sight", "mark_results", "offset_centre", "RenderError"]

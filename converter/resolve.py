@@ -1,0 +1,347 @@
+"""``wawkit resolve``: check and resolve actions on a save, write the corrected save and its audit.
+
+The save is read through its module profile into a :class:`referee.model.Game`
+(each unit linked to its piece id). Each action is checked first; the first one the
+referee refuses stops the run and nothing is written: the refusal names the rule
+section. Otherwise the action is resolved with explicit dice (given values, a seed,
+or per-label values in the actions file) and its events change the Game, so later
+actions see the results of earlier ones. At the end the events are written back onto
+the original save -- only the pieces they touch change -- and an audit record lists
+the inputs with their sha256, the dice, every roll and every event, so that
+``wawkit verify`` can replay it to the identical result.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+from converter.actions_text import TUPLE_FIELDS, ActionSpec, ActionSyntaxError
+from converter.audit import AuditRecord, plain, describe_input, event_record, rolls_of, sha256_bytes
+from converter.errors import WawkitError
+from converter.vassal.module import Module
+from converter.vassal.save import SavedGame
+from referee.actions import Action, Mission
+from referee.dice import DiceSource, GivenDice, SeededDice
+from referee.errors import RefereeError
+from referee.events import Event, apply_all, describe, result_of
+from referee.model import Game
+from referee.ruleset import Ruleset
+from referee.rulesets import get_ruleset
+from referee.verdict import Answer
+
+#: Answer values worth a line in the report, in this order.
+REPORTED = ("legal", "los", "range_band", "to_hit", "fp", "hits", "defense_dice", "db_dice", "saves", "net_hits",
+            "passed")
+
+
+class ResolveError(WawkitError):
+    """Dice or actions that cannot be used for a resolution (bad --dice, missing seed...)."""
+
+
+# -- reading a position ---------------------------------------------------------------------
+
+@dataclass
+class Position:
+    """A save read through a profile: the Game, unit key -> piece id, and the files it came from."""
+
+    save: SavedGame
+    module: Module
+    game: Game
+    piece_of: dict[str, str]
+    inputs: dict[str, Path] = field(default_factory=dict)
+    profile: Any = None
+
+    def name(self, key: str) -> str:
+        unit = self.game.units.get(key)
+        return unit.name if unit else key
+
+    def hex(self, key: str) -> str | None:
+        unit = self.game.units.get(key)
+        return unit.hex if unit else None
+
+
+def read_position(save: str | os.PathLike[str] | SavedGame, module: str | os.PathLike[str] | Module,
+                  profile: str | os.PathLike[str]) -> Position:
+    """Read a save with its module and profile (the profile names its terrain and unit table)."""
+    from converter import profile as profiles
+    module_obj = module if isinstance(module, Module) else Module.read(module)
+    save_obj = save if isinstance(save, SavedGame) else SavedGame.read(save)
+    loaded = profiles.load_profile(profile, module=module_obj)
+    imported = profiles.import_save(save_obj, module_obj, loaded)
+    inputs = {"module": Path(module_obj.file)} if module_obj.file else {}
+    if save_obj.path:
+        inputs["save"] = Path(save_obj.path)
+    inputs["profile"] = Path(profile)
+    for role, path in sorted(profiles.profile_files(loaded).items()):
+        inputs[role] = Path(path)
+    return Position(save_obj, module_obj, imported.game, dict(imported.pieces), inputs, loaded)
+
+
+def position_reader(module: Module, profile: str, ruleset: str = "classic") \
+        -> Callable[[SavedGame], tuple[Game, dict[str, str], Ruleset]]:
+    """For ``wawkit validate``: a function from a save to its Game, piece ids and ruleset."""
+    chosen = ruleset_named(ruleset)
+
+    def read(save: SavedGame) -> tuple[Game, dict[str, str], Ruleset]:
+        position = read_position(save, module, profile)
+        return position.game, position.piece_of, chosen
+    return read
+
+
+def ruleset_named(name: str) -> Ruleset:
+    """``classic`` (The Untold Stories book), ``classic:eisenbach``, or ``waw85``."""
+    base, _, flag = name.partition(":")
+    try:
+        return get_ruleset(base, flag or None)
+    except RefereeError as error:
+        raise ResolveError(f"ruleset {name!r}: {error}") from None
+
+
+# -- dice ---------------------------------------------------------------------------------
+
+class LabelledDice(DiceSource):
+    """Per-label values given with an action (``dice: {attack: [...], save: [...]}``) first,
+    then the run's own source (given list or seed) for every other roll."""
+
+    def __init__(self, pools: Mapping[str, Sequence[int]], fallback: DiceSource | None) -> None:
+        super().__init__()
+        self.pools = {label: list(values) for label, values in pools.items()}
+        self.fallback = fallback
+
+    def _draw(self, n: int, label: str, sides: int) -> list[int]:
+        pool = self.pools.get(label)
+        if pool is not None and len(pool) >= n:
+            values, self.pools[label] = pool[:n], pool[n:]
+            bad = [v for v in values if not (isinstance(v, int) and 1 <= v <= sides)]
+            if bad:
+                raise ResolveError(f"dice for {label!r}: {bad[0]!r} is not a face of a d{sides}")
+            return values
+        if self.fallback is None:
+            raise ResolveError(f"no dice for roll {label!r}: give --dice or --seed")
+        return self.fallback.roll(n, label, sides)
+
+
+def dice_source(dice: Sequence[int] | None, seed: int | None) -> tuple[DiceSource | None, dict[str, Any]]:
+    """The run's dice and how the audit records them."""
+    if dice is not None and seed is not None:
+        raise ResolveError("give --dice or --seed, not both")
+    if dice is not None:
+        return GivenDice(list(dice)), {"given": list(dice)}
+    if seed is not None:
+        return SeededDice(seed), {"seed": seed}
+    return None, {}
+
+
+def parse_dice(text: str) -> list[int]:
+    """``4,5,6,3`` -> [4, 5, 6, 3]."""
+    try:
+        values = [int(part) for part in text.replace(" ", "").split(",") if part]
+    except ValueError:
+        raise ResolveError(f"--dice {text!r}: expected numbers separated by commas") from None
+    if not values:
+        raise ResolveError("--dice is empty")
+    return values
+
+
+# -- resolving ------------------------------------------------------------------------------
+
+@dataclass
+class Step:
+    """One action of the run: as written, as bound to units, and the referee's answer."""
+
+    spec: ActionSpec
+    action: Action
+    answer: Answer
+
+
+@dataclass
+class Refusal:
+    """Why an action was refused: the action, and the rules (with sections) that forbid it."""
+
+    index: int
+    text: str
+    reasons: list[tuple[str, str]]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"action": self.index, "text": self.text,
+                "reasons": [{"section": s, "text": t} for s, t in self.reasons]}
+
+    def to_text(self) -> str:
+        lines = [f"REFUSED: {self.text}"]
+        lines += [f"  {text} ({section})" if section else f"  {text}" for section, text in self.reasons]
+        lines.append("Nothing was written.")
+        return "\n".join(lines)
+
+
+@dataclass
+class Outcome:
+    """A whole run: the steps resolved, the events in order, the game after, or a refusal."""
+
+    before: Game
+    steps: list[Step] = field(default_factory=list)
+    refused: Refusal | None = None
+
+    @property
+    def events(self) -> list[Event]:
+        return [event for step in self.steps for event in step.answer.events]
+
+    @property
+    def after(self) -> Game:
+        return apply_all(self.before, self.events)
+
+    def results(self) -> list[dict[str, Any]]:
+        """Each unit hit by the run and the result it suffered, in the case vocabulary."""
+        touched = sorted({getattr(e, "unit") for e in self.events if hasattr(e, "unit")})
+        return [{"unit": key, "result": result_of(key, self.events)} for key in touched]
+
+
+def _spec_text(spec: ActionSpec) -> str:
+    return spec.text or spec.kind
+
+
+def _refusal(index: int, spec: ActionSpec, answer: Answer) -> Refusal | None:
+    """A refusal when the referee says illegal, or cannot answer the action at all."""
+    if answer.legal is False:
+        return Refusal(index, _spec_text(spec), [(r.section, r.text) for r in answer.reasons])
+    if "*" in answer.gaps:
+        return Refusal(index, _spec_text(spec), [("", answer.gaps["*"])])
+    return None
+
+
+def resolve_actions(game: Game, specs: Sequence[ActionSpec], ruleset: Ruleset, dice: DiceSource | None) -> Outcome:
+    """Check then resolve each action in order on the game as the earlier ones left it."""
+    outcome = Outcome(game)
+    current = game
+    for index, spec in enumerate(specs):
+        try:
+            action = spec.bind(current)
+        except ActionSyntaxError as error:
+            outcome.refused = Refusal(index, _spec_text(spec), [("", error.message)])
+            return outcome
+        refusal = _refusal(index, spec, ruleset.check(current, action))
+        if refusal is not None:
+            outcome.refused = refusal
+            return outcome
+        source = LabelledDice(spec.dice, dice) if spec.dice else dice
+        try:
+            answer = ruleset.resolve(current, action, source)
+        except RefereeError as error:
+            raise ResolveError(f"{_spec_text(spec)}: {error}") from None
+        refusal = _refusal(index, spec, answer)
+        if refusal is not None:
+            outcome.refused = refusal
+            return outcome
+        outcome.steps.append(Step(spec, action, answer))
+        current = apply_all(current, answer.events)
+    return outcome
+
+
+# -- the report -----------------------------------------------------------------------------
+
+def report_text(outcome: Outcome, position_name: Callable[[str], str], hex_of: Callable[[str], str | None]) -> str:
+    """The chat-ready report: each action, its rolls, the rule decisions, the results."""
+    lines: list[str] = []
+    game = outcome.before
+    for step in outcome.steps:
+        answer = step.answer
+        actor = step.action.actor
+        target = step.action.target if isinstance(step.action.target, str) else None
+
+        def who(key: str | None) -> str:
+            if key is None:
+                return "?"
+            where = hex_of(key)
+            return f"{position_name(key)} ({where})" if where else position_name(key)
+        weapon = f" {step.action.weapon.upper()}" if step.action.weapon else ""
+        head = f"{step.action.kind.replace('_', ' ')}{weapon}: {who(actor)}"
+        if target:
+            head += f" -> {who(target)}"
+        lines.append(head)
+        for label, values in answer.rolls:
+            lines.append(f"  roll {label}: {' '.join(map(str, values))}")
+        for reason in answer.reasons:
+            lines.append(f"  {reason.text} ({reason.section})")
+        for name in REPORTED:
+            if name in answer.values and name != "legal":
+                lines.append(f"  {name.replace('_', ' ')}: {answer.values[name]}")
+        results = [describe(e, game) for e in answer.events]
+        lines.append("  result: " + ("; ".join(results) if results else "no effect"))
+        game = apply_all(game, answer.events)
+    if outcome.refused is not None:
+        lines.append(outcome.refused.to_text())
+    return "\n".join(lines)
+
+
+# -- the whole job ----------------------------------------------------------------------------
+
+@dataclass
+class Resolved:
+    """What ``resolve`` produced: the outcome, the corrected save's bytes, the report, the audit."""
+
+    outcome: Outcome
+    report: str
+    record: AuditRecord
+    save: SavedGame | None
+
+
+def run(position: Position, specs: Sequence[ActionSpec], *, ruleset: str = "classic",
+        dice: Sequence[int] | None = None, seed: int | None = None, audit_dir: str | os.PathLike[str] = ".",
+        actions_input: str | os.PathLike[str] | None = None) -> Resolved:
+    """Resolve ``specs`` on a position; the save is edited in memory (written by the caller)."""
+    from converter import profile as profiles
+    chosen = ruleset_named(ruleset)
+    source, dice_record = dice_source(dice, seed)
+    outcome = resolve_actions(position.game, specs, chosen, source)
+    report = report_text(outcome, position.name, position.hex)
+    inputs = {role: describe_input(path, audit_dir) for role, path in sorted(position.inputs.items())}
+    if actions_input is not None:
+        inputs["actions"] = describe_input(actions_input, audit_dir)
+    record = AuditRecord(
+        inputs=inputs, actions=[_spec_record(s) for s in specs], ruleset=ruleset, book=chosen.params.book,
+        dice=dice_record, rolls=rolls_of(step.answer for step in outcome.steps),
+        events=[event_record(e) for e in outcome.events], results=outcome.results(),
+        refused=outcome.refused.to_dict() if outcome.refused else None, report=report)
+    if outcome.refused is not None:
+        return Resolved(outcome, report, record, None)
+    profiles.export_events(position.save, position.module, position.profile, position.game, outcome.events,
+                           position.piece_of)
+    record.output = {"plaintext_sha256": sha256_bytes(position.save.to_plaintext())}
+    return Resolved(outcome, report, record, position.save)
+
+
+def _spec_record(spec: ActionSpec) -> dict[str, Any]:
+    return {"kind": spec.kind, "refs": list(spec.refs), "weapon": spec.weapon,
+            "options": {k: plain(v) for k, v in spec.options.items()}, "text": spec.text,
+            "dice": {k: list(v) for k, v in spec.dice.items()}}
+
+
+def specs_from_record(record: AuditRecord) -> list[ActionSpec]:
+    """The recorded actions, with their option values typed again (tuples, missions)."""
+    specs = []
+    for item in record.actions:
+        options = dict(item.get("options") or {})
+        if isinstance(options.get("mission"), Mapping):
+            options["mission"] = Mission(**options["mission"])
+        for name in TUPLE_FIELDS & set(options):
+            options[name] = tuple(options[name])
+        specs.append(ActionSpec(item["kind"], tuple(item["refs"]), item.get("weapon"), options, item.get("text", ""),
+                                {k: tuple(v) for k, v in (item.get("dice") or {}).items()}))
+    return specs
+
+
+def replay_record(record: AuditRecord, paths: Mapping[str, Path]) -> AuditRecord:
+    """Resolve a recorded run again from its (checked) inputs; the result is compared by ``verify``."""
+    if not {"save", "module", "profile"} <= set(paths):
+        raise ResolveError("the audit record lacks its save, module or profile input")
+    position = read_position(paths["save"], paths["module"], paths["profile"])
+    dice = record.dice.get("given")
+    seed = record.dice.get("seed")
+    again = run(position, specs_from_record(record), ruleset=record.ruleset, dice=dice, seed=seed)
+    return again.record
+
+
+__all__ = ["Position", "read_position", "position_reader", "ruleset_named", "LabelledDice", "dice_source",
+           "parse_dice", "resolve_actions", "Outcome", "Refusal", "Step", "report_text", "run", "Resolved",
+           "replay_record", "ResolveError"]

@@ -1,0 +1,195 @@
+"""wawkit migrate: the C&C Napoleonics tutorial log moved onto the corpus buildFile's module version.
+
+The log was saved with "Commands & Colors: Napoleonics" 4.1.2; the corpus buildFile is
+"... V4.2" 4.2.0a60. Every piece of the position is re-created from the new module's
+PieceSlot (by gpid, else by name) keeping position, layers and properties; the result
+reads cleanly with wawkit's codec and with VASSAL's own engine classes.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from converter.migrate import migrate, migrate_file
+from converter.validate import Options, validate_path
+from converter.vassal.commands import AddPiece
+from converter.vassal.container import read_container
+from converter.vassal.module import Module
+from converter.vassal.save import SavedGame
+from tests.interop.engine import run_java
+
+CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+CCN = CORPUS / "ccn-napoleonics"
+LOG = CCN / "CCNv4 Tutorial.vlog"
+BUILDFILE = CCN / "buildFile.xml"
+
+
+@pytest.fixture(scope="module")
+def migrated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, object]:
+    out = tmp_path_factory.mktemp("migrate") / "tutorial-v42.vsav"
+    report = migrate_file(LOG, BUILDFILE, out)
+    return out, report
+
+
+def test_every_piece_is_matched_or_reported(migrated: tuple[Path, object]) -> None:
+    _out, report = migrated
+    assert report.total == 401
+    assert (len(report.by_gpid), len(report.by_name), len(report.unmatched)) == (398, 3, 0)
+    assert report.module_from == "Commands & Colors: Napoleonics 4.1.2"
+    assert report.module_to == "Commands & Colors: Napoleonics V4.2 4.2.0a60"
+
+
+def test_positions_layers_and_properties_are_kept(migrated: tuple[Path, object]) -> None:
+    out, _report = migrated
+    before, after = SavedGame.read(LOG), SavedGame.read(out)
+    assert sorted(before.pieces) == sorted(after.pieces)
+    module = Module.read(BUILDFILE)
+    slots = {s.gpid: s for s in [*module.piece_slots, *module.card_slots]}
+    changed = 0
+    for piece_id, entry in before.pieces.items():
+        if entry.is_stack or entry.is_deck:
+            assert after.pieces[piece_id].command.text == entry.command.text
+            continue
+        old, new = entry.piece, after.piece(piece_id)
+        assert (new.inner.map, new.inner.x, new.inner.y) == (old.inner.map, old.inner.x, old.inner.y)
+        assert new.inner.properties == old.inner.properties
+        names = [layer.name for layer in old.layers()]
+        old_layers = {layer.name: layer.state_text() for layer in old.layers() if layer.name and names.count(layer.name) == 1}
+        for layer in new.layers():
+            if layer.name in old_layers:
+                assert layer.state_text() == old_layers[layer.name], (piece_id, layer.name)
+        if new.type_text() != old.type_text():
+            changed += 1
+            assert new.inner.gpid in slots
+    assert changed == 401
+
+
+def test_log_steps_and_other_commands_are_untouched(migrated: tuple[Path, object]) -> None:
+    out, _report = migrated
+    before, after = SavedGame.read(LOG), SavedGame.read(out)
+    old = [c.text for c in before.commands() if not isinstance(c, AddPiece)]
+    new = [c.text for c in after.commands() if not isinstance(c, AddPiece)]
+    assert old == new
+    assert len(after.log_steps) == len(before.log_steps) == 2236
+
+
+def test_metadata_names_the_new_module(migrated: tuple[Path, object]) -> None:
+    out, _report = migrated
+    meta = read_container(out).metadata["moduledata"]
+    assert (meta.name, meta.version) == ("Commands & Colors: Napoleonics V4.2", "4.2.0a60")
+
+
+def test_migrated_save_validates_without_changed_definitions(migrated: tuple[Path, object]) -> None:
+    out, _report = migrated
+    original = validate_path(LOG, Options(module=str(BUILDFILE)))
+    report = validate_path(out, Options(module=str(BUILDFILE)))
+    codes = {f.code for f in report.findings}
+    assert {f.code for f in original.findings} >= {"definition-changed", "module-name", "module-version"}
+    assert not codes & {"definition-changed", "no-piece-slot", "module-name", "module-version", "duplicate-id",
+                        "member-missing", "member-doubled"}
+
+
+def test_unmatched_pieces_are_left_alone_and_reported(tmp_path: Path) -> None:
+    save = SavedGame.read(CORPUS / "ragnarok-spi" / "ragnarok-start.vsav")
+    texts = {pid: e.command.text for pid, e in save.pieces.items()}
+    report = migrate(save, Module.read(CORPUS / "hexncounters-template" / "template-src" / "buildFile.xml"))
+    assert report.matched == 0
+    assert len(report.unmatched) == 99
+    assert report.unmatched[0][2] == "no PieceSlot with its gpid or name"
+    assert {pid: e.command.text for pid, e in save.pieces.items()} == texts
+
+
+#: VASSAL builds GamePiece objects only inside a running GameModule (images, resources),
+#: so the harness decodes each AddPiece the way those classes read it, with VASSAL's own
+#: SequenceEncoder: id/type/state on '/', one trait level per TAB, BasicPiece fields on ';'.
+HARNESS = r"""
+import VASSAL.tools.SequenceEncoder;
+import VASSAL.tools.io.DeobfuscatingInputStream;
+import java.io.*;
+import java.nio.charset.StandardCharsets;
+import java.util.zip.*;
+
+public class MigrateHarness {
+  static int pieces = 0, stacks = 0, failures = 0;
+  static StringBuilder out = new StringBuilder();
+
+  static void piece(String id, String type, String state) {
+    int levels = 1;
+    while (!type.startsWith("piece;")) {
+      SequenceEncoder.Decoder t = new SequenceEncoder.Decoder(type, '\t');
+      SequenceEncoder.Decoder s = new SequenceEncoder.Decoder(state, '\t');
+      t.nextToken();
+      s.nextToken();
+      if (!t.hasMoreTokens()) throw new IllegalStateException("no BasicPiece under " + levels + " traits");
+      type = t.nextToken();
+      state = s.nextToken("");
+      levels++;
+    }
+    SequenceEncoder.Decoder t = new SequenceEncoder.Decoder(type, ';');
+    t.nextToken(); t.nextToken(""); t.nextToken(""); t.nextToken("");
+    String name = t.nextToken("");
+    SequenceEncoder.Decoder s = new SequenceEncoder.Decoder(state, ';');
+    String map = s.nextToken("null");
+    int x = s.nextInt(0), y = s.nextInt(0);
+    String gpid = s.nextToken("");
+    pieces++;
+    out.append(id).append('\t').append(name).append('\t').append(levels).append('\t')
+       .append(map).append('\t').append(x).append(',').append(y).append('\t').append(gpid).append('\n');
+  }
+
+  static void visit(String command) {
+    if (command.startsWith("+/")) {
+      SequenceEncoder.Decoder st = new SequenceEncoder.Decoder(command.substring(2), '/');
+      String id = st.nextToken(), type = st.nextToken(), state = st.nextToken("");
+      if (type.equals("stack") || type.startsWith("deck;")) { stacks++; return; }
+      try {
+        piece(id, type, state);
+      } catch (RuntimeException e) {
+        failures++;
+        out.append("FAIL ").append(id).append(' ').append(e).append('\n');
+      }
+    } else if (command.indexOf((char) 27) >= 0) {
+      SequenceEncoder.Decoder st = new SequenceEncoder.Decoder(command, (char) 27);
+      while (st.hasMoreTokens()) visit(st.nextToken());
+    }
+  }
+
+  public static void main(String[] args) throws Exception {
+    try (ZipFile zip = new ZipFile(args[0])) {
+      InputStream raw = zip.getInputStream(zip.getEntry("savedGame"));
+      String text;
+      try (InputStream in = new DeobfuscatingInputStream(new BufferedInputStream(raw, 1 << 20))) {
+        text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      }
+      SequenceEncoder.Decoder st = new SequenceEncoder.Decoder(text, (char) 27);
+      while (st.hasMoreTokens()) {
+        String token = st.nextToken();
+        if (token.equals("end_save")) break;
+        visit(token);
+      }
+    }
+    System.out.print("pieces=" + pieces + " stacks=" + stacks + " failures=" + failures + "\n" + out);
+  }
+}
+"""
+
+
+@pytest.mark.interop
+def test_vassal_engine_reads_the_migrated_save(migrated: tuple[Path, object]) -> None:
+    out, _report = migrated
+    result = run_java(HARNESS, "MigrateHarness", [str(out)])
+    lines = result.stdout.decode("utf-8").splitlines()
+    assert lines[0] == "pieces=401 stacks=42020 failures=0"
+    after = SavedGame.read(out)
+    module = Module.read(BUILDFILE)
+    gpids = {s.gpid for s in [*module.piece_slots, *module.card_slots]}
+    seen = {}
+    for line in lines[1:]:
+        piece_id, name, levels, map_name, where, gpid = line.split("\t")
+        piece = after.piece(piece_id)
+        assert (name, int(levels), map_name, where) == (
+            piece.basic_name, len(piece), piece.inner.map, f"{piece.inner.x},{piece.inner.y}")
+        assert gpid in gpids
+        seen[piece_id] = name
+    assert sorted(seen) == sorted(pid for pid, e in after.pieces.items() if not (e.is_stack or e.is_deck))
