@@ -10,6 +10,8 @@ from referee.ruleset import Ctx
 
 
 def airstrike(ctx: Ctx) -> None:
+    """001 §9.5: AP against hard targets, HE when only soft ones are present, or the striker's
+    choice of one unit; terrain DB saves on 5+ without concealment; then the status roll."""
     ctx.params.require("airstrikes", "001 §9.5")
     ans = ctx.answer
     plane = ctx.unit(ctx.action.actor)

@@ -59,6 +59,8 @@ def _on_map(ctx: Ctx, firer: Unit) -> None:
 
 
 def indirect_fire(ctx: Ctx) -> None:
+    """§8: a fire mission on a hex, called by a spotter, or fired by a mortar (§1.3.4.3) or
+    on-map artillery (001 §8.6); HE and DPICM are resolved, other types place their marker."""
     ans, action = ctx.answer, ctx.action
     firer = ctx.game.unit(action.actor) if action.actor else None
     if firer is not None:

@@ -84,6 +84,7 @@ def _hits_given(ctx: Ctx, attackers: list[Unit], defenders: list[Unit]) -> tuple
 
 
 def assault(ctx: Ctx) -> None:
+    """§6.3: attackers and defenders roll at once, hits are spread, then the loser retreats."""
     ans = ctx.answer
     attackers = [ctx.game.unit(k) for k in ctx.action.actors]
     defenders = _targets(ctx)

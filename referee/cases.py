@@ -125,6 +125,7 @@ def build_game(given: Mapping[str, Any]) -> Game:
 
 
 def build_action(query: Mapping[str, Any]) -> Action:
+    """Translate a case's ``query`` into an action."""
     values = {k: v for k, v in query.items() if k != "action"}
     for name in ("unit", "target", "bonus_from", "supporting", "choice"):
         if isinstance(values.get(name), list):
@@ -270,6 +271,7 @@ RulesetFactory = Callable[[str, "str | None"], Ruleset]
 
 def run_one(ruleset: Ruleset, given: Mapping[str, Any],
             expect: Mapping[str, Any]) -> tuple[Answer, Comparison]:
+    """Run one situation and compare it with one expectation."""
     game = build_game(given)
     action = build_action(given.get("query") or {})
     answer = ruleset.resolve(game, action, CaseDice(given.get("dice")))
@@ -354,6 +356,7 @@ def load_cases(path: str | Path) -> list[dict[str, Any]]:
 def run_cases(cases: Iterable[Mapping[str, Any]], factory: RulesetFactory, *,
               ruleset: str | None = None, flag: str | None = None,
               prefix: str | None = None) -> list[Outcome]:
+    """Run every case (optionally one ruleset, one book, one id prefix)."""
     outcomes: list[Outcome] = []
     for case in cases:
         if ruleset and case["ruleset"] != ruleset:
@@ -370,5 +373,6 @@ def run_cases(cases: Iterable[Mapping[str, Any]], factory: RulesetFactory, *,
 
 
 def summary(outcomes: list[Outcome]) -> str:
+    """The closing line: ``N passed, N failed, N gaps``."""
     counts = {s: sum(1 for o in outcomes if o.status == s) for s in ("passed", "failed", "gap")}
     return f"{counts['passed']} passed, {counts['failed']} failed, {counts['gap']} gaps"

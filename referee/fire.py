@@ -53,6 +53,7 @@ class RangeRule:
 
 
 def range_rule(weapon_name: str, weapon: Weapon, target: Unit | None, label: str = "weapon") -> RangeRule:
+    """The range rule of ``weapon`` against ``target``; ``label`` names it in gaps."""
     vs_helicopter = target is not None and target.type.target_type == "helicopter"
     return RangeRule(weapon.range, bool(weapon.underlined), vs_helicopter and weapon_name != "aa", label)
 
@@ -97,6 +98,7 @@ def terrain_db(ctx: Ctx, hex_id: str | None, target_class: str) -> int:
 
 
 def target_class(unit: Unit) -> str:
+    """The TEC column a target uses: ``vehicle`` or ``infantry`` (soft targets)."""
     return "vehicle" if unit.type.is_vehicle else "infantry"
 
 
@@ -227,6 +229,7 @@ def _leader_defence(ctx: Ctx, target: Unit, armor: int, save: int) -> tuple[int,
 
 
 def roll_saves(ctx: Ctx, roll: DefenceRoll, hits: int) -> int:
+    """Roll the defence dice (none when no hit is left) and count the saves."""
     if hits == 0 and roll.defense_dice:
         return 0
     dice = ctx.roll(roll.defense_dice, "save")
@@ -234,6 +237,7 @@ def roll_saves(ctx: Ctx, roll: DefenceRoll, hits: int) -> int:
 
 
 def put_defence(ctx: Ctx, roll: DefenceRoll) -> None:
+    """Report a defence roll's numbers in the answer."""
     ctx.answer.set("db_dice", roll.db_dice)
     ctx.answer.set("armor_dice", roll.armor_dice)
     ctx.answer.set("defense_dice", roll.defense_dice)
@@ -562,6 +566,7 @@ def missile_check(ctx: Ctx, actor: Unit, name: str, weapon: Weapon | None, hits:
 
 
 def missile_ammo_check(ctx: Ctx) -> None:
+    """The ``missile_ammo_check`` procedure: depletion after a shot of ``query.hits`` hits."""
     actor = ctx.unit(ctx.action.actor)
     name = ctx.action.weapon or "ap"
     hits = need(ctx.action.hits, "query.hits")
@@ -571,6 +576,7 @@ def missile_ammo_check(ctx: Ctx) -> None:
 
 
 def direct_fire(ctx: Ctx) -> None:
+    """§6.1 Ranged Combat."""
     fire(ctx)
 
 
@@ -589,16 +595,19 @@ def opportunity_fire(ctx: Ctx) -> None:
 
 
 def move_and_fire(ctx: Ctx) -> None:
+    """§6.1.3 Moving Fire (§6.1.3.1 for helicopters)."""
     fire(ctx, moving=True)
 
 
 def concealment(ctx: Ctx) -> None:
+    """§6.1.5: is the target concealed?"""
     target = ctx.unit(ctx.action.target if isinstance(ctx.action.target, str) else None, "target")
     firer = ctx.game.unit(ctx.action.actor) if ctx.action.actor else None
     ctx.answer.set("concealed", is_concealed(ctx, target, firer))
 
 
 def defense(ctx: Ctx) -> None:
+    """The target's defensive roll alone: armor dice, DB dice, save number, saves."""
     target = ctx.unit(ctx.action.target if isinstance(ctx.action.target, str) else None, "target")
     firer = ctx.game.unit(ctx.action.actor) if ctx.action.actor else None
     mission = ctx.action.mission.type if ctx.action.mission else None

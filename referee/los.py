@@ -17,6 +17,8 @@ HELICOPTER_HEIGHT = {"clear": 1, "hill": 2, "woods": 2, "city": 2, "city_ruins":
 
 
 def level_of(ctx: Ctx, unit: Unit) -> int:
+    """Classic LOS level (§7): stated, else 1 on a hill or wooded hill, 0 elsewhere;
+    helicopters per the Helicopter LOS Table."""
     if unit.level is not None and unit.type.target_type != "helicopter":
         return unit.level
     if unit.type.target_type == "helicopter":
@@ -41,6 +43,7 @@ def helicopter_level(ctx: Ctx, unit: Unit) -> int:
 
 
 def los_height(ctx: Ctx) -> None:
+    """The ``los_height`` procedure: the unit's LOS level."""
     unit = ctx.unit(ctx.action.actor)
     ctx.answer.unit(unit.key, level=level_of(ctx, unit))
 
@@ -146,6 +149,7 @@ def unit_blocked(ctx: Ctx, attacker: Unit, target: Unit) -> tuple[bool, str]:
 
 
 def line_of_sight(ctx: Ctx) -> None:
+    """§7: is the line of sight from the actor to the target blocked?"""
     attacker = ctx.unit(ctx.action.actor)
     target = ctx.unit(ctx.action.target if isinstance(ctx.action.target, str) else None, "target")
     _, sides = situation.line(ctx, attacker.key, target.key)

@@ -12,6 +12,7 @@ NOT_COUNTED = ("hq", "leader", "support_weapon", "aircraft")
 
 
 def formation_hq(ctx: Ctx, unit: Unit) -> Unit | None:
+    """The HQ of the unit's Formation, on the map or not."""
     for other in ctx.game.units.values():
         if other.type.target_type == "hq" and other.formation == unit.formation and other.key != unit.key:
             return other
@@ -19,6 +20,7 @@ def formation_hq(ctx: Ctx, unit: Unit) -> Unit | None:
 
 
 def leader_of(ctx: Ctx, unit: Unit) -> Unit | None:
+    """The leader assigned to the unit (001 §1.3.6), if any."""
     for other in ctx.game.attached(unit.key):
         if other.type.target_type == "leader" and other.on_map:
             return other
@@ -40,6 +42,7 @@ def morale_of(ctx: Ctx, unit: Unit) -> int:
 
 
 def morale_check(ctx: Ctx) -> None:
+    """§1.6: 2d6 at or under the morale passes."""
     unit = ctx.unit(ctx.action.actor)
     target = morale_of(ctx, unit)
     ctx.answer.set("target_number", target)
@@ -120,6 +123,8 @@ def _in_command(ctx: Ctx, unit: Unit) -> bool:
 
 
 def command_check(ctx: Ctx) -> None:
+    """§4.2: units out of their HQ's command range check morale, once per hex; a failed
+    hex is marked Out of Command."""
     keys = ctx.action.actors
     if not keys:
         raise NotStated("query.unit")
@@ -141,6 +146,8 @@ def command_check(ctx: Ctx) -> None:
 
 
 def rally(ctx: Ctx) -> None:
+    """§4.3: 2d6 under morale, +1 out of command, - the HQ's leadership in its hex (and a
+    leader's, 001 §1.3.6), +1 if jammed; helicopters rally automatically (§9.3)."""
     unit = ctx.unit(ctx.action.actor)
     if not unit.status.disrupted and unit.type.target_type != "helicopter":
         ctx.answer.set("roll_required", False)

@@ -141,6 +141,8 @@ def _disrupted_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
 
 
 def load(ctx: Ctx) -> None:
+    """§5.2.1: same hex, or half the transport's MF and 1 of the infantry's to meet; disrupted
+    infantry cannot load; "T" units per 001 §5.2.5."""
     ans = ctx.answer
     passenger = ctx.unit(ctx.action.actor)
     transport = ctx.unit(ctx.action.target if isinstance(ctx.action.target, str) else None, "target")
@@ -171,6 +173,7 @@ def load(ctx: Ctx) -> None:
 
 
 def unload(ctx: Ctx) -> None:
+    """§5.2.2: unload, then one more hex for the infantry and half the MF for the transport."""
     ans = ctx.answer
     passenger = ctx.unit(ctx.action.actor)
     transport = ctx.unit(passenger.carried_by, "carried_by")

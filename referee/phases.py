@@ -27,6 +27,7 @@ def operations_phase(ctx: Ctx) -> None:
 
 
 def marker_removal(ctx: Ctx) -> None:
+    """§3.2: the Marker Removal Phase for one unit or hex."""
     target = ctx.action.target
     if isinstance(target, str) and target in ctx.game.units:
         _unit_markers(ctx, target)

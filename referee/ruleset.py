@@ -126,7 +126,8 @@ class Ruleset:
         return kind in self.procedures
 
     def check(self, game: Game, action: Action) -> Answer:
-        """Legality, modifiers and everything that needs no dice."""
+        """Legality, modifiers and everything that needs no dice (the events listed are
+        the ones that follow whatever the dice say, e.g. Ops Complete on the firer)."""
         return self.resolve(game, action, None)
 
     def resolve(self, game: Game, action: Action, dice: Any) -> Answer:
