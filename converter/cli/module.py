@@ -62,6 +62,8 @@ def describe_module(path: str | Path) -> dict[str, Any]:
         "maps": [{
             "name": m.name, "id": m.id, "kind": m.kind, "edge": list(m.edge),
             "default_layout": [dataclasses.asdict(p) for p in m.default_layout],
+            "decks": [dataclasses.asdict(d) for d in m.decks],
+            "at_start_stacks": len(m.at_start_stacks),
             "boards": [{"name": b.name, "image": b.image, "size": list(b.size) if b.size else None,
                         "reversible": b.reversible, "grid": describe_grid(b.grid)} for b in m.boards],
         } for m in module.maps],
