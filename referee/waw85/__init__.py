@@ -11,7 +11,7 @@ from typing import Callable
 
 from referee.errors import NotSupported
 from referee.ruleset import Ctx, Params, Procedure, Ruleset
-from referee.waw85 import command, defence, fire, phases, results
+from referee.waw85 import assault, command, defence, fire, phases, results, transport
 
 #: Actions of WaW85 the referee does not resolve yet, with the section that governs them.
 NOT_SUPPORTED: dict[str, str] = {
@@ -64,6 +64,12 @@ PROCEDURES: dict[str, Procedure] = {
     "fire_minefield": phases.fire_minefield,
     "fire_spread": phases.fire_spread,
     "rubble_check": phases.rubble_check,
+    "assault": assault.assault,
+    "counterattack": assault.counterattack,
+    "retreat": assault.retreat,
+    "move": assault.move,
+    "stacking": transport.stacking,
+    "load": transport.load,
 }
 
 

@@ -1,0 +1,77 @@
+"""Stacking (§9.2) and loading Passengers (§9.8.1, §9.8.4, §9.8.5)."""
+from __future__ import annotations
+
+from referee.errors import NotStated
+from referee.events import StatusChanged
+from referee.model import Unit, need
+from referee.ruleset import Ctx
+from referee.waw85.common import because, illegal
+
+STACKING_LIMIT = 2                                     # §9.2
+NOT_COUNTED = frozenset({"support_weapon", "hq", "leader"})
+
+
+def counts_for_stacking(unit: Unit) -> bool:
+    """§9.2: markers, Support Weapons, HQs, Leaders, Passengers and Flying or Hovering
+    Helicopters do not count."""
+    if unit.type.target_type in NOT_COUNTED or unit.carried_by is not None:
+        return False
+    if unit.type.target_type == "helicopter":
+        mode = need(unit.mode, f"units.{unit.key}.mode")
+        return mode in ("landed", "nap_of_earth")
+    return True
+
+
+def stacking(ctx: Ctx) -> None:
+    """Do the units in hex ``query.target`` respect two friendly units per hex?"""
+    hex_id = ctx.action.target if isinstance(ctx.action.target, str) else None
+    stack = ctx.game.stack(need(hex_id, "query.target"))
+    by_side: dict[str | None, list[Unit]] = {}
+    for unit in stack:
+        if counts_for_stacking(unit):
+            by_side.setdefault(unit.side, []).append(unit)
+    for side, units in by_side.items():
+        names = ", ".join(u.name for u in units)
+        if len(units) > STACKING_LIMIT:
+            illegal(ctx, "9.2", f"{len(units)} units count for stacking ({names}); the limit is 2")
+        else:
+            because(ctx, "9.2", f"{len(units)} unit(s) count for stacking ({names})")
+    if ctx.answer.legal is None:
+        ctx.answer.set("legal", True)
+
+
+def load(ctx: Ctx) -> None:
+    """§9.8.1: from the same hex the Passenger loads and the Transport may then move half
+    its MPs; from different hexes the Transport moves up to half, the Passenger up to 1 MP,
+    and the Transport is Ops Complete. Loading without having moved triggers Opportunity
+    Fire, once per hex (§9.8.4)."""
+    passenger = ctx.unit(ctx.action.actor)
+    carrier = ctx.unit(ctx.action.target if isinstance(ctx.action.target, str) else None, "target")
+    if passenger.status.disrupted:
+        illegal(ctx, "9.8", f"{passenger.name} is Disrupted and may not load")
+    if carrier.type.target_type == "helicopter" and carrier.mode != "landed":
+        illegal(ctx, "9.8.5", "Helicopter Transports load only in Landed mode")
+    if ctx.answer.legal is None:
+        ctx.answer.set("legal", True)
+    if ctx.answer.legal is False:
+        return
+    half = need(carrier.type.mp, f"units.{carrier.key}.mp") // 2
+    if passenger.hex is None or carrier.hex is None:
+        raise NotStated("units.<passenger and transport>.hex")
+    same_hex = passenger.hex == carrier.hex
+    already_fired_on = (ctx.game.facts.get("opfire_count") or 0) >= 1
+    if same_hex:
+        ctx.answer.unit(passenger.key, mp_max=0)
+        ctx.answer.unit(carrier.key, mp_max=half, mp_after=half)
+        triggers = not already_fired_on
+        because(ctx, "9.8.1", f"same hex: load, then the Transport may move up to {half} MPs")
+    else:
+        ctx.answer.unit(passenger.key, mp_max=1)
+        ctx.answer.unit(carrier.key, mp_max=half, mp_after=0)
+        ctx.emit(StatusChanged(carrier.key, "ops_complete", True))
+        triggers = False
+        because(ctx, "9.8.1", f"different hexes: Transport up to {half} MPs, Passenger up to 1 MP, "
+                "then the Transport is Ops Complete")
+    ctx.answer.set("triggers_opportunity_fire", triggers)
+    because(ctx, "9.8.4", "loading triggers Opportunity Fire" if triggers else
+            "loading triggers no Opportunity Fire (the Passenger moved, or was already fired on here)")
