@@ -163,7 +163,7 @@ def test_prototype_expansion_matches_tour_log() -> None:
     assert goblin.prototypes() == ["Army"]
     expanded = goblin.expand({name: t for name, (t, _) in prototypes.items()})
     assert expanded.type_text() in log_types
-    assert [t.kind for t in expanded.traits][3:7] == ["Delete", "Unknown", "Unknown", "Unknown"]
+    assert [t.kind for t in expanded.traits][3:7] == ["Delete", "SubMenu", "Translate", "Translate"]
     assert expanded.prototypes() == []
     tiles = [decode_piece(types[n], None).expand({k: t for k, (t, _) in prototypes.items()}) for n in "235"]
     assert all(t.type_text() in log_types for t in tiles)

@@ -6,11 +6,12 @@ import pytest
 
 from converter.errors import EncodingError
 from converter.vassal.sequence import LEGACY
-from converter.vassal.traits import (BasicPiece, CalculatedProperty, Clone, Deck, Delete, DynamicProperty,
+from converter.vassal.traits import (BasicName, BasicPiece, CalculatedProperty, Clone, Deck, Delete, DynamicProperty,
                                      Embellishment, FreeRotator, GlobalKeyCommand, Hideable, Immobilized, Labeler,
                                      LegacyEmbellishment, Marker, MovementMarkable, Obscurable, PlaceMarker, Replace,
-                                     ReportState, RestrictCommands, SendToLocation, SetGlobalProperty, Stack,
-                                     TranslatableMessage, TriggerAction, UnknownTrait, UsePrototype, decode_trait)
+                                     ReportState, Restricted, RestrictCommands, ReturnToDeck, SendToLocation,
+                                     SetGlobalProperty, Stack, TranslatableMessage, Translate, TriggerAction,
+                                     UnknownTrait, UsePrototype, decode_trait)
 
 # Real trait texts, each copied from the corpus file named beside it.
 TOUR_BASIC = ("piece;;Z;AlbC.GIF;Albatros C", "null;35;56")  # vassal-tour/tour.mod
@@ -363,10 +364,33 @@ def test_use_prototype_and_parameters() -> None:
 
 
 def test_unknown_trait_is_kept_verbatim() -> None:
-    unknown = decode_trait("translate;Move;77,130;0;60;true;0;0;0;0", "")
+    aoe = "AreaOfEffect;102,102,102;30;1;false;Show ZOC;90,195;;true;;ZOC;;;;;;true"  # ragnarok-start.vsav
+    unknown = decode_trait(aoe, "false")
     assert isinstance(unknown, UnknownTrait)
-    assert unknown.id_prefix == "translate;"
-    assert (unknown.type_text(), unknown.state_text()) == ("translate;Move;77,130;0;60;true;0;0;0;0", "")
+    assert unknown.id_prefix == "AreaOfEffect;"
+    assert (unknown.type_text(), unknown.state_text()) == (aoe, "false")
+    assert decode_trait("no prefix at all", None).id_prefix == "no prefix at all"
+
+
+def test_more_command_traits() -> None:
+    translate = decode_trait("translate;Move;77,130;0;60;true;0;0;0;0", "")
+    assert isinstance(translate, Translate)
+    assert (translate.command_name, translate.y_distance, translate.move_stack, translate.description) == (
+        "Move", "60", True, "")
+    legacy_return = decode_trait("return;Return to Deck;82,130;Draw Pile;Select", "")
+    assert isinstance(legacy_return, ReturnToDeck)
+    assert (legacy_return.deck_id, legacy_return.version, legacy_return.deck_select) == ("Draw Pile", 0, True)
+    restricted = decode_trait("restrict;Allied,Axis;false;true;", "player1")
+    assert isinstance(restricted, Restricted)
+    assert (restricted.sides, restricted.restrict_movement, restricted.owning_player) == (
+        ["Allied", "Axis"], True, "player1")
+
+
+def test_basic_name_trait_overrides_the_name() -> None:
+    from converter.vassal.pieces import decode_piece
+    piece = decode_piece("basicName;Panzer IV\tpiece;;;pz.png;Tank", "\tnull;0;0")
+    assert isinstance(piece.traits[0], BasicName)
+    assert (piece.basic_name, piece.name, piece.properties()["BasicName"]) == ("Panzer IV", "Panzer IV", "Panzer IV")
 
 
 def test_legacy_quoting_for_edited_values() -> None:

@@ -25,7 +25,7 @@ from converter.vassal.sequence import MODERN
 from converter.vassal.traits import INNER_CLASSES, BasicPiece, Deck, Stack, Trait, UnknownTrait, decode_trait
 from converter.vassal.traits.chain import TooManyLevels, compose, split_fast, split_levels
 from converter.vassal.traits.layers import Layer
-from converter.vassal.traits.properties import DynamicProperty, Marker
+from converter.vassal.traits.properties import BasicName, DynamicProperty, Marker
 from converter.vassal.traits.prototypes import Comment, UsePrototype
 
 #: A prototype definition: its type text, or (type text, state text).
@@ -107,7 +107,10 @@ class Piece:
     # -- names and properties -----------------------------------------------------
     @property
     def basic_name(self) -> str:
-        """The BasicPiece's own name (``BasicName``)."""
+        """The ``BasicName`` property: the outermost Basic Name trait's name, else the BasicPiece's name."""
+        for trait in self.decorators:
+            if isinstance(trait, BasicName):
+                return trait.name
         inner = self.inner
         return inner.name if isinstance(inner, BasicPiece) else ""
 

@@ -8,13 +8,17 @@ including the first ``;``, or the whole text when it has none (``stack``).
 from __future__ import annotations
 
 from converter.vassal.sequence import MODERN
-from converter.vassal.traits.actions import (Clone, Delete, GlobalKeyCommand, PlaceMarker, Replace, ReportState,
-                                             RestrictCommands, SendToLocation, TranslatableMessage, TriggerAction)
-from converter.vassal.traits.appearance import FreeRotator, Hideable, Immobilized, Labeler, MovementMarkable, Obscurable
+from converter.vassal.traits.actions import (Clone, Delete, Deselect, GlobalHotKey, GlobalKeyCommand, MenuSeparator,
+                                             PlaceMarker, PlaySound, Replace, ReportState, RestrictCommands,
+                                             ReturnToDeck, SendToLocation, SubMenu, TranslatableMessage, Translate,
+                                             TriggerAction)
+from converter.vassal.traits.appearance import (FreeRotator, Hideable, Immobilized, Labeler, MovementMarkable,
+                                                Obscurable, Restricted)
 from converter.vassal.traits.base import Bool, Double, Int, StateValue, Str, StrList, Trait, UnknownTrait
 from converter.vassal.traits.basic import BasicPiece, Deck, PersistentProperties, Stack
 from converter.vassal.traits.layers import Embellishment, Layer, LegacyEmbellishment
-from converter.vassal.traits.properties import CalculatedProperty, DynamicProperty, Marker, SetGlobalProperty
+from converter.vassal.traits.properties import (BasicName, CalculatedProperty, DynamicProperty, Marker,
+                                                SetGlobalProperty)
 from converter.vassal.traits.prototypes import Comment, UsePrototype
 
 TRAIT_CLASSES: tuple[type[Trait], ...] = (
@@ -24,6 +28,7 @@ TRAIT_CLASSES: tuple[type[Trait], ...] = (
     Labeler, Obscurable, Hideable, Immobilized, FreeRotator, MovementMarkable,
     ReportState, TriggerAction, GlobalKeyCommand, SendToLocation, Delete, Clone, RestrictCommands,
     PlaceMarker, Replace, TranslatableMessage,
+    BasicName, Restricted, Translate, ReturnToDeck, GlobalHotKey, SubMenu, Deselect, MenuSeparator, PlaySound,
 )
 
 #: ID prefix -> trait class.
@@ -58,5 +63,7 @@ __all__ = [
     "Labeler", "Obscurable", "Hideable", "Immobilized", "FreeRotator", "MovementMarkable",
     "ReportState", "TriggerAction", "GlobalKeyCommand", "SendToLocation", "Delete", "Clone", "RestrictCommands",
     "PlaceMarker", "Replace", "TranslatableMessage",
+    "BasicName", "Restricted", "Translate", "ReturnToDeck", "GlobalHotKey", "SubMenu", "Deselect", "MenuSeparator",
+    "PlaySound",
     "REGISTRY", "TRAIT_CLASSES", "INNER_CLASSES", "id_prefix", "trait_class", "decode_trait",
 ]

@@ -1,7 +1,8 @@
 """Command traits: what a piece can do when a key is pressed (spec section 2.5).
 
 ReportState, TriggerAction, GlobalKeyCommand, SendToLocation, Delete, Clone,
-RestrictCommands, PlaceMarker, Replace and TranslatableMessage. Except for
+RestrictCommands, PlaceMarker, Replace, TranslatableMessage, Translate,
+ReturnToDeck, GlobalHotKey, SubMenu, Deselect, MenuSeparator and PlaySound. Except for
 ReportState's cycle index and SendToLocation's way back, they have no state;
 keystrokes stay in their encoded text form (``68,130``, ``57344,0,Flip``).
 """
@@ -216,5 +217,109 @@ class TranslatableMessage(Trait):
         return {self.key: self.message}
 
 
+
+
+class Translate(Trait):
+    """``translate;`` ("Move Fixed Distance"): moves the piece by a fixed offset."""
+
+    prefix = "translate;"
+    kind = "Translate"
+    __slots__ = ()
+
+    command_name = Str(0, "Move Forward")
+    key = Str(1)
+    x_distance = Str(2, "0")
+    y_distance = Str(3, "60")
+    move_stack = Bool(4, False)
+    x_index = Str(5, "0")
+    y_index = Str(6, "0")
+    x_offset = Str(7, "0")
+    y_offset = Str(8, "0")
+    description = Str(9)
+
+
+class ReturnToDeck(Trait):
+    """``return;``: sends the piece back into a deck (4 fields in legacy files, 8 from version 2)."""
+
+    prefix = "return;"
+    kind = "ReturnToDeck"
+    __slots__ = ()
+
+    return_command = Str(0)
+    return_key = Str(1)
+    deck_id = Str(2)
+    select_deck_prompt = Str(3, "Select destination")
+    description = Str(4)
+    version = Int(5, 0)
+    deck_select = Bool(6, True)
+    deck_expression = Str(7)
+
+
+class GlobalHotKey(Trait):
+    """``globalhotkey;``: fires a module-level hotkey."""
+
+    prefix = "globalhotkey;"
+    kind = "GlobalHotKey"
+    __slots__ = ()
+
+    command_name = Str(0)
+    command_key = Str(1)
+    global_hot_key = Str(2)
+    description = Str(3)
+
+
+class SubMenu(Trait):
+    """``submenu;``: groups commands under a sub-menu."""
+
+    prefix = "submenu;"
+    kind = "SubMenu"
+    __slots__ = ()
+
+    menu_name = Str(0)
+    commands = StrList(1)
+    description = Str(2)
+
+
+class Deselect(Trait):
+    """``deselect;`` (3.5+): removes the piece from the selection."""
+
+    prefix = "deselect;"
+    kind = "Deselect"
+    __slots__ = ()
+
+    command_name = Str(0)
+    key = Str(1)
+    description = Str(2)
+    unstack = Bool(3, False)
+    deselect_type = Str(4, "D")
+
+
+class MenuSeparator(Trait):
+    """``menuSeparator;`` (3.4+): a line in the context menu."""
+
+    prefix = "menuSeparator;"
+    kind = "MenuSeparator"
+    __slots__ = ()
+
+    description = Str(0)
+    key = Str(1)
+
+
+class PlaySound(Trait):
+    """``playSound;``: plays a sound clip."""
+
+    prefix = "playSound;"
+    kind = "PlaySound"
+    __slots__ = ()
+
+    sound_format = Str(0)
+    menu_text = Str(1, "Play Sound")
+    key = Str(2)
+    send_to_others = Bool(3, False)
+    description = Str(4)
+    no_suppress = Bool(5, False)
+
+
 __all__ = ["ReportState", "TriggerAction", "GlobalKeyCommand", "SendToLocation", "Delete", "Clone",
-           "RestrictCommands", "PlaceMarker", "Replace", "TranslatableMessage"]
+           "RestrictCommands", "PlaceMarker", "Replace", "TranslatableMessage", "Translate", "ReturnToDeck",
+           "GlobalHotKey", "SubMenu", "Deselect", "MenuSeparator", "PlaySound"]

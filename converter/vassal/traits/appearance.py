@@ -1,5 +1,6 @@
-"""Traits that change how a piece looks or handles: Labeler, Obscurable, Hideable,
-FreeRotator, MovementMarkable and Immobilized (spec section 2.5).
+"""Traits that change how a piece looks, who may see or use it, and how it handles:
+Labeler, Obscurable, Hideable, Restricted, FreeRotator, MovementMarkable and
+Immobilized (spec section 2.5).
 
 Their states carry rules-relevant facts: a label text, who masks or hides the
 piece, its facing, whether it has moved.
@@ -9,7 +10,7 @@ from __future__ import annotations
 import re
 
 from converter.vassal.sequence import java_parse_int
-from converter.vassal.traits.base import STATE, Bool, Int, StateValue, Str, Trait
+from converter.vassal.traits.base import STATE, Bool, Int, StateValue, Str, StrList, Trait
 
 NO_PLAYER = "null"
 _JAVA_WHITESPACE = "".join(chr(c) for c in range(33))
@@ -132,6 +133,23 @@ class Hideable(StateValue):
     @hidden_by.setter
     def hidden_by(self, player: str | None) -> None:
         self.value = NO_PLAYER if player is None else player
+
+
+class Restricted(StateValue):
+    """``restrict;`` ("Restricted Access"): only the listed sides may use the piece; state = owner id."""
+
+    prefix = "restrict;"
+    kind = "Restricted"
+    __slots__ = ()
+
+    sides = StrList(0)
+    restrict_by_player = Bool(1, False)
+    restrict_movement = Bool(2, True)
+    description = Str(3)
+
+    @property
+    def owning_player(self) -> str:
+        return self.value
 
 
 class FreeRotator(StateValue):
@@ -281,4 +299,4 @@ class Immobilized(Trait):
             fields.raw.append(text)
 
 
-__all__ = ["Labeler", "Obscurable", "Hideable", "FreeRotator", "MovementMarkable", "Immobilized"]
+__all__ = ["Labeler", "Obscurable", "Hideable", "Restricted", "FreeRotator", "MovementMarkable", "Immobilized"]

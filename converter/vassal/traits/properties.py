@@ -1,5 +1,5 @@
-"""Traits that hold named piece properties: Marker, DynamicProperty, CalculatedProperty,
-SetGlobalProperty (spec section 2.5).
+"""Traits that hold named piece properties: Marker, DynamicProperty, BasicName,
+CalculatedProperty, SetGlobalProperty (spec section 2.5).
 
 Marker values (side, formation, unit type) and DynamicProperty values (strength,
 status) are the properties a module profile maps onto the rules.
@@ -88,6 +88,16 @@ class DynamicProperty(StateValue):
         return {self.key: self.value}
 
 
+class BasicName(Trait):
+    """``basicName;`` (3.6+): overrides the BasicPiece's name as the ``BasicName`` property."""
+
+    prefix = "basicName;"
+    kind = "BasicName"
+    __slots__ = ()
+
+    name = Str(0)
+
+
 class CalculatedProperty(Trait):
     """``calcProp;``: a property computed from a BeanShell expression; no state."""
 
@@ -115,4 +125,4 @@ class SetGlobalProperty(Trait):
     search_name = Str(5)
 
 
-__all__ = ["Marker", "DynamicProperty", "CalculatedProperty", "SetGlobalProperty"]
+__all__ = ["Marker", "DynamicProperty", "BasicName", "CalculatedProperty", "SetGlobalProperty"]
