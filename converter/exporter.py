@@ -13,7 +13,7 @@ from types import MappingProxyType
 from typing import Any, Iterable
 
 from converter.errors import ProfileError
-from converter.importer import Imported, save_layouts
+from converter.importer import Imported, name_point, save_frames
 from converter.profile import FLAG_MARKERS, Profile, Selector, UnitRule
 from converter.unit_table import TableEntry, UnitTable
 from converter.vassal.container import Container, Entry
@@ -81,7 +81,7 @@ class _Writer:
         self.unit_markers = {k: list(v) for k, v in imported.unit_markers.items()}
         self.hex_markers = {k: list(v) for k, v in imported.hex_markers.items()}
         self.game = imported.game
-        self.layouts = save_layouts(save)
+        self.frames = save_frames(save, profile)
 
     # -- helpers ---------------------------------------------------------------------
     def slot_for(self, selector: Selector, what: str) -> PieceSlot:
@@ -99,8 +99,7 @@ class _Writer:
             raise ProfileError(f"unit {key!r} has no piece in the save", file=self.save.path) from None
 
     def hex_point(self, hex_name: str) -> tuple[int, int]:
-        main = self.profile.main_map
-        return self.module.map(main).geometry(self.layouts.get(main)).locate(hex_name)
+        return name_point(self.module, self.profile.main_map, hex_name, self.frames)
 
     def add_marker(self, selector: Selector, what: str, map_name: str | None, x: int, y: int,
                    join: str | None, index: int | None) -> str:

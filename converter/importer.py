@@ -66,10 +66,9 @@ def _id_order(piece_id: str) -> tuple[int, int, str]:
     return (0, int(piece_id), "") if piece_id.isdigit() else (1, 0, piece_id)
 
 
-def _hex_of(module: Module, map_name: str, x: int, y: int, layouts: dict[str, Any]) -> tuple[str | None, Hex | None]:
-    """Location name and cube coordinates of a map point (None where no grid names it)."""
+def _hex_of(module: Module, map_name: str, x: int, y: int, layout: Any) -> tuple[str | None, Hex | None]:
     try:
-        geometry = module.map(map_name).geometry(layouts.get(map_name))
+        geometry = module.map(map_name).geometry(layout)
     except Exception as error:  # a map of the save the module does not have
         raise ProfileError(f"map {map_name!r}: {error}", file=module.file) from None
     name = geometry.location_name(x, y)
@@ -82,14 +81,53 @@ def _hex_of(module: Module, map_name: str, x: int, y: int, layouts: dict[str, An
     return name, at
 
 
-def save_layouts(save: SavedGame) -> dict[str, Any]:
-    """Board layout per map from the save's BoardPicker commands."""
-    from converter.vassal.grids.placement import parse_board_picker
-    layouts = {}
+@dataclass(frozen=True)
+class Frame:
+    """How a map of a save lies on the module: its board layout and the shift of an aliased board."""
+
+    layout: Any
+    dx: int = 0
+    dy: int = 0
+
+
+def save_frames(save: SavedGame, profile: Profile | None = None) -> dict[str, Frame]:
+    """Board layout per map from the save's BoardPicker commands.
+
+    A save of an older module version may name a board the module no longer has
+    (The Longest Day's "Board F" is a crop of today's "Normandy"); the profile's
+    ``board_aliases`` say which board it is part of and where it lies on it.
+    """
+    from converter.vassal.grids.placement import PlacedBoard, parse_board_picker
+    aliases = profile.board_aliases if profile is not None else {}
+    frames = {}
     for command in save.board_pickers:
         map_id, layout = parse_board_picker(command.text)
-        layouts[map_id] = layout
-    return layouts
+        if len(layout) == 1 and layout[0].name in aliases:
+            board, dx, dy = aliases[layout[0].name]
+            frames[map_id] = Frame([PlacedBoard(board)], dx, dy)
+        else:
+            frames[map_id] = Frame(layout)
+    return frames
+
+
+def save_layouts(save: SavedGame) -> dict[str, Any]:
+    """Board layout per map as the save's BoardPicker commands state it (no aliases applied)."""
+    from converter.vassal.grids.placement import parse_board_picker
+    return dict(parse_board_picker(command.text) for command in save.board_pickers)
+
+
+def point_name(module: Module, map_name: str, x: int, y: int,
+               frames: dict[str, Frame]) -> tuple[str | None, Hex | None]:
+    """Location name and cube coordinates of a save's map point (None where no grid names it)."""
+    frame = frames.get(map_name, Frame(None))
+    return _hex_of(module, map_name, x + frame.dx, y + frame.dy, frame.layout)
+
+
+def name_point(module: Module, map_name: str, name: str, frames: dict[str, Frame]) -> tuple[int, int]:
+    """The save's pixel for a location name of a map (inverse of :func:`point_name`)."""
+    frame = frames.get(map_name, Frame(None))
+    x, y = module.map(map_name).geometry(frame.layout).locate(name)
+    return x - frame.dx, y - frame.dy
 
 
 class _Reader:
@@ -98,14 +136,14 @@ class _Reader:
     def __init__(self, save: SavedGame, module: Module, profile: Profile, table: UnitTable,
                  terrain: TerrainMap | None) -> None:
         self.save, self.module, self.profile, self.table, self.terrain = save, module, profile, table, terrain
-        self.layouts = save_layouts(save)
+        self.frames = save_frames(save, profile)
         self.unrecognised: list[Unrecognised] = []
 
     def where(self, piece_id: str) -> tuple[str | None, str | None, Hex | None]:
         map_name, x, y = self.save.position(piece_id)
         if map_name is None:
             return None, None, None
-        name, at = _hex_of(self.module, map_name, x, y, self.layouts)
+        name, at = point_name(self.module, map_name, x, y, self.frames)
         return map_name, name, at
 
     def report(self, piece_id: str, piece: Piece, reason: str) -> None:
@@ -247,7 +285,8 @@ class _Reader:
         if self.terrain is None:
             return {}
         map_name = self.terrain.map or self.profile.main_map
-        cells = board_hexes(self.module, map_name, self.terrain.board, self.layouts.get(map_name))
+        frame = self.frames.get(map_name, Frame(None))
+        cells = board_hexes(self.module, map_name, self.terrain.board, frame.layout)
         return hex_states(self.terrain, cells)
 
     def turn(self) -> int | None:
@@ -271,4 +310,5 @@ def import_save(save: SavedGame, module: Module, profile: Profile, table: UnitTa
     return _Reader(save, module, profile, table, terrain).run()
 
 
-__all__ = ["Imported", "Unrecognised", "import_save", "save_layouts"]
+__all__ = ["Frame", "Imported", "Unrecognised", "import_save", "name_point", "point_name", "save_frames",
+           "save_layouts"]

@@ -154,6 +154,7 @@ class Profile:
     file: str | None = None
     units_file: str | None = None
     terrain_file: str | None = None
+    board_aliases: dict[str, tuple[str, int, int]] = field(default_factory=dict)
 
     @classmethod
     def from_document(cls, data: Mapping[str, Any], *, file: str | None = None) -> "Profile":
@@ -186,7 +187,8 @@ class Profile:
         return cls(data["profile"], data["module"], data["main_map"], rules, markers, hex_markers, holding, ignore,
                    eliminate_to, data.get("unit_table"), data.get("turn_property"),
                    dict(data.get("missions_properties") or {}), file,
-                   _beside(file, data.get("units_file")), _beside(file, data.get("terrain_file")))
+                   _beside(file, data.get("units_file")), _beside(file, data.get("terrain_file")),
+                   {name: (raw["board"], raw["x"], raw["y"]) for name, raw in (data.get("board_aliases") or {}).items()})
 
     # -- classifying pieces -----------------------------------------------------------
     def unit_rule(self, piece: Piece) -> UnitRule | None:
