@@ -77,8 +77,9 @@ def choose_weapon(ctx: Ctx, actor: Unit, target: Unit | None) -> str:
 
 # ---------------------------------------------------------------- defence ----------
 
-def terrain_db(ctx: Ctx, hex_id: str | None, target_class: str) -> int:
-    """Defensive Bonus dice of the hex for ``infantry`` or ``vehicle`` targets (TEC)."""
+def terrain_cover(ctx: Ctx, hex_id: str | None, target_class: str) -> tuple[int, str]:
+    """Defensive Bonus dice of the hex for ``infantry`` or ``vehicle`` targets (TEC), and
+    what gives them: the terrain, or a Wreck where it gives more (TEC Wrecks row)."""
     hex_state = ctx.game.hex(hex_id)
     stated = hex_state.terrain_db
     if isinstance(stated, int):
@@ -88,13 +89,18 @@ def terrain_db(ctx: Ctx, hex_id: str | None, target_class: str) -> int:
     else:
         row = ctx.tec.terrain(hex_state.terrain)
         db = need((row.db or {}).get(target_class), f"hexes.{hex_state.id}.terrain_db")
+    source = (hex_state.terrain or "terrain").replace("_", " ")
     if "wrecks" in hex_state.markers:
         wreck = ctx.tec.marker("wrecks")
         wreck_db = (wreck.db or {}).get(target_class, 0) if wreck else 0
         if wreck_db > db:
-            ctx.answer.because("TEC Wrecks", f"Wreck gives {wreck_db} DB (terrain {db})")
-            db = wreck_db
-    return db
+            db, source = wreck_db, "Wreck"
+    return db, source
+
+
+def terrain_db(ctx: Ctx, hex_id: str | None, target_class: str) -> int:
+    """The Defensive Bonus dice alone (see :func:`terrain_cover`)."""
+    return terrain_cover(ctx, hex_id, target_class)[0]
 
 
 def target_class(unit: Unit) -> str:
@@ -182,10 +188,10 @@ def armor_and_save(ctx: Ctx, target: Unit) -> tuple[int, int]:
 
 def db_dice(ctx: Ctx, target: Unit, firer: Unit | None = None) -> tuple[int, bool]:
     """Defensive Bonus dice with concealment, capped at 2 for hard targets (§6.1.5, §6.1.6)."""
-    db = terrain_db(ctx, target.hex, target_class(target))
+    db, source = terrain_cover(ctx, target.hex, target_class(target))
     concealed = is_concealed(ctx, target, firer)
     total = db + (1 if concealed else 0)
-    text = f"DB {db} terrain" + (" + 1 concealed" if concealed else "")
+    text = f"DB {db} {source}" + (" + 1 concealed" if concealed else "")
     if is_hard(target) and total > ctx.params.hard_db_cap:
         text += f", capped at {ctx.params.hard_db_cap}"
         total = ctx.params.hard_db_cap
@@ -341,8 +347,11 @@ def fire(ctx: Ctx, *, opportunity: bool = False, moving: bool = False) -> None:
         return
     if ans.legal or a.hits is not None:      # given hits mean the attack was made
         ctx.stage(RESOLUTION_FIELDS, lambda: _resolve_fire(ctx, actor, target, weapon_name, weapon))
-    else:
+    else:                                      # legality unknown: the defence is still known
         ans.gap(("hits", "saves", "net_hits", "units"), ans.gaps["legal"])
+        roll = ctx.stage(RESOLUTION_FIELDS, lambda: defence(ctx, target, firer=actor))
+        if roll is not None:
+            put_defence(ctx, roll)
 
 
 def _attack(ctx: Ctx, actor: Unit, target: Unit | None, weapon_name: str, weapon: Weapon,

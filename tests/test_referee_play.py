@@ -45,7 +45,8 @@ def test_leopard_example_resolved_with_given_dice() -> None:
     text = answer.narrative()
     assert "roll attack: 4 1 5 4" in text
     assert "4 dice at 4+: 3 hit(s) (§6.1)" in text
-    assert "T-64: DB 1 terrain + 1 concealed (§6.1.5, §6.1.6)" in text
+    assert "T-64: DB 1 woods + 1 concealed (§6.1.5, §6.1.6)" in text
+    assert "to-hit 4 (§6.1)" in text
 
 
 def test_check_needs_no_dice_and_reports_what_dice_would_decide() -> None:

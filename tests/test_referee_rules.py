@@ -207,3 +207,47 @@ def test_a_chemical_marker_checks_every_unit_in_the_hex() -> None:
                                           GivenDice([4, 4, 1, 2]))
     assert [type(e).__name__ for e in answer.events] == ["MarkerPlaced", "UnitDisrupted", "UnitReduced"]
     assert {e.unit for e in answer.events[1:]} == {"I"}      # I rolls 8 and fails, K rolls 3
+
+
+def test_hard_target_db_cap_reason_reads_like_the_book() -> None:
+    t64 = UnitType(name="T-64", target_type="heavy_armor", armor=3, save=5)
+    game = row({5: "city"}, {5: frozenset({"wrecks"})}, A=(ABRAMS, 0, "nato"), T=(t64, 5, "pact"))
+    verdict = classic("eisenbach").check(game, DirectFire(unit="A", target="T", weapon="ap"))
+    assert verdict.values["db_dice"] == 2
+    # the Wreck gives vehicles 2 (TEC: "1; +1 for Vehicles"), more than the city's 1
+    assert "T-64: DB 2 Wreck + 1 concealed, capped at 2 (§6.1.5, §6.1.6)" in map(str, verdict.reasons)
+    soft = game.with_unit(Unit("T", UnitType(name="infantry", target_type="troops"), side="pact", hex="h5"))
+    verdict = classic("eisenbach").check(soft, DirectFire(unit="A", target="T", weapon="ap"))
+    assert verdict.values["db_dice"] == 3        # city 2 for infantry + 1 concealed, no cap (§6.1.6)
+
+
+def test_check_reports_the_defence_even_when_the_line_is_unknown() -> None:
+    t64 = UnitType(name="T-64", target_type="heavy_armor", armor=3, save=5)
+    game = Game(units={"A": Unit("A", ABRAMS, side="nato", hex="a"),
+                       "T": Unit("T", t64, side="pact", hex="t", strength="full")},
+                hexes={"a": HexState("a", terrain="clear", at=Hex(0, 0)),
+                       "t": HexState("t", terrain="woods", at=Hex(5, 0))})
+    verdict = classic("untold").check(game, DirectFire(unit="A", target="T", weapon="ap"))
+    assert verdict.gaps["legal"] == "not stated: terrain of the hex at Hex(1, 0, -1)"
+    assert (verdict.values["defense_dice"], verdict.values["save_number"]) == (5, 5)
+
+
+def test_damage_ladder_properties() -> None:
+    """More hits never give a milder result; a two-step unit in Good Order is disrupted by
+    the first hit, reduced by the second, eliminated by the third (§6.1.7)."""
+    from referee.combat_odds import RESULT_ORDER, result_ladder
+    rank = {r: i for i, r in enumerate(RESULT_ORDER)}
+    rank["reduced"] = rank["disrupted"]       # reduced-only (already disrupted) ranks with a single step
+    ruleset = classic("untold")
+    for kind in ("heavy_armor", "troops", "soft_vehicle", "helicopter"):
+        for strength in ("full", "reduced"):
+            for disrupted in (False, True):
+                game = Game(units={"T": Unit("T", UnitType(target_type=kind), strength=strength,
+                                             status=Status(disrupted=disrupted))})
+                ladder = result_ladder(ruleset, game, "T", "ap", 6)
+                ranks = [rank[ladder[n]] for n in range(7)]
+                assert ranks == sorted(ranks), (kind, strength, disrupted, ladder)
+                assert ladder[0] == "none" and ladder[6] == "eliminated"
+    fresh = Game(units={"T": Unit("T", UnitType(target_type="troops"), strength="full")})
+    assert result_ladder(ruleset, fresh, "T", "he", 3) == {
+        0: "none", 1: "disrupted", 2: "disrupted_and_reduced", 3: "eliminated"}
