@@ -1,4 +1,4 @@
-"""Safe loading of a module's buildFile XML.
+"""Safe loading of a module's files: the buildFile XML, and board images and stored setups beside it.
 
 Modules travel by e-mail and forum download, so the buildFile is parsed as
 hostile input: lxml with entity resolution, DTD loading and network access all
@@ -7,17 +7,25 @@ document that declares one (the vehicle of entity bombs and external-entity
 reads) is rejected outright with a :class:`~converter.errors.ModuleError`
 rather than parsed with its declarations ignored.
 
+:class:`ModuleArchive` reads the other entries a module view needs (board images,
+stored setups) lazily and within the same limits.
+
 The entry is ``buildFile.xml`` (VASSAL 3.5+) or the legacy ``buildFile``; the
 root element is ``VASSAL.build.GameModule``, ``VASSAL.launch.BasicModule``
 (3.2-3.4) or ``VASSAL.build.module.ModuleExtension`` (spec sections 1.1-1.3).
 """
 from __future__ import annotations
 
+import io
+import os
 import re
+import unicodedata
 
 from lxml import etree
 
 from converter.errors import LimitExceeded, ModuleError
+from converter.vassal.container import _read_entry, open_archive
+from converter.vassal.limits import Limits
 
 MIB = 1 << 20
 #: Largest buildFile accepted by default. The largest real one seen is 1.7 MB; a
@@ -68,3 +76,55 @@ def parse_buildfile(data: bytes, *, file: str | None = None, entry: str | None =
         raise ModuleError(f"root element {root.tag!r} is not a VASSAL module or extension "
                           f"(expected one of {', '.join(ROOTS)})", file=file, entry=entry)
     return root
+
+
+class ModuleArchive:
+    """The zip a module came from, read lazily and within limits (images, stored setups)."""
+
+    def __init__(self, source: str | os.PathLike[str] | bytes, file: str | None, limits: Limits) -> None:
+        self.source = source
+        self.file = file
+        self.limits = limits
+        with open_archive(source, file=file, limits=limits) as archive:
+            self.names = [info.filename for info in archive.infolist()]
+
+    def read(self, entry: str, max_size: int | None = None) -> bytes:
+        limits = self.limits if max_size is None else Limits(max_entry_size=min(max_size, self.limits.max_entry_size))
+        with open_archive(self.source, file=self.file, limits=self.limits) as archive:
+            return _read_entry(archive, archive.getinfo(entry), self.file, limits)
+
+    def image_entry(self, name: str) -> str | None:
+        """Where VASSAL finds an image: ``images/<name>``, its NFD form, then ``images/<name>.gif``."""
+        names = set(self.names)
+        for candidate in ("images/" + name, "images/" + unicodedata.normalize("NFD", name),
+                          "images/" + name + ".gif"):
+            if candidate in names:
+                return candidate
+        return None
+
+
+#: Largest board image read to learn its size (a bigger one counts as missing: size unknown).
+IMAGE_READ_CAP = 256 * 1024 * 1024
+_SVG_LENGTH = re.compile(r"\s*([0-9.]+)\s*(px)?\s*$")
+
+
+def image_size(data: bytes) -> tuple[int, int] | None:
+    """Pixel size of a raster image (Pillow reads only the header) or an SVG's width/height."""
+    head = data[:512].lstrip()
+    if head.startswith(b"<"):
+        try:
+            root = etree.fromstring(data, etree.XMLParser(resolve_entities=False, no_network=True,
+                                                          load_dtd=False))
+        except etree.XMLSyntaxError:
+            return None
+        sizes = [_SVG_LENGTH.match(root.get(key, "")) for key in ("width", "height")]
+        if all(sizes):
+            return tuple(int(float(m.group(1)) + 0.5) for m in sizes)  # type: ignore[union-attr,return-value]
+        view = (root.get("viewBox") or "").replace(",", " ").split()
+        return (int(float(view[2]) + 0.5), int(float(view[3]) + 0.5)) if len(view) == 4 else None
+    from PIL import Image, UnidentifiedImageError
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            return image.size
+    except (UnidentifiedImageError, OSError, ValueError):
+        return None

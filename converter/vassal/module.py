@@ -14,22 +14,16 @@ module with thousands of slots opens in the time lxml needs to parse it.
 from __future__ import annotations
 
 import copy
-import io
 import os
-import re
-import unicodedata
 import zipfile
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from lxml import etree
-
 from converter.errors import ContainerError, GeometryError, LimitExceeded, ModuleError, WawkitError
 from converter.vassal.buildfile import (BUILDFILE_ENTRIES, DEFAULT_MAX_BUILDFILE_SIZE, EXTENSION_ROOT,
-                                        parse_buildfile)
-from converter.vassal.container import _read_entry, open_archive
+                                        IMAGE_READ_CAP, ModuleArchive, image_size, parse_buildfile)
 from converter.vassal.grids import grid_from_element
 from converter.vassal.grids.attributes import java_int, where
 from converter.vassal.grids.placement import Board, Deck, MapGeometry, PlacedBoard, as_layout
@@ -249,58 +243,6 @@ class UnknownComponent:
     tag: str
     path: str
     line: int | None
-
-
-class ModuleArchive:
-    """The zip a module came from, read lazily and within limits (images, stored setups)."""
-
-    def __init__(self, source: str | os.PathLike[str] | bytes, file: str | None, limits: Limits) -> None:
-        self.source = source
-        self.file = file
-        self.limits = limits
-        with open_archive(source, file=file, limits=limits) as archive:
-            self.names = [info.filename for info in archive.infolist()]
-
-    def read(self, entry: str, max_size: int | None = None) -> bytes:
-        limits = self.limits if max_size is None else Limits(max_entry_size=min(max_size, self.limits.max_entry_size))
-        with open_archive(self.source, file=self.file, limits=self.limits) as archive:
-            return _read_entry(archive, archive.getinfo(entry), self.file, limits)
-
-    def image_entry(self, name: str) -> str | None:
-        """Where VASSAL finds an image: ``images/<name>``, its NFD form, then ``images/<name>.gif``."""
-        names = set(self.names)
-        for candidate in ("images/" + name, "images/" + unicodedata.normalize("NFD", name),
-                          "images/" + name + ".gif"):
-            if candidate in names:
-                return candidate
-        return None
-
-
-#: Largest board image read to learn its size (a bigger one counts as missing: size unknown).
-IMAGE_READ_CAP = 256 * 1024 * 1024
-_SVG_LENGTH = re.compile(r"\s*([0-9.]+)\s*(px)?\s*$")
-
-
-def image_size(data: bytes) -> tuple[int, int] | None:
-    """Pixel size of a raster image (Pillow reads only the header) or an SVG's width/height."""
-    head = data[:512].lstrip()
-    if head.startswith(b"<"):
-        try:
-            root = etree.fromstring(data, etree.XMLParser(resolve_entities=False, no_network=True,
-                                                          load_dtd=False))
-        except etree.XMLSyntaxError:
-            return None
-        sizes = [_SVG_LENGTH.match(root.get(key, "")) for key in ("width", "height")]
-        if all(sizes):
-            return tuple(int(float(m.group(1)) + 0.5) for m in sizes)  # type: ignore[union-attr,return-value]
-        view = (root.get("viewBox") or "").replace(",", " ").split()
-        return (int(float(view[2]) + 0.5), int(float(view[3]) + 0.5)) if len(view) == 4 else None
-    from PIL import Image, UnidentifiedImageError
-    try:
-        with Image.open(io.BytesIO(data)) as image:
-            return image.size
-    except (UnidentifiedImageError, OSError, ValueError):
-        return None
 
 
 def _configure_name(element: Any) -> str:
