@@ -6,8 +6,10 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from converter.errors import ContainerError, LimitExceeded, ModuleError
+from converter.errors import ContainerError, LimitExceeded, ModuleError, WawkitError
 from converter.vassal.buildfile import parse_buildfile
 from converter.vassal.module import Module
 
@@ -121,3 +123,34 @@ def test_image_size_reads_raster_headers_and_svg_dimensions() -> None:
     assert image_size(b'<svg xmlns="http://www.w3.org/2000/svg" width="50%" height="10cm"/>') is None
     assert image_size(b"not an image") is None
     assert image_size(b"<svg") is None
+
+
+TOUR_BUILDFILE = zipfile.ZipFile(CORPUS / "vassal-tour" / "tour.mod").read("buildFile")
+
+
+@settings(max_examples=150, deadline=None)
+@given(cut=st.integers(0, len(TOUR_BUILDFILE)), junk=st.binary(max_size=12))
+def test_truncated_or_corrupted_buildfile_fails_typed(cut: int, junk: bytes) -> None:
+    data = TOUR_BUILDFILE[:cut] + junk
+    try:
+        module = Module.from_bytes(data, file="cut.vmod")
+        module.maps, module.piece_slots, module.prototypes, module.setups, module.dice
+    except WawkitError as error:
+        assert error.file == "cut.vmod"
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=st.binary(max_size=200))
+def test_arbitrary_bytes_fail_typed(data: bytes) -> None:
+    try:
+        Module.from_bytes(data, file="junk")
+    except WawkitError as error:
+        assert error.file == "junk"
+
+
+@pytest.mark.parametrize("keep", [10, 1000, 400_000, 840_000])
+def test_truncated_module_zip_is_a_container_error(keep: int) -> None:
+    data = (CORPUS / "vassal-tour" / "tour.mod").read_bytes()[:keep]
+    with pytest.raises(ContainerError) as caught:
+        Module.from_bytes(data, file="short.vmod")
+    assert caught.value.file == "short.vmod"
