@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
-from converter.errors import ProfileError
+from converter.errors import GeometryError, ProfileError
 from converter.profile import Profile
 from converter.terrain import TerrainMap, board_hexes, hex_states
 from converter.unit_table import TableEntry, UnitTable
@@ -67,11 +67,15 @@ def _id_order(piece_id: str) -> tuple[int, int, str]:
 
 
 def _hex_of(module: Module, map_name: str, x: int, y: int, layout: Any) -> tuple[str | None, Hex | None]:
+    """A map of the save that the module lacks (an older version's) names no location."""
+    if not any(map_name in (m.name, m.id) for m in module.maps):
+        return None, None
     try:
         geometry = module.map(map_name).geometry(layout)
-    except Exception as error:  # a map of the save the module does not have
-        raise ProfileError(f"map {map_name!r}: {error}", file=module.file) from None
-    name = geometry.location_name(x, y)
+        name = geometry.location_name(x, y)
+    except GeometryError as error:
+        raise ProfileError(f"map {map_name!r}: {error.message} (a board of an older module version? "
+                           "see board_aliases)", file=module.file) from None
     placement = geometry.board_at(x, y)
     at = None
     grid = placement.board.grid if placement is not None else None
