@@ -476,10 +476,10 @@ def _to_hit_and_fp(ctx: Ctx, label: str, weapon: Weapon, band: str,
     ans = ctx.answer
     band_mod = BAND_MODIFIER[band]
     if band_mod:
-        ans.modify("to_hit", band_mod, f"{band.replace('_', ' ')} range", "§6.1.1, §6.1.2")
+        ans.modify("to_hit", band_mod, f"{band.replace('_', ' ')} range", "§6.1.1, §6.1.2", explain=False)
     to_hit, past_six = modified_to_hit(weapon, band, mods, capped, label)
     parts = [m for m in (band_mod, mods[0], capped) if m]
-    ans.because("§6.1", f"to-hit {weapon.to_hit}" + "".join(f"{m:+d}" for m in parts)
+    ans.because("§6.1.1-§6.1.3" if parts else "§6.1", f"to-hit {weapon.to_hit}" + "".join(f"{m:+d}" for m in parts)
                 + (f" = {weapon.to_hit + sum(parts)}" if parts else "")
                 + (f", held at {to_hit}" if to_hit != weapon.to_hit + sum(parts) else ""))
     if past_six:

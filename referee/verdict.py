@@ -60,9 +60,11 @@ class Answer:
         self.values["legal"] = False
         self.because(section, text)
 
-    def modify(self, applies_to: str, value: int, why: str, section: str) -> None:
+    def modify(self, applies_to: str, value: int, why: str, section: str, *, explain: bool = True) -> None:
+        """Record a modifier; ``explain=False`` when a reason already shows the arithmetic."""
         self.modifiers.append(Modifier(applies_to, value, why, section))
-        self.because(section, f"{why}: {applies_to} {value:+d}")
+        if explain:
+            self.because(section, f"{why}: {applies_to} {value:+d}")
 
     def set(self, name: str, value: Any) -> None:
         self.values[name] = value
