@@ -11,7 +11,7 @@ from typing import Callable
 
 from referee.errors import NotSupported
 from referee.ruleset import Ctx, Params, Procedure, Ruleset
-from referee.waw85 import assault, command, defence, fire, phases, results, transport
+from referee.waw85 import air, assault, command, defence, fire, phases, results, transport
 
 #: Actions of WaW85 the referee does not resolve yet, with the section that governs them.
 NOT_SUPPORTED: dict[str, str] = {
@@ -68,6 +68,12 @@ PROCEDURES: dict[str, Procedure] = {
     "counterattack": assault.counterattack,
     "retreat": assault.retreat,
     "move": assault.move,
+    "aa_fire": fire.aa_fire,
+    "cas_attack": fire.cas_attack,
+    "cas_interception": air.cas_interception,
+    "cas_ordnance": air.cas_ordnance,
+    "parachute_drift": air.parachute_drift,
+    "landing_check": air.landing_check,
     "stacking": transport.stacking,
     "load": transport.load,
 }

@@ -141,7 +141,8 @@ def put(ctx: Ctx, roll: DefenceRoll) -> None:
         ctx.answer.set(name, getattr(roll, name))
 
 
-def roll_saves(ctx: Ctx, roll: DefenceRoll, hits: int) -> int:
+def roll_saves(ctx: Ctx, roll: DefenceRoll, hits: int | None) -> int:
+    """Saves among the defence dice; none are rolled against no hits."""
     if hits == 0:
         return 0
     dice = ctx.roll(roll.defense_dice, "save")

@@ -203,9 +203,55 @@ def _volley(ctx: Ctx, actor: Unit, shot: Shot, kind: str) -> list[str]:
     return [p.key for p in ok]
 
 
+def is_parachute(unit: Unit) -> bool:
+    """A landing parachute unit: a ground unit under Anti-Aircraft Fire (§16.7.3)."""
+    return unit.type.target_type not in ("aircraft", "helicopter")
+
+
+def _parachute_target(ctx: Ctx, name: str, weapon: Weapon) -> None:
+    """§16.7.3: only HE values, and no missile-armed AA, fire at landing parachutes."""
+    if is_missile_aa(weapon):
+        illegal(ctx, "16.7.3", "missile-armed Anti-Aircraft units may not fire at parachute units")
+    elif name != "he":
+        illegal(ctx, "16.7.3", "only HE values may fire at landing parachute units")
+
+
+def _contributions(ctx: Ctx, shot: Shot) -> None:
+    """§4.2, §16.7.3: +1 FP die per contributing unit, at most +2."""
+    count = len(ctx.action.supporting)
+    if count:
+        bonus = min(count, 2)
+        shot.fp += bonus
+        modify(ctx, "fp", bonus, f"{count} contributing unit(s), at most +2", "4.2")
+
+
+def cas_weapon(ctx: Ctx, actor: Unit, target: Unit) -> str:
+    """§4.3: a CAS uses AP or HE, whichever may affect the target unit (§10.1)."""
+    kind = target_kind(target)
+    usable = [n for n in ("ap", "he") if actor.type.weapon(n) is not None
+              and (n != "ap" or kind != "troops") and (n != "he" or kind != "heavy_armor")]
+    if len(usable) != 1:
+        raise NotStated("query.weapon")
+    because(ctx, "4.3", f"the CAS uses its {usable[0].upper()} FP against {target.name}")
+    return usable[0]
+
+
+def _cas_numbers(ctx: Ctx, weapon: Weapon, shot: Shot) -> None:
+    """§4.3: a CAS attack takes no Point Blank or Long Range modifier."""
+    because(ctx, "4.3", "CAS attacks take no Point Blank or Long Range modifiers")
+    ctx.answer.set("modifiers", {"to_hit": shot.to_hit, "fp": shot.fp})
+    if weapon.fp is not None:
+        ctx.answer.set("fp", final_fp(weapon.fp, shot))
+    if weapon.to_hit is not None:
+        ctx.answer.set("to_hit", final_to_hit(weapon.to_hit, shot.to_hit, shot))
+
+
 def _aa_fire(ctx: Ctx, weapon: Weapon, target: Unit | None, shot: Shot) -> None:
-    """§10.6.1: black or orange dice at aircraft: printed range, FP -2, To-Hit 6."""
-    if target is None or not air_class(target) or weapon.colour == "blue":
+    """§10.6.1: black or orange dice at aircraft (parachutes count as flying, §16.7.3):
+    printed range, FP -2, To-Hit 6."""
+    if target is None or weapon.colour == "blue":
+        return
+    if not air_class(target) and not (ctx.action.kind == "aa_fire" and is_parachute(target)):
         return
     need(weapon.colour, "weapon.color")
     shot.aa_restricted = True
@@ -247,8 +293,10 @@ def fire(ctx: Ctx, kind: str) -> None:
     a, ans = ctx.action, ctx.answer
     actor = ctx.unit(a.actor)
     target = ctx.game.unit(a.target) if isinstance(a.target, str) else None
-    _status(ctx, actor, kind == "opportunity_fire")
+    _status(ctx, actor, kind in ("opportunity_fire", "aa_fire"))
     name = a.weapon
+    if kind == "cas_attack" and name is None and target is not None:
+        name = ctx.stage(("weapon", "legal", "to_hit", "fp"), lambda: cas_weapon(ctx, actor, target))
     _helicopter(ctx, actor, name)
     if kind == "move_and_fire":
         _may_move_and_fire(ctx, actor)
@@ -263,15 +311,22 @@ def fire(ctx: Ctx, kind: str) -> None:
     if weapon is not None:
         if kind == "move_and_fire":
             ctx.stage(("legal", "fp", "modifiers"), lambda: _move_and_fire(ctx, actor, weapon, shot))
-        if target is not None:
+        if target is not None and kind == "aa_fire" and is_parachute(target):
+            _parachute_target(ctx, name, weapon)
+        elif target is not None:
             ctx.stage("legal", lambda: may_attack(ctx, name, weapon, target))
+        if kind == "aa_fire":
+            _contributions(ctx, shot)
         _command_bonus(ctx, shot)
         volley = _volley(ctx, actor, shot, kind)
-        ctx.stage(("legal", "to_hit", "fp"), lambda: _aa_fire(ctx, weapon, target, shot))
+        ctx.stage(("to_hit", "fp"), lambda: _aa_fire(ctx, weapon, target, shot))
         _landed_target(ctx, target, shot)
         smoke = ctx.stage(("legal", "to_hit"), lambda: smoke_to_hit(ctx, actor, target)) or 0
         shot.to_hit += smoke
-        _range_and_numbers(ctx, actor, target, weapon, shot)
+        if kind == "cas_attack":
+            _cas_numbers(ctx, weapon, shot)
+        else:
+            _range_and_numbers(ctx, actor, target, weapon, shot)
     else:
         volley = []
     if ans.legal is None and not (set(ans.gaps) & {"legal", "*"}):
@@ -336,6 +391,26 @@ def _minimum_range(ctx: Ctx, actor: Unit, weapon: Weapon, distance: int) -> None
 def _resolve(ctx: Ctx, actor: Unit, target: Unit, name: str, weapon: Weapon, kind: str) -> None:
     """§10.4: attack dice, the target's defence roll, then §10.7 results."""
     ans = ctx.answer
+    roll = _defence(ctx, actor, target, name, weapon, kind)
+    if roll is not None:
+        defence.put(ctx, roll)
+    hits = ctx.stage(("hits", "net_hits", "units"), lambda: _attack(ctx))
+    if roll is None:
+        if hits is not None:
+            results.fire_results(ctx, target.key, hits, name, opportunity=False)
+        return
+    saves = defence.roll_saves(ctx, roll, hits)
+    ans.set("saves", saves)
+    if hits is None:
+        return
+    net = max(0, hits - saves)
+    ans.set("net_hits", net)
+    because(ctx, "10.4", f"{roll.defense_dice} dice at {roll.save_number}+: {saves} save(s), {net} net hit(s)")
+    results.fire_results(ctx, target.key, net, name, opportunity=kind in ("opportunity_fire", "aa_fire"))
+
+
+def _attack(ctx: Ctx) -> int:
+    ans = ctx.answer
     if ctx.action.hits is not None:
         hits = int(ctx.action.hits)
     else:
@@ -346,14 +421,19 @@ def _resolve(ctx: Ctx, actor: Unit, target: Unit, name: str, weapon: Weapon, kin
         hits = sum(1 for d in dice if d >= to_hit)
         because(ctx, "10.4", f"{fp} dice at {to_hit}+: {hits} hit(s)")
     ans.set("hits", hits)
-    roll = defence.defence(ctx, target, actor, name, weapon)
-    defence.put(ctx, roll)
-    saves = defence.roll_saves(ctx, roll, hits)
-    net = max(0, hits - saves)
-    ans.set("saves", saves)
-    ans.set("net_hits", net)
-    because(ctx, "10.4", f"{roll.defense_dice} dice at {roll.save_number}+: {saves} save(s), {net} net hit(s)")
-    results.fire_results(ctx, target.key, net, name, opportunity=kind == "opportunity_fire")
+    return hits
+
+
+def _defence(ctx: Ctx, actor: Unit, target: Unit, name: str, weapon: Weapon,
+             kind: str) -> "defence.DefenceRoll | None":
+    """The target's defence: none for a CAS counter (§10.7.4 counts hits scored), one die
+    saving on 5-6 for a landing parachute unit (§16.7.3), else §10.6."""
+    if target.type.target_type == "aircraft":
+        return None
+    if kind == "aa_fire" and is_parachute(target):
+        because(ctx, "16.7.3", "a landing parachute unit rolls one defensive die, saving on 5-6")
+        return defence.DefenceRoll(0, 1, defence.SOFT_SAVE, False)
+    return defence.defence(ctx, target, actor, name, weapon)
 
 
 def direct_fire(ctx: Ctx) -> None:
@@ -366,3 +446,13 @@ def opportunity_fire(ctx: Ctx) -> None:
 
 def move_and_fire(ctx: Ctx) -> None:
     fire(ctx, "move_and_fire")
+
+
+def aa_fire(ctx: Ctx) -> None:
+    """Anti-Aircraft Fire at a CAS counter (§4.2) or landing parachutes (§16.7.3)."""
+    fire(ctx, "aa_fire")
+
+
+def cas_attack(ctx: Ctx) -> None:
+    """A Close Air Support attack on one unit in its target hex (§4.3)."""
+    fire(ctx, "cas_attack")

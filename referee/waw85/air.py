@@ -1,0 +1,74 @@
+"""Close Air Support steps (§4.1 Interception, §4.4 Ordnance Expenditure) and parachute
+Drops (§16.7.2 Drift, §16.7.4 Landing). Anti-Aircraft Fire and the CAS attack are Direct
+Fire (:mod:`referee.waw85.fire`)."""
+from __future__ import annotations
+
+from referee import damage
+from referee.errors import NotStated
+from referee.events import StatusChanged, UnitRemoved
+from referee.ruleset import Ctx
+from referee.waw85.command import check_for, roll
+from referee.waw85.common import because, tables
+
+
+def cas_interception(ctx: Ctx) -> None:
+    """§4.1: on a 6 the CAS is intercepted and removed for the rest of the scenario."""
+    cas = ctx.unit(ctx.action.actor)
+    die = ctx.roll(1, "d6")[0]
+    if die >= tables()["cas_intercepted_on"]:
+        ctx.emit(UnitRemoved(cas.key, "removed", result="intercepted"))
+        because(ctx, "4.1", f"1d6 {die}: {cas.name} intercepted, card and counter removed")
+    else:
+        ctx.answer.unit(cas.key, hits=0)
+        because(ctx, "4.1", f"1d6 {die}: {cas.name} reaches its target hex")
+
+
+def cas_ordnance(ctx: Ctx) -> None:
+    """§4.4: 2d6 at or under 7 keeps ordnance (back to the Holding Box), over 7 removes
+    the CAS and its card (not eliminated)."""
+    cas = ctx.unit(ctx.action.actor)
+    total = ctx.roll_2d6("2d6")
+    ctx.answer.set("modified_roll", total)
+    remaining = total <= tables()["cas_ordnance_max"]
+    ctx.answer.set("ordnance_remaining", remaining)
+    ctx.emit(UnitRemoved(cas.key, "holding_box" if remaining else "removed"))
+    because(ctx, "4.4", f"2d6 {total}: " + ("ordnance remains" if remaining else "ordnance expended"))
+
+
+def parachute_drift(ctx: Ctx) -> None:
+    """§16.7.2: the directions the unit drifts, one entry per hex."""
+    ctx.unit(ctx.action.actor)
+    t = tables()
+    directions = t["drift_direction"]
+    first = ctx.roll(1, "d6")[0]
+    path: list[str] = []
+    if first <= t["drift_none_max"]:
+        because(ctx, "16.7.2", f"1d6 {first}: lands in its intended hex")
+    elif first >= t["drift_wild_on"]:
+        heading = directions[ctx.roll(1, "d6")[0]]
+        distance = ctx.roll(1, "d6")[0] + 1
+        path = [heading] * distance
+        because(ctx, "16.7.2", f"1d6 {first}: drifts wildly {distance} hexes {heading}")
+    else:
+        path.append(directions[ctx.roll(1, "d6")[0]])
+        if ctx.roll(1, "d6")[0] >= t["drift_again_on"]:
+            path.append(directions[ctx.roll(1, "d6")[0]])
+        because(ctx, "16.7.2", f"1d6 {first}: drifts {' then '.join(path)}")
+    ctx.answer.set("scatter", path)
+
+
+def landing_check(ctx: Ctx) -> None:
+    """§16.7.4: a failed Morale Check Disrupts a landed parachute unit, or reduces it if
+    already Disrupted; every dropped unit ends Ops Complete."""
+    unit = ctx.unit(ctx.action.actor)
+    passed = ctx.action.passed
+    if passed is None:
+        passed = roll(ctx, check_for(ctx, unit))
+    else:
+        ctx.answer.set("passed", passed)
+    if not passed:
+        damage.impose(ctx, unit.key, "reduced" if unit.status.disrupted else "disrupted")
+        because(ctx, "16.7.4", f"{unit.name} fails its landing Morale Check")
+    if unit.status.disrupted is None:
+        raise NotStated(f"units.{unit.key}.status.disrupted")
+    ctx.emit(StatusChanged(unit.key, "ops_complete", True))
