@@ -33,6 +33,8 @@ RESULT_COLOUR = (210, 20, 20)
 RESULT_TEXT = {"disrupted": "DISRUPTED", "reduced": "REDUCED", "disrupted_and_reduced": "DISRUPTED + REDUCED",
                "eliminated": "ELIMINATED", "none": "NO EFFECT"}
 COUNTER = 54
+#: How far each counter of a stack lies right of and below the one under it.
+STACK_STEP = 14
 _NAME = re.compile(r"^([A-Za-z]+)(\d+)$")
 
 
@@ -103,7 +105,8 @@ def counters(game: Game, centre: Callable[[str], Point]) -> list[Counter]:
         x, y = centre(unit.hex)
         offset = seen.get(unit.hex, 0)
         seen[unit.hex] = offset + 1
-        drawn.append(Counter(unit.key, unit.name, (x + 10 * offset, y + 10 * offset), side(unit), _tags(unit),
+        drawn.append(Counter(unit.key, unit.name, (x + STACK_STEP * offset, y + STACK_STEP * offset), side(unit),
+                             _tags(unit),
                              unit.strength == "reduced"))
     return drawn
 
@@ -123,8 +126,11 @@ def draw(scene: Scene) -> Image.Image:
         pen.text((cx, top + 8), name, fill=(40, 40, 40), font=_font(10), anchor="mm")
     for sight in scene.sights:
         _draw_sight(pen, sight)
-    for counter in scene.counters:
-        _draw_counter(pen, counter, scene.results.get(counter.key))
+    spots = [c.at for c in scene.counters]
+    for index, counter in enumerate(scene.counters):
+        x, y = counter.at
+        covered = any(0 < ox - x <= STACK_STEP and 0 < oy - y <= STACK_STEP for ox, oy in spots[index + 1:])
+        _draw_counter(pen, counter, scene.results.get(counter.key), covered)
     if scene.title:
         _draw_title(pen, scene.title, scene.size)
     return image
@@ -152,15 +158,17 @@ def _dashed(pen: ImageDraw.ImageDraw, start: Point, end: Point, colour: tuple[in
                   (start[0] + (end[0] - start[0]) * b, start[1] + (end[1] - start[1]) * b)], fill=colour, width=4)
 
 
-def _draw_counter(pen: ImageDraw.ImageDraw, counter: Counter, result: str | None) -> None:
+def _draw_counter(pen: ImageDraw.ImageDraw, counter: Counter, result: str | None, covered: bool = False) -> None:
     fill, ink = SIDE_COLOURS[counter.side]
     x, y = counter.at
     half = COUNTER / 2
     box = (x - half, y - half, x + half, y + half)
     pen.rectangle((box[0] + 2, box[1] + 2, box[2] + 2, box[3] + 2), fill=(60, 60, 60))
     pen.rectangle(box, fill=fill, outline=ink, width=2)
+    if covered:      # another counter lies on this one: its name goes on the strip still visible
+        pen.text((box[0] + 3, box[1] + 2), counter.name, fill=ink, font=_font(9))
     for index, line in enumerate(_wrap(pen, counter.name, COUNTER - 6)):
-        pen.text((x, y - 12 + 13 * index), line, fill=ink, font=_font(12), anchor="mm")
+        pen.text((x, y - 6 + 13 * index), line, fill=ink, font=_font(12), anchor="mm")
     if counter.reduced:
         pen.rectangle((box[0] + 3, box[3] - 14, box[2] - 3, box[3] - 3), fill=ink)
         pen.text((x, box[3] - 8), "REDUCED", fill=fill, font=_font(9), anchor="mm")
@@ -310,15 +318,15 @@ def add_sight(scene: Scene, game: Game, ruleset: Any, actor: str, target: str) -
     """Ask the referee for LOS between two units and draw the line in its colour."""
     from referee.actions import make_action
     answer = ruleset.check(game, make_action("los", unit=actor, target=target))
-    clear = answer.values.get("los")
-    clear = clear if isinstance(clear, bool) else None
+    blocked = answer.values.get("blocked")
+    clear = (not blocked) if isinstance(blocked, bool) else None
     where = {c.key: c.at for c in scene.counters}
     if actor not in where or target not in where:
         raise RenderError(f"LOS {actor} -> {target}: both units must be on the map drawn")
-    label = {True: "LOS clear", False: "LOS blocked", None: "LOS not stated"}[clear]
+    label = {True: "LOS clear", False: "LOS blocked", None: "LOS not known"}[clear]
     reason = next((r for r in answer.reasons if r.section), None)
     if clear is False and reason is not None:
-        label = f"LOS blocked ({reason.section})"
+        label = f"LOS blocked: {reason.text}"
     sight = Sight(where[actor], where[target], clear, label)
     scene.sights.append(sight)
     return sight
@@ -330,5 +338,53 @@ def mark_results(scene: Scene, results: Iterable[Mapping[str, str]]) -> None:
         scene.results[item["unit"]] = item["result"]
 
 
-__all__ = ["Scene", "Counter", "Sight", "draw", "png_bytes", "write_png", "scene_for_map", "scene_for_game",
+# -- the whole job ------------------------------------------------------------------------------
+
+def _is_save(path: str | os.PathLike[str]) -> bool:
+    import zipfile
+    return zipfile.is_zipfile(path)
+
+
+def picture(source: str | os.PathLike[str], output: str | os.PathLike[str], *, module: str | None = None,
+            profile: str | None = None, map_name: str | None = None, sights: Iterable[tuple[str, str]] = (),
+            audit: str | None = None, ruleset: str = "classic") -> Scene:
+    """Draw a save (read through module + profile) or a scenario file, annotate it, write the PNG."""
+    from converter.actions_text import resolve_actor, resolve_target
+    from converter.resolve import ruleset_named
+    from converter.vassal.module import Module
+    title = os.path.basename(str(source))
+    if _is_save(source):
+        if module is None or profile is None:
+            raise RenderError("a save is drawn through its module and profile: give --module and --profile",
+                              file=str(source))
+        from converter.importer import save_layouts
+        from converter.resolve import read_position
+        position = read_position(source, module, profile)
+        game = position.game
+        chosen_map = map_name or position.profile.main_map
+        scene = scene_for_map(game, position.module, chosen_map, save_layouts(position.save).get(chosen_map),
+                              title=title)
+    else:
+        from converter.scenario import read_scenario
+        game = read_scenario(source).game
+        if module is not None:
+            module_obj = Module.read(module)
+            chosen_map = map_name or next((m.name for m in module_obj.maps if any(b.grid for b in m.boards)), None)
+            if chosen_map is None:
+                raise RenderError("the module has no map with a grid", file=module)
+            scene = scene_for_map(game, module_obj, chosen_map, title=title)
+        else:
+            scene = scene_for_game(game, title=title)
+    referee = ruleset_named(ruleset)
+    for first, second in sights:
+        actor = resolve_actor(game, first, f"--los {first} {second}")
+        add_sight(scene, game, referee, actor.key, resolve_target(game, actor, second, f"--los {first} {second}"))
+    if audit is not None:
+        from converter.audit import AuditRecord
+        mark_results(scene, AuditRecord.read(audit).results)
+    write_png(scene, output)
+    return scene
+
+
+__all__ = ["picture", "Scene", "Counter", "Sight", "draw", "png_bytes", "write_png", "scene_for_map", "scene_for_game",
            "add_sight", "mark_results", "offset_centre", "RenderError"]

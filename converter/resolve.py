@@ -12,6 +12,7 @@ the inputs with their sha256, the dice, every roll and every event, so that
 """
 from __future__ import annotations
 
+import itertools
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,12 +21,13 @@ from typing import Any, Callable, Mapping, Sequence
 from converter.actions_text import TUPLE_FIELDS, ActionSpec, ActionSyntaxError
 from converter.audit import AuditRecord, plain, describe_input, event_record, rolls_of, sha256_bytes
 from converter.errors import WawkitError
+from converter.vassal.container import read_container
 from converter.vassal.module import Module
 from converter.vassal.save import SavedGame
 from referee.actions import Action, Mission
 from referee.dice import DiceSource, GivenDice, SeededDice
 from referee.errors import RefereeError
-from referee.events import Event, apply_all, describe, result_of
+from referee.events import RESULT_EVENTS, Event, apply_all, describe, result_of
 from referee.model import Game
 from referee.ruleset import Ruleset
 from referee.rulesets import get_ruleset
@@ -52,6 +54,7 @@ class Position:
     piece_of: dict[str, str]
     inputs: dict[str, Path] = field(default_factory=dict)
     profile: Any = None
+    imported: Any = None
 
     def name(self, key: str) -> str:
         unit = self.game.units.get(key)
@@ -64,29 +67,53 @@ class Position:
 
 def read_position(save: str | os.PathLike[str] | SavedGame, module: str | os.PathLike[str] | Module,
                   profile: str | os.PathLike[str]) -> Position:
-    """Read a save with its module and profile (the profile names its terrain and unit table)."""
-    from converter import profile as profiles
+    """Read a save with its module and profile (the profile names its unit table and terrain)."""
+    from converter.importer import import_save
+    from converter.profile import read_profile
+    from converter.terrain import read_terrain
+    from converter.unit_table import read_unit_table
     module_obj = module if isinstance(module, Module) else Module.read(module)
-    save_obj = save if isinstance(save, SavedGame) else SavedGame.read(save)
-    loaded = profiles.load_profile(profile, module=module_obj)
-    imported = profiles.import_save(save_obj, module_obj, loaded)
-    inputs = {"module": Path(module_obj.file)} if module_obj.file else {}
+    save_obj = save if isinstance(save, SavedGame) else read_save(save)
+    loaded = read_profile(profile)
+    if loaded.units_file is None:
+        raise ResolveError("the profile names no units_file (unit table)", file=str(profile))
+    table = read_unit_table(loaded.units_file, loaded.unit_table)
+    terrain = read_terrain(loaded.terrain_file) if loaded.terrain_file else None
+    imported = import_save(save_obj, module_obj, loaded, table, terrain)
+    inputs: dict[str, Path] = {}
     if save_obj.path:
         inputs["save"] = Path(save_obj.path)
+    if module_obj.file:
+        inputs["module"] = Path(module_obj.file)
     inputs["profile"] = Path(profile)
-    for role, path in sorted(profiles.profile_files(loaded).items()):
-        inputs[role] = Path(path)
-    return Position(save_obj, module_obj, imported.game, dict(imported.pieces), inputs, loaded)
+    inputs["units"] = Path(loaded.units_file)
+    if loaded.terrain_file:
+        inputs["terrain"] = Path(loaded.terrain_file)
+    return Position(save_obj, module_obj, imported.game, dict(imported.pieces), inputs, loaded, imported)
+
+
+def read_save(path: str | os.PathLike[str]) -> SavedGame:
+    """A save whose new piece ids follow its highest id (not the clock), so that resolving
+    the same inputs twice writes the same bytes and an audit can be replayed exactly."""
+    container = read_container(path)
+    probe = SavedGame(container)
+    numbers = [int(pid) for pid in probe.pieces if pid.isdigit()]
+    counter = itertools.count(max(numbers, default=0) + 1)
+    return SavedGame(container, clock=lambda: next(counter))
 
 
 def position_reader(module: Module, profile: str, ruleset: str = "classic") \
-        -> Callable[[SavedGame], tuple[Game, dict[str, str], Ruleset]]:
-    """For ``wawkit validate``: a function from a save to its Game, piece ids and ruleset."""
+        -> Callable[[SavedGame], tuple[Game, dict[str, str], Ruleset, list[Any]]]:
+    """For ``wawkit validate``: a function from a save to its Game, piece ids, ruleset, and a
+    finding for each piece the profile does not recognise."""
+    from converter.report import Finding
     chosen = ruleset_named(ruleset)
 
-    def read(save: SavedGame) -> tuple[Game, dict[str, str], Ruleset]:
+    def read(save: SavedGame) -> tuple[Game, dict[str, str], Ruleset, list[Any]]:
         position = read_position(save, module, profile)
-        return position.game, position.piece_of, chosen
+        unknown = [Finding("warning", "not-recognised", f"the profile does not recognise this piece: {u.reason}",
+                           piece=u.piece, name=u.name, hex=u.location) for u in position.imported.unrecognised]
+        return position.game, position.piece_of, chosen, unknown
     return read
 
 
@@ -192,9 +219,22 @@ class Outcome:
         return apply_all(self.before, self.events)
 
     def results(self) -> list[dict[str, Any]]:
-        """Each unit hit by the run and the result it suffered, in the case vocabulary."""
-        touched = sorted({getattr(e, "unit") for e in self.events if hasattr(e, "unit")})
-        return [{"unit": key, "result": result_of(key, self.events)} for key in touched]
+        """Each unit fired at or hit by the run and the result it suffered (case vocabulary:
+        none, disrupted, reduced, disrupted_and_reduced, eliminated)."""
+        targets = {t for step in self.steps for t in _targets(step.action)}
+        hit = {e.unit for e in self.events if isinstance(e, RESULT_EVENTS)}
+        return [{"unit": key, "result": result_of(key, self.events)} for key in sorted(targets | hit)]
+
+
+#: Action kinds whose target suffers a combat result (a line of sight check has none).
+COMBAT_KINDS = frozenset({"direct_fire", "opportunity_fire", "move_and_fire", "assault", "overrun", "indirect_fire",
+                          "aa_fire", "airstrike"})
+
+
+def _targets(action: Action) -> tuple[str, ...]:
+    if action.kind not in COMBAT_KINDS or action.target is None:
+        return ()
+    return (action.target,) if isinstance(action.target, str) else tuple(action.target)
 
 
 def _spec_text(spec: ActionSpec) -> str:
@@ -290,7 +330,7 @@ def run(position: Position, specs: Sequence[ActionSpec], *, ruleset: str = "clas
         dice: Sequence[int] | None = None, seed: int | None = None, audit_dir: str | os.PathLike[str] = ".",
         actions_input: str | os.PathLike[str] | None = None) -> Resolved:
     """Resolve ``specs`` on a position; the save is edited in memory (written by the caller)."""
-    from converter import profile as profiles
+    from converter.exporter import apply_events
     chosen = ruleset_named(ruleset)
     source, dice_record = dice_source(dice, seed)
     outcome = resolve_actions(position.game, specs, chosen, source)
@@ -305,8 +345,7 @@ def run(position: Position, specs: Sequence[ActionSpec], *, ruleset: str = "clas
         refused=outcome.refused.to_dict() if outcome.refused else None, report=report)
     if outcome.refused is not None:
         return Resolved(outcome, report, record, None)
-    profiles.export_events(position.save, position.module, position.profile, position.game, outcome.events,
-                           position.piece_of)
+    apply_events(position.save, position.module, position.profile, position.imported, outcome.events)
     record.output = {"plaintext_sha256": sha256_bytes(position.save.to_plaintext())}
     return Resolved(outcome, report, record, position.save)
 

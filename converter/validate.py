@@ -340,7 +340,8 @@ class Options:
 
 
 def validate_save(save: SavedGame, module: Module | None, *, file: str,
-                  position: Callable[[SavedGame], tuple[Game, dict[str, str], Ruleset]] | None = None) -> Report:
+                  position: Callable[[SavedGame], tuple[Game, dict[str, str], Ruleset, list[Finding]]] | None = None
+                  ) -> Report:
     """All passes over one read save: soundness, then legality when a position reader is given."""
     report = Report(file, kind="log" if save.is_log else "save")
     report.facts["pieces"] = sum(1 for e in save.pieces.values() if not (e.is_stack or e.is_deck))
@@ -349,8 +350,9 @@ def validate_save(save: SavedGame, module: Module | None, *, file: str,
         report.facts["steps"] = len(save.log_steps)
     report.extend(soundness(save, module))
     if position is not None:
-        game, piece_of, ruleset = position(save)
+        game, piece_of, ruleset, unrecognised = position(save)
         report.facts["units"] = sum(1 for u in game.units.values() if u.on_map)
+        report.extend(unrecognised)
         report.extend(legality(game, ruleset, piece_of))
     return report
 

@@ -19,6 +19,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "converter.cli.rules",
     "converter.cli.module",
     "converter.cli.scenario",
+    "converter.cli.jobs",
 )
 
 #: Exit codes shared by every command.

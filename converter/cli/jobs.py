@@ -1,0 +1,140 @@
+"""The three jobs on the command line: ``validate``, ``resolve`` (+ ``verify``), ``render``, ``migrate``.
+
+Exit codes are the group's: 0 clean (or done), 1 findings (or a refused action),
+2 unreadable input. Reports go to stdout; progress and notes to stderr.
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import click
+
+from converter.cli import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, main
+
+def _exit(code: int) -> None:
+    click.get_current_context().exit(code)
+
+
+EXISTING = click.Path(exists=True, dir_okay=False)
+RULESETS = click.Choice(["classic", "classic:untold", "classic:eisenbach", "waw85"])
+
+
+# -- validate ---------------------------------------------------------------------------------
+
+@main.command()
+@click.argument("path", type=click.Path(exists=True))
+@click.option("--module", "module_path", type=EXISTING, help="The module (.vmod or buildFile) the save belongs to.")
+@click.option("--profile", "profile_path", type=EXISTING, help="Module profile: also check position legality.")
+@click.option("--ruleset", default="classic", type=RULESETS, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="JSON (one line per file for a folder).")
+@click.option("--workers", type=int, default=None, help="Processes for a folder (default: all cores).")
+def validate(path: str, module_path: str | None, profile_path: str | None, ruleset: str, as_json: bool,
+             workers: int | None) -> None:
+    """Check a save, a log, or a folder of them: soundness, and legality with --profile."""
+    from converter.validate import Options, saves_in, validate_folder, validate_path
+    options = Options(module_path, profile_path, ruleset)
+    if os.path.isdir(path):
+        paths = saves_in(path)
+        with click.progressbar(length=len(paths), label="validating", file=click.get_text_stream("stderr")) as bar:
+            reports = validate_folder(path, options, workers=workers, progress=lambda _r: bar.update(1))
+        for report in reports:
+            click.echo(report.to_json(indent=None) if as_json else report.to_text())
+    else:
+        reports = [validate_path(path, options)]
+        click.echo(reports[0].to_json() if as_json else reports[0].to_text())
+    if any(r.kind == "unreadable" for r in reports):
+        _exit(EXIT_BAD_INPUT)
+    _exit(EXIT_FINDINGS if any(not r.clean for r in reports) else EXIT_OK)
+
+
+# -- resolve, verify -------------------------------------------------------------------------
+
+@main.command()
+@click.argument("save", type=EXISTING)
+@click.option("--module", "module_path", required=True, type=EXISTING, help="The module (.vmod or buildFile).")
+@click.option("--profile", "profile_path", required=True, type=EXISTING, help="The module profile (YAML).")
+@click.option("--action", "actions", multiple=True, help='A short action, e.g. "fire C7 F6 ap" (repeatable).')
+@click.option("--actions", "actions_file", type=EXISTING, help="An actions file (YAML).")
+@click.option("--dice", help="Dice to use in order, e.g. 4,5,6,3.")
+@click.option("--seed", type=int, help="Seed for rolled dice (reported in the audit).")
+@click.option("--ruleset", default="classic", type=RULESETS, show_default=True)
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="Corrected save to write.")
+@click.option("--audit", "audit_path", type=click.Path(dir_okay=False),
+              help="Audit record to write (default: OUTPUT with .audit.json).")
+@click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
+def resolve(save: str, module_path: str, profile_path: str, actions: tuple[str, ...], actions_file: str | None,
+            dice: str | None, seed: int | None, ruleset: str, output: str, audit_path: str | None,
+            force: bool) -> None:
+    """Check and resolve actions on SAVE; write the corrected save, the report and an audit record."""
+    from converter.actions_text import load_actions, parse
+    from converter.resolve import ResolveError, parse_dice, read_position, run
+    if bool(actions) == bool(actions_file):
+        raise ResolveError("give --action (one or more) or --actions FILE, not both and not neither")
+    specs = [parse(text) for text in actions] if actions else load_actions(actions_file)  # type: ignore[arg-type]
+    audit_file = Path(audit_path or _audit_name(output))
+    position = read_position(save, module_path, profile_path)
+    resolved = run(position, specs, ruleset=ruleset, dice=parse_dice(dice) if dice else None, seed=seed,
+                   audit_dir=audit_file.parent, actions_input=actions_file)
+    click.echo(resolved.report)
+    if resolved.save is None:
+        _exit(EXIT_FINDINGS)
+    resolved.save.write(output, overwrite=force)
+    from converter.audit import describe_input
+    resolved.record.output = {**describe_input(output, audit_file.parent), **(resolved.record.output or {})}
+    resolved.record.write(audit_file)
+    click.echo(f"wrote {output} and {audit_file}", err=True)
+
+
+def _audit_name(output: str) -> str:
+    stem, _ = os.path.splitext(output)
+    return stem + ".audit.json"
+
+
+@main.command()
+@click.argument("audit", type=EXISTING)
+def verify(audit: str) -> None:
+    """Replay an audit record and check the result is identical."""
+    from converter.audit import verify as run_verify
+    result = run_verify(audit)
+    click.echo(result.to_text())
+    _exit(EXIT_OK if result.identical else EXIT_FINDINGS)
+
+
+# -- render ----------------------------------------------------------------------------------
+
+@main.command()
+@click.argument("source", type=EXISTING)
+@click.option("--module", "module_path", type=EXISTING, help="The module (for a save, or to draw on its board).")
+@click.option("--profile", "profile_path", type=EXISTING, help="The module profile (for a save).")
+@click.option("--map", "map_name", help="Map to draw (default: the profile's main map).")
+@click.option("--los", nargs=2, multiple=True, help="Draw the line of sight between two units (keys or hexes).")
+@click.option("--last-resolution", "audit", type=EXISTING, help="Mark the results of this audit record.")
+@click.option("--ruleset", default="classic", type=RULESETS, show_default=True)
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="PNG file to write.")
+def render(source: str, module_path: str | None, profile_path: str | None, map_name: str | None,
+           los: tuple[tuple[str, str], ...], audit: str | None, ruleset: str, output: str) -> None:
+    """Draw a save (with --module and --profile) or a scenario file as a PNG picture."""
+    from converter.render import picture
+    picture(source, output, module=module_path, profile=profile_path, map_name=map_name, sights=list(los),
+            audit=audit, ruleset=ruleset)
+    click.echo(f"wrote {output}", err=True)
+
+
+# -- migrate ---------------------------------------------------------------------------------
+
+@main.command()
+@click.argument("save", type=EXISTING)
+@click.option("--to-module", "module_path", required=True, type=EXISTING, help="The new module (.vmod or buildFile).")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="Migrated save to write.")
+@click.option("--json", "as_json", is_flag=True, help="Report as JSON.")
+def migrate(save: str, module_path: str, output: str, as_json: bool) -> None:
+    """Re-create every piece of SAVE from the new module's PieceSlots (by gpid, then name)."""
+    from converter.migrate import migrate_file
+    report = migrate_file(save, module_path, output)
+    click.echo(json.dumps(report.to_dict(), indent=2) if as_json else report.to_text())
+    _exit(EXIT_FINDINGS if report.unmatched else EXIT_OK)
+
+
+__all__ = ["validate", "resolve", "verify", "render", "migrate"]
