@@ -142,6 +142,7 @@ class _Reader:
         self.save, self.module, self.profile, self.table, self.terrain = save, module, profile, table, terrain
         self.frames = save_frames(save, profile)
         self.unrecognised: list[Unrecognised] = []
+        self.holders = {**save.stacks, **save.decks}
 
     def where(self, piece_id: str) -> tuple[str | None, str | None, Hex | None]:
         map_name, x, y = self.save.position(piece_id)
@@ -195,8 +196,9 @@ class _Reader:
         statuses, unit_markers = self.statuses(marker_of, unit_ids, by_piece)
         built: dict[str, Unit] = {}
         hexes: dict[str, HexState] = {}
+        found_of = {piece_id: (rule, entry) for piece_id, rule, entry in units}
         for key, piece_id in keys.items():
-            _, rule, entry = next(u for u in units if u[0] == piece_id)
+            rule, entry = found_of[piece_id]
             built[key], hex_state = self.unit(key, piece_id, rule, entry, statuses.get(key, {}))
             if hex_state is not None:
                 hexes.setdefault(hex_state.id, hex_state)
@@ -217,7 +219,7 @@ class _Reader:
         game = Game(units=MappingProxyType(dict(sorted(built.items()))),
                     hexes=MappingProxyType(dict(sorted(all_hexes.items()))),
                     turn=self.turn(), missions_left=MappingProxyType(self.missions()))
-        table_keys = {key: next(u[2].key for u in units if u[0] == pid) for key, pid in keys.items()}
+        table_keys = {key: found_of[pid][1].key for key, pid in keys.items()}
         return Imported(game, dict(keys), table_keys, unit_markers, hex_markers, self.unrecognised)
 
     def keys(self, units: list[tuple[str, Any, TableEntry]]) -> dict[str, str]:
@@ -254,7 +256,7 @@ class _Reader:
         stack = self.save.stack_of(marker_id)
         if stack is None:
             return None
-        members = self.save.stacks.get(stack) or self.save.decks.get(stack) or []
+        members = self.holders.get(stack, [])
         index = members.index(marker_id)
         below = [m for m in reversed(members[:index]) if m in unit_ids]
         above = [m for m in members[index + 1:] if m in unit_ids]

@@ -81,7 +81,7 @@ def validate(data: Any, kind: str, *, file: str | None = None, prefix: Iterable[
     while error.context:           # oneOf/anyOf: report the closest branch's own error
         error = jsonschema.exceptions.best_match(error.context)
     path = document_path([*prefix, *error.absolute_path])
-    raise SchemaError(f"{kind.replace('_', ' ')}: {error.message}", path=path or "(document)", file=file)
+    raise SchemaError(f"{error.message} ({kind.replace('_', ' ')} schema)", path=path or "(document)", file=file)
 
 
 def parse_text(text: str, *, file: str | None = None, fmt: str | None = None) -> Any:
