@@ -11,28 +11,19 @@ from typing import Callable
 
 from referee.errors import NotSupported
 from referee.ruleset import Ctx, Params, Procedure, Ruleset
-from referee.waw85 import air, assault, command, defence, fire, phases, results, transport
+from referee.waw85 import air, assault, command, defence, fire, los, phases, results, transport
 
 #: Actions of WaW85 the referee does not resolve yet, with the section that governs them.
 NOT_SUPPORTED: dict[str, str] = {
-    "los": "10.2", "los_height": "10.2.1", "aa_fire": "4.2", "cas_attack": "4.3",
-    "cas_interception": "4.1", "cas_ordnance": "4.4", "airstrike": "4.0",
-    "indirect_fire": "14.0", "spotter_check": "14.3", "strike_reduction": "14.9.1",
-    "scatter": "14.5", "scatter_direction": "14.5", "parachute_drift": "16.7.2",
-    "landing_check": "16.7.4", "assault": "13.0", "counterattack": "13.2", "overrun": "13.0",
-    "retreat": "13.2.2", "move": "9.0", "load": "9.8.1", "unload": "9.8.2",
-    "mode_change": "9.7", "stacking": "9.2", "command_check": "7.2", "rally": "7.4",
-    "morale_check": "1.9.13", "conditional_morale": "7.2.4",
-    "night_targeting_check": "16.6.1", "missile_ammo_check": "10.10", "missile_reload": "7.3",
-    "marker_removal": "2.3", "fire_burn_out": "2.3.4.1", "bridge_collapse": "2.3.4.2",
-    "fire_minefield": "2.3.4.3", "fire_spread": "2.3.4.4", "rubble_check": "10.9",
-    "clear_rubble": "10.9.1", "place_marker": "9.7.1", "minefield_attack": "16.2",
-    "minefield_breach": "16.3.1", "minefield_depletion": "16.2.2", "chemical_attack": "14.12",
-    "ew_side_roll": "5.1", "event_roll": "6.1", "event_side_roll": "6.2",
-    "operations_phase": "3.0", "hq_replacement": "7.2.2", "sw_loss_check": "2.3.6",
-    "lift_off": "9.9", "setup": "17.7", "battlegen": "17.1", "bonus_formation_entry": "17.4.3.4",
-    "victory_points": "17.4.1", "casualty_points": "17.4.4", "objective_value": "17.4.4",
-    "degree_of_victory": "17.4.1",
+    "airstrike": "4.0", "indirect_fire": "14.0", "spotter_check": "14.3",
+    "strike_reduction": "14.9.1", "scatter": "14.5", "scatter_direction": "14.5",
+    "overrun": "13.0", "unload": "9.8.2", "mode_change": "9.7", "conditional_morale": "7.2.4",
+    "missile_reload": "7.3", "clear_rubble": "10.9.1", "place_marker": "9.7.1",
+    "minefield_attack": "16.2", "minefield_breach": "16.3.1", "minefield_depletion": "16.2.2",
+    "chemical_attack": "14.12", "event_roll": "6.1", "hq_replacement": "7.2.2",
+    "sw_loss_check": "2.3.6", "lift_off": "9.9", "setup": "17.7", "battlegen": "17.1",
+    "bonus_formation_entry": "17.4.3.4", "victory_points": "17.4.1",
+    "casualty_points": "17.4.4", "objective_value": "17.4.4", "degree_of_victory": "17.4.1",
 }
 
 
@@ -43,7 +34,6 @@ def _not_supported(section: str) -> Procedure:
 
 
 PROCEDURES: dict[str, Procedure] = {
-    **{kind: _not_supported(section) for kind, section in NOT_SUPPORTED.items()},
     "direct_fire": fire.direct_fire,
     "opportunity_fire": fire.opportunity_fire,
     "move_and_fire": fire.move_and_fire,
@@ -68,6 +58,8 @@ PROCEDURES: dict[str, Procedure] = {
     "counterattack": assault.counterattack,
     "retreat": assault.retreat,
     "move": assault.move,
+    "los": los.line_of_sight,
+    "los_height": los.los_height,
     "aa_fire": fire.aa_fire,
     "cas_attack": fire.cas_attack,
     "cas_interception": air.cas_interception,
@@ -77,6 +69,9 @@ PROCEDURES: dict[str, Procedure] = {
     "stacking": transport.stacking,
     "load": transport.load,
 }
+
+
+PROCEDURES.update({kind: _not_supported(section) for kind, section in NOT_SUPPORTED.items()})
 
 
 def waw85_params() -> Params:

@@ -14,7 +14,7 @@ from referee.errors import NotStated
 from referee.events import StatusChanged
 from referee.model import Unit, Weapon, need
 from referee.ruleset import Ctx
-from referee.waw85 import defence, results
+from referee.waw85 import defence, los, results
 from referee.waw85.common import (VEHICLES, air_class, because, illegal, modify, side_group,
                                   tables, target_kind)
 from referee.waw85.smoke import smoke_to_hit
@@ -134,6 +134,18 @@ def _helicopter(ctx: Ctx, actor: Unit, weapon_name: str | None) -> None:
         limit = tables()["helicopter_move_and_fire_mp"]
         if isinstance(spent, int) and spent > limit:
             illegal(ctx, "9.7.1", f"a Flying Helicopter that expends more than {limit} MPs may not fire")
+
+
+def _sight(ctx: Ctx, actor: Unit, target: Unit) -> None:
+    """§10.2: a stated LOS, or the LOS traced through the stated intervening hexes."""
+    relation = ctx.game.facts.relation(target.key)
+    if relation.los is False and not relation.adjacent and not (relation.distance or 2) <= 1:
+        illegal(ctx, "10.2", f"no LOS to {target.name}")
+    elif relation.los is None and (ctx.game.facts.get("intervening") is not None
+                                   or ctx.game.facts.get("along_hexsides") is not None):
+        if los.blocked(ctx, actor, target):
+            ctx.answer.set("blocked", True)
+            illegal(ctx, "10.2", f"the LOS to {target.name} is blocked")
 
 
 def _move_and_fire(ctx: Ctx, actor: Unit, weapon: Weapon, shot: Shot) -> None:
@@ -323,6 +335,8 @@ def fire(ctx: Ctx, kind: str) -> None:
         _landed_target(ctx, target, shot)
         smoke = ctx.stage(("legal", "to_hit"), lambda: smoke_to_hit(ctx, actor, target)) or 0
         shot.to_hit += smoke
+        if target is not None and kind != "cas_attack" and ans.legal is not False:
+            ctx.stage("legal", lambda: _sight(ctx, actor, target))
         if kind == "cas_attack":
             _cas_numbers(ctx, weapon, shot)
         else:
