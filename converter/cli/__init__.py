@@ -37,6 +37,9 @@ class WawkitGroup(click.Group):
         except WawkitError as error:
             click.echo(f"wawkit: {error}", err=True)
             ctx.exit(EXIT_BAD_INPUT)
+        except BrokenPipeError:  # the reader went away (``wawkit pieces ... | head``)
+            sys.stderr.close()
+            ctx.exit(EXIT_OK)
         except OSError as error:
             name = getattr(error, "filename", None)
             where = f"{name}: " if name else ""

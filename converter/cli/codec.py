@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import json
 import sys
+import zipfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import click
 
 from converter.cli import main
-from converter.errors import EncodingError
+from converter.errors import EncodingError, GeometryError
 from converter.vassal.commands import Command
 from converter.vassal.container import new_container, read_container, write_atomic
+from converter.vassal.grids.placement import MapGeometry
+from converter.vassal.module import Module
 from converter.vassal.obfuscation import PLAIN, VCSK, VOBS, Obfuscation
 from converter.vassal.save import SavedGame
 from converter.vassal.sequence import ESC
@@ -76,6 +79,26 @@ def describe_save(path: str | Path) -> dict[str, Any]:
     }
 
 
+def is_module_file(path: Path) -> bool:
+    """A module, extension or bare buildFile rather than a save: a zip holding a
+    buildFile and no savedGame, or an XML file."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(64)
+    except OSError:
+        return False
+    if head.lstrip().startswith(b"<"):
+        return True
+    if not head.startswith(b"PK"):
+        return False
+    try:
+        with zipfile.ZipFile(path) as archive:
+            names = set(archive.namelist())
+    except (zipfile.BadZipFile, OSError):
+        return False
+    return "savedGame" not in names and bool(names & {"buildFile", "buildFile.xml"})
+
+
 def _echo_json(data: object) -> None:
     text = json.dumps(data, indent=2, ensure_ascii=False)
     try:
@@ -89,7 +112,16 @@ def _echo_json(data: object) -> None:
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 def inspect(file: Path, as_json: bool) -> None:
-    """Say what FILE is: kind, versions, obfuscation, counts and maps."""
+    """Say what FILE is: kind, versions, obfuscation, counts and maps (saves and logs),
+    or maps, boards, grids and palette (modules, extensions, buildFiles)."""
+    if is_module_file(file):
+        from converter.cli.module import describe_module, print_module
+        info = describe_module(file)
+        if as_json:
+            _echo_json(info)
+        else:
+            print_module(info)
+        return
     info = describe_save(file)
     if as_json:
         _echo_json(info)
@@ -159,31 +191,66 @@ def encode(text: Path, output: Path, obfuscation: str, like: Path | None, force:
         click.echo(f"wrote {output} ({len(plaintext)} plaintext bytes, {obfuscation})")
 
 
-def piece_rows(game: SavedGame) -> list[dict[str, Any]]:
-    """One row per piece (stacks and decks left out): id, name, map, x, y, stack, layers."""
+def location_namer(game: SavedGame, module: Module) -> Callable[[str | None, int, int], str | None]:
+    """A function naming (map, x, y) as VASSAL would, with the save's own board layout.
+
+    Maps the module does not have, and points its grids cannot name, give None.
+    """
+    layouts = game.board_layouts()
+    geometries: dict[str, MapGeometry | None] = {}
+
+    def name(map_id: str | None, x: int, y: int) -> str | None:
+        if map_id is None:
+            return None
+        if map_id not in geometries:
+            try:
+                geometries[map_id] = module.map(map_id).geometry(layouts.get(map_id) or None)
+            except GeometryError:
+                geometries[map_id] = None
+        geometry = geometries[map_id]
+        if geometry is None:
+            return None
+        try:
+            return geometry.location_name(x, y)
+        except GeometryError:
+            return None
+
+    return name
+
+
+def piece_rows(game: SavedGame, module: Module | None = None) -> list[dict[str, Any]]:
+    """One row per piece (stacks and decks left out): id, name, map, x, y, stack, layers,
+    and the location name when the module is given."""
+    namer = location_namer(game, module) if module is not None else None
     rows = []
     for piece_id, entry in game.pieces.items():
         if entry.is_stack or entry.is_deck:
             continue
         piece = entry.piece
         map_name, x, y = game.position(piece_id)
-        rows.append({"id": piece_id, "name": piece.name, "map": map_name, "x": x, "y": y,
-                     "stack": game.stack_of(piece_id),
-                     "layers": {layer.name: layer.level for layer in piece.layers()}})
+        row: dict[str, Any] = {"id": piece_id, "name": piece.name, "map": map_name, "x": x, "y": y}
+        if namer is not None:
+            row["location"] = namer(map_name, x, y)
+        row["stack"] = game.stack_of(piece_id)
+        row["layers"] = {layer.name: layer.level for layer in piece.layers()}
+        rows.append(row)
     return rows
 
 
 @main.command()
 @click.argument("save", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--module", "module_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="The module, to add each piece's location name (e.g. G7).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
-def pieces(save: Path, as_json: bool) -> None:
-    """List the pieces of SAVE: id, name, map, x, y, stack, layer levels."""
-    rows = piece_rows(SavedGame.read(save))
+def pieces(save: Path, module_path: Path | None, as_json: bool) -> None:
+    """List the pieces of SAVE: id, name, map, x, y, [location,] stack, layer levels."""
+    module = Module.read(module_path) if module_path is not None else None
+    rows = piece_rows(SavedGame.read(save), module)
     if as_json:
         _echo_json(rows)
         return
-    click.echo("id\tname\tmap\tx\ty\tstack\tlayers")
+    columns = ["id", "name", "map", "x", "y", *(["location"] if module else []), "stack", "layers"]
+    click.echo("\t".join(columns))
     for row in rows:
-        layers = ",".join(f"{k}={v}" for k, v in row["layers"].items())
-        click.echo(f"{row['id']}\t{row['name']}\t{row['map'] or ''}\t{row['x']}\t{row['y']}\t"
-                   f"{row['stack'] or ''}\t{layers}")
+        cells = {**row, "layers": ",".join(f"{k}={v}" for k, v in row["layers"].items())}
+        click.echo("\t".join("" if cells[c] is None else str(cells[c]) for c in columns))

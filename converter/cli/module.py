@@ -19,7 +19,7 @@ from converter.vassal.grids import GridNumbering
 from converter.vassal.grids.placement import PlacedBoard, parse_board_picker
 from converter.vassal.module import Module, location_of
 
-__all__ = ["describe_module", "describe_grid", "location_of"]
+__all__ = ["describe_module", "describe_grid", "location_of", "print_module"]
 
 
 def describe_grid(grid: Any) -> dict[str, Any] | None:
@@ -112,6 +112,11 @@ def inspect_module(module: str, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(info, indent=2, ensure_ascii=False))
         return
+    print_module(info)
+
+
+def print_module(info: dict[str, Any]) -> None:
+    """The text form of :func:`describe_module` (``inspect`` and ``inspect-module``)."""
     click.echo(f"{info['kind']} {info['name']!r} version {info['version'] or '-'} "
                f"(VASSAL {info['vassal_version'] or '?'}, {info['entry'] or 'bare buildFile'})")
     for map_info in info["maps"]:

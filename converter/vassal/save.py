@@ -28,6 +28,7 @@ from converter.vassal.obfuscation import Obfuscation
 from converter.vassal.sequence import LEGACY, MODERN
 
 if TYPE_CHECKING:
+    from converter.vassal.grids.placement import PlacedBoard
     from converter.vassal.pieces import Piece
 
 STACK_TYPE = "stack"
@@ -175,6 +176,19 @@ class SavedGame:
     def board_pickers(self) -> list[BoardPicker]:
         return [c for c in self._state_commands() if isinstance(c, BoardPicker)]
 
+    def board_layouts(self) -> dict[str, list["PlacedBoard"]]:
+        """Each map's boards as the save lays them out (its BoardPicker commands), by map id.
+
+        The map id is what pieces name their map by (the map's name, or ``MapN``).
+        A malformed BoardPicker raises a typed GeometryError naming the command.
+        """
+        from converter.vassal.grids.placement import parse_board_picker
+        layouts: dict[str, list[PlacedBoard]] = {}
+        for command in self.board_pickers:
+            map_id, layout = parse_board_picker(command.text)
+            layouts[map_id] = layout
+        return layouts
+
     @property
     def global_properties(self) -> dict[str, str]:
         """Global property values by name (``container:name`` when not module-wide)."""
@@ -221,13 +235,13 @@ class SavedGame:
         return self._stack_of.get(piece_id)
 
     def position(self, piece_id: str) -> tuple[str | None, int, int]:
-        """(map, x, y) of a piece; a stacked piece is where its stack is.
+        """(map, x, y) of a piece; a piece in a stack or deck is where its holder is.
 
         VASSAL 2.x wrote ``null`` as the map of a piece inside a stack: only the
         Stack's state says where the pieces stand.
         """
         holder = self.stack_of(piece_id)
-        if holder is not None and self.entry(holder).is_stack:
+        if holder is not None:
             piece_id = holder
         inner = self.entry(piece_id).inner
         map_name = inner.map if inner.map not in (None, "", "null") else None
