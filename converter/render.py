@@ -167,8 +167,9 @@ def _draw_counter(pen: ImageDraw.ImageDraw, counter: Counter, result: str | None
     pen.rectangle(box, fill=fill, outline=ink, width=2)
     if covered:      # another counter lies on this one: its name goes on the strip still visible
         pen.text((box[0] + 3, box[1] + 2), counter.name, fill=ink, font=_font(9))
-    for index, line in enumerate(_wrap(pen, counter.name, COUNTER - 6)):
-        pen.text((x, y - 6 + 13 * index), line, fill=ink, font=_font(12), anchor="mm")
+    else:
+        for index, line in enumerate(_wrap(pen, counter.name, COUNTER - 6)):
+            pen.text((x, y - 6 + 13 * index), line, fill=ink, font=_font(12), anchor="mm")
     if counter.reduced:
         pen.rectangle((box[0] + 3, box[3] - 14, box[2] - 3, box[3] - 3), fill=ink)
         pen.text((x, box[3] - 8), "REDUCED", fill=fill, font=_font(9), anchor="mm")
@@ -381,7 +382,11 @@ def picture(source: str | os.PathLike[str], output: str | os.PathLike[str], *, m
         add_sight(scene, game, referee, actor.key, resolve_target(game, actor, second, f"--los {first} {second}"))
     if audit is not None:
         from converter.audit import AuditRecord
-        mark_results(scene, AuditRecord.read(audit).results)
+        results = AuditRecord.read(audit).results
+        mark_results(scene, results)
+        names = {u.key: u.name for u in game.units.values()}
+        scene.title += "  |  last resolution: " + "; ".join(
+            f"{names.get(r['unit'], r['unit'])} {RESULT_TEXT.get(r['result'], r['result']).lower()}" for r in results)
     write_png(scene, output)
     return scene
 
