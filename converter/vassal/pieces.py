@@ -22,7 +22,7 @@ from typing import Iterator, Mapping, Sequence, Union
 
 from converter.errors import EncodingError, PieceError
 from converter.vassal.sequence import MODERN
-from converter.vassal.traits import INNER_CLASSES, BasicPiece, Deck, Stack, Trait, UnknownTrait, decode_trait
+from converter.vassal.traits import BasicPiece, Deck, Stack, Trait, UnknownTrait, decode_trait, trait_class
 from converter.vassal.traits.chain import TooManyLevels, compose, split_fast, split_levels
 from converter.vassal.traits.layers import Layer
 from converter.vassal.traits.properties import BasicName, DynamicProperty, Marker
@@ -232,8 +232,9 @@ def decode_piece(type_text: str, state_text: str | None = None, *, piece_id: str
             raise EncodingError(f"state has more TAB-separated segments than the type has traits ({len(types)})",
                                 piece=piece_id) from None
         states[:len(found)] = found
-    traits = [decode_trait(t, s, quoting=quoting, piece_id=piece_id) for t, s in zip(types, states)]
-    piece = Piece(traits, quoting=quoting, piece_id=piece_id)
+    traits = [trait_class(t)(t, s, quoting, piece_id) for t, s in zip(types, states)]
+    piece = Piece.__new__(Piece)  # every field set here; skips __init__'s fresh-piece bookkeeping
+    piece.traits, piece.quoting, piece.piece_id = traits, quoting, piece_id
     piece._type, piece._state = type_text, state_text
     piece._types, piece._states = list(types), states
     return piece

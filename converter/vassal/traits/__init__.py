@@ -46,7 +46,8 @@ def id_prefix(type_text: str) -> str:
 
 def trait_class(type_text: str) -> type[Trait]:
     """The class that types ``type_text`` (:class:`UnknownTrait` for an ID wawkit does not type)."""
-    return REGISTRY.get(id_prefix(type_text), UnknownTrait)
+    cut = type_text.find(";")
+    return REGISTRY.get(type_text if cut < 0 else type_text[:cut + 1], UnknownTrait)
 
 
 def decode_trait(type_text: str, state_text: str | None = None, *, quoting: str = MODERN,

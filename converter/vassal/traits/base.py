@@ -165,7 +165,7 @@ class Trait:
 
     __slots__ = ("_type", "_state", "quoting", "_type_fields", "_state_fields", "piece_id")
 
-    def __init__(self, type_text: str, state_text: str | None = None, *, quoting: str = MODERN,
+    def __init__(self, type_text: str, state_text: str | None = None, quoting: str = MODERN,
                  piece_id: str | None = None) -> None:
         self._type = type_text
         self._state = state_text
