@@ -23,10 +23,12 @@ def level_of(ctx: Ctx, unit: Unit) -> int:
         return unit.level
     if unit.type.target_type == "helicopter":
         return helicopter_level(ctx, unit)
-    terrain = ctx.game.hex(unit.hex).terrain if unit.hex else None
-    if terrain is None:
+    hex_state = ctx.game.hex(unit.hex) if unit.hex else None
+    if hex_state is not None and hex_state.level is not None:
+        return hex_state.level
+    if hex_state is None or hex_state.terrain is None:
         raise NotStated(f"units.{unit.key}.level")
-    return 1 if terrain in ("hill", "wooded_hill") else 0
+    return 1 if hex_state.terrain in ("hill", "wooded_hill") else 0
 
 
 def helicopter_level(ctx: Ctx, unit: Unit) -> int:
@@ -62,10 +64,10 @@ def _effect(ctx: Ctx, hex_raw: Mapping[str, Any], hill: bool) -> str:
     return effect
 
 
-def blocked(ctx: Ctx, attacker_level: int, target_level: int,
-            intervening: list[Mapping[str, Any]]) -> tuple[bool, str]:
-    """Apply §7.1/§7.2 to the hexes between attacker and target; returns (blocked, why)."""
-    situation = ctx.game.facts
+def blocked(ctx: Ctx, attacker_level: int, target_level: int, intervening: list[Mapping[str, Any]],
+            crest: tuple[bool | None, bool | None] = (None, None)) -> tuple[bool, str]:
+    """Apply §7.1/§7.2 to the hexes between attacker and target; ``crest`` is (a crest line
+    is crossed, the attacker or target is adjacent to it). Returns (blocked, why)."""
     if attacker_level == 0:
         counted = 0
         for h in intervening:
@@ -86,15 +88,16 @@ def blocked(ctx: Ctx, attacker_level: int, target_level: int,
         if counted >= 2:
             return True, "two or more hill-level rough/wreck hexes block (§7.2)"
         return False, "hill to hill: crest lines ignored (§7.2)"
-    if situation.get("crest_crossed") and not situation.get("crest_adjacent"):
-        if situation.get("crest_adjacent") is None:
+    crossed, adjacent = crest
+    if crossed and not adjacent:
+        if adjacent is None:
             raise NotStated("situation.crest_adjacent")
         return True, "the LOS crosses a crest line not adjacent to either unit (§7.2)"
     for h in intervening:
         terrain = h.get("terrain")
         if set(h.get("markers") or ()) & {"smoke_2", "smoke_1", "smoke"}:
             return True, "smoke blocks (§8.2)"
-        if terrain in ("hill", "wooded_hill"):
+        if terrain in ("hill", "wooded_hill") and not h.get("own_hill"):
             return True, f"a {terrain.replace('_', ' ')} hex lies between (§7.2)"
         if terrain == "woods":
             if need(h.get("to_target"), "situation.intervening.to_target") <= 1:
@@ -145,7 +148,8 @@ def unit_blocked(ctx: Ctx, attacker: Unit, target: Unit) -> tuple[bool, str]:
             return helicopter_blocked(ctx, helicopter_level(ctx, flier), over,
                                       level_of(ctx, other), intervening)
     intervening, _ = situation.line(ctx, attacker.key, target.key)
-    return blocked(ctx, level_of(ctx, attacker), level_of(ctx, target), intervening)
+    return blocked(ctx, level_of(ctx, attacker), level_of(ctx, target), intervening,
+                   situation.crest(ctx, attacker.key, target.key))
 
 
 def line_of_sight(ctx: Ctx) -> None:

@@ -150,6 +150,10 @@ class HexState:
     los: str | None = None
     coord: str | None = None
     at: Any = None                     # map position (a referee.hexes.Hex) when known
+    level: int | None = None           # hill level (classic) or elevation (WaW85)
+    hexsides: Mapping[int, frozenset[str]] = field(default_factory=dict)
+    """Features on each side, by direction (referee.hexes.DIRECTIONS): river, stream,
+    bridge, ford, crest, road, trail. A side is shared: either hex may carry it."""
     #: Other stated facts about the hex (WaW85 obstacle_height and unit_height, retreat
     #: facts such as enemy_units or away_from_attacker), by their case-format names.
     stated: Mapping[str, Any] = field(default_factory=dict, compare=False)

@@ -47,6 +47,14 @@ def _entry_cost(ctx: Ctx, unit: Unit, hex_id: str, previous: str | None) -> int 
             ctx.answer.because("001 §5.3", "amphibious: entering water ends the move")
             return need(unit.type.mp, f"units.{unit.key}.mp")
         return None
+    if previous is not None:
+        from referee.situation import side_features
+        side = side_features(ctx.game, ctx.game.hex(previous), hex_state)
+        if "river" in side and not side & {"bridge", "ford"}:
+            if "amphibious" not in unit.type.abilities:
+                return None
+            ctx.answer.because("001 §5.3", "amphibious: crossing the river ends the move")
+            return need(unit.type.mp, f"units.{unit.key}.mp")
     road = "road" in hex_state.features and (ctx.game.facts.get("road") or (
         previous is not None and "road" in ctx.game.hex(previous).features))
     return 1 if road else cost

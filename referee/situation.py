@@ -17,6 +17,9 @@ from referee.model import Game, HexState
 from referee.ruleset import Ctx
 
 
+HILLS = ("hill", "wooded_hill")
+
+
 def reference(ctx: Ctx) -> str | None:
     """The unit stated relations are measured from: the actor, else the target unit."""
     if ctx.action.actor:
@@ -84,12 +87,45 @@ def line(ctx: Ctx, a: str, b: str) -> tuple[list[dict[str, Any]], list[dict[str,
     hexes = _by_position(ctx.game)
     trace = trace_line(pa, pb)
     intervening = []
+    own_hill = hexes[pa].terrain in HILLS if pa in hexes else False
     for cell in trace.between:
         if cell not in hexes:
             raise NotStated(f"terrain of the hex at {cell!r}")
-        intervening.append(_as_fact(hexes[cell], cell.distance(pb)))
+        fact = _as_fact(hexes[cell], cell.distance(pb))
+        own_hill = own_hill and fact["terrain"] in HILLS
+        if own_hill:            # the attacker's own hill, up to its crest (§7.2 crest lines)
+            fact["own_hill"] = True
+        intervening.append(fact)
     sides = []
     for run in trace.hexside_runs:
         pair = [hexes.get(run.first), hexes.get(run.second)]
         sides.append({"terrain": [h.terrain for h in pair if h is not None and h.terrain]})
     return intervening, sides
+
+
+def side_features(game: Game, a: HexState, b: HexState) -> frozenset[str]:
+    """Features of the hexside between two adjacent hexes, from either side's record."""
+    if a.at is None or b.at is None or a.at.distance(b.at) != 1:
+        return frozenset()
+    return frozenset(a.hexsides.get(a.at.direction_to(b.at), frozenset())) | \
+        frozenset(b.hexsides.get(b.at.direction_to(a.at), frozenset()))
+
+
+def crest(ctx: Ctx, a: str, b: str) -> tuple[bool | None, bool | None]:
+    """(the LOS crosses a crest line, the attacker or target is adjacent to it): stated,
+    else from the crest hexsides the traced line crosses (§7.2)."""
+    facts = ctx.game.facts
+    crossed, adjacent = facts.get("crest_crossed"), facts.get("crest_adjacent")
+    if crossed is not None or facts.get("intervening") is not None:
+        return crossed, adjacent
+    pa, pb = position(ctx.game, a), position(ctx.game, b)
+    if pa is None or pb is None:
+        return None, None
+    cells = _by_position(ctx.game)
+    path = [pa, *trace_line(pa, pb).hexes]
+    if any(p not in cells for p in path):
+        return None, None
+    crossed = any("crest" in side_features(ctx.game, cells[p], cells[n]) for p, n in zip(path, path[1:]))
+    adjacent = any("crest" in side_features(ctx.game, cells[end], cells[n])
+                   for end in (pa, pb) for n in end.neighbors() if n in cells)
+    return crossed, adjacent

@@ -251,3 +251,41 @@ def test_damage_ladder_properties() -> None:
     fresh = Game(units={"T": Unit("T", UnitType(target_type="troops"), strength="full")})
     assert result_ladder(ruleset, fresh, "T", "he", 3) == {
         0: "none", 1: "disrupted", 2: "disrupted_and_reduced", 3: "eliminated"}
+
+
+def _hill_row(crest_between: tuple[int, int]) -> dict[str, HexState]:
+    """Hexes q = 0..9; 0-2 are a hill whose crest line runs between ``crest_between``."""
+    hexes = {}
+    for q in range(10):
+        sides = {}
+        if q == crest_between[0]:
+            sides = {Hex(q, 0).direction_to(Hex(q + 1, 0)): frozenset({"crest"})}
+        hexes[f"h{q}"] = HexState(f"h{q}", terrain="hill" if q <= 2 else "clear", at=Hex(q, 0),
+                                  hexsides=sides)
+    return hexes
+
+
+def test_crest_lines_traced_on_the_map() -> None:
+    hexes = _hill_row((2, 3))
+    def sees(a: int, t: int) -> bool:
+        game = Game(units={"A": Unit("A", ABRAMS, side="nato", hex=f"h{a}"),
+                           "T": Unit("T", T72, side="pact", hex=f"h{t}")}, hexes=hexes)
+        return not _los(game, "A", "T")
+    assert sees(2, 6) is True          # the attacker is adjacent to the crest line
+    assert sees(1, 6) is False         # the LOS crosses a crest line neither unit touches
+    assert sees(1, 3) is True          # the target is adjacent to the crest line
+    assert sees(0, 2) is True          # hill to hill
+
+
+def test_rivers_are_crossed_at_bridges_and_fords_only() -> None:
+    east = Hex(0, 0).direction_to(Hex(1, 0))
+    def game(feature: frozenset[str], mover: UnitType) -> Game:
+        hexes = {"h0": HexState("h0", terrain="clear", at=Hex(0, 0), hexsides={east: feature}),
+                 "h1": HexState("h1", terrain="clear", at=Hex(1, 0))}
+        return Game(units={"A": Unit("A", mover, side="nato", hex="h0")}, hexes=hexes)
+    ruleset = classic("untold")
+    assert ruleset.check(game(frozenset({"river"}), ABRAMS), Move(unit="A", path=("h1",))).legal is False
+    assert ruleset.check(game(frozenset({"river", "bridge"}), ABRAMS), Move(unit="A", path=("h1",))).legal is True
+    swimmer = UnitType(name="BMP", target_type="light_armor", mp=5, abilities=frozenset({"amphibious"}))
+    answer = ruleset.check(game(frozenset({"river"}), swimmer), Move(unit="A", path=("h1",)))
+    assert answer.legal is True and answer.values["cost"] == 5
