@@ -1,0 +1,96 @@
+"""The short action syntax and the YAML actions file."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from converter.actions_text import ActionSpec, ActionSyntaxError, load_actions, parse
+from referee.actions import Mission
+from referee.model import Game, Unit, UnitType
+
+SAMPLES = Path(__file__).resolve().parents[1] / "samples"
+
+
+def _game() -> Game:
+    units = [Unit("leopard-c1", UnitType(name="Leopard C1"), side="NATO", hex="C7"),
+             Unit("t-64", UnitType(name="T-64"), side="Warsaw Pact", hex="F6"),
+             Unit("us-infantry", UnitType(name="US Infantry"), side="NATO", hex="B8"),
+             Unit("m113", UnitType(name="M113"), side="NATO", hex="B8"),
+             Unit("bmp-1", UnitType(name="BMP-1"), side="Warsaw Pact", hex="H4"),
+             Unit("soviet-infantry", UnitType(name="Soviet Infantry"), side="Warsaw Pact", hex="H4")]
+    return Game(units={u.key: u for u in units})
+
+
+def test_fire_by_hexes() -> None:
+    spec = parse("fire C7 F6 ap")
+    assert spec == ActionSpec("direct_fire", ("C7", "F6"), "ap", {}, "fire C7 F6 ap")
+    action = spec.bind(_game())
+    assert (action.kind, action.unit, action.target, action.weapon) == ("direct_fire", "leopard-c1", "t-64", "ap")
+
+
+def test_names_keys_and_options() -> None:
+    action = parse('opfire "Leopard C1" t-64 HE hits=2').bind(_game())
+    assert (action.kind, action.unit, action.target, action.weapon, action.hits) == (
+        "opportunity_fire", "leopard-c1", "t-64", "he", 2)
+    arty = parse("fire C7 F6 mission=smoke supporting=us-infantry,m113").bind(_game())
+    assert arty.mission == Mission(type="smoke")
+    assert arty.supporting == ("us-infantry", "m113")
+
+
+def test_move_takes_a_path_and_assault_a_target_hex() -> None:
+    move = parse("move C7 D7 E7").bind(_game())
+    assert (move.kind, move.unit, move.path) == ("move", "leopard-c1", ("D7", "E7"))
+    assault = parse("assault F6 C7").bind(_game())
+    assert (assault.kind, assault.unit, assault.target) == ("assault", "t-64", "leopard-c1")
+    assert parse("stacking B8").bind(_game()).target == "B8"
+
+
+def test_target_hex_picks_the_only_enemy() -> None:
+    game = _game()
+    with pytest.raises(ActionSyntaxError, match=r"'H4' is ambiguous \(bmp-1 \(BMP-1\), soviet-infantry"):
+        parse("fire C7 H4 ap").bind(game)
+    assert parse("fire C7 bmp-1 ap").bind(game).target == "bmp-1"
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "empty action"),
+    ("shoot C7 F6", "unknown verb 'shoot'"),
+    ("fire C7 F6 hits=two", "hits must be a whole number, not 'two'"),
+    ('fire "C7 F6', "No closing quotation"),
+    ("fire Z99 F6", "no unit at or named 'Z99'"),
+    ("fire C7 F6 G7", "unexpected 'G7'"),
+    ("move C7", "a move needs at least one hex"),
+    ("fire C7 F6 colour=red", "unknown action field"),
+])
+def test_bad_actions_are_refused_with_the_reason(text: str, message: str) -> None:
+    with pytest.raises(ActionSyntaxError, match=message):
+        parse(text).bind(_game())
+
+
+def test_actions_file_with_mappings_and_strings(tmp_path: Path) -> None:
+    specs = load_actions(SAMPLES / "actions.yaml")
+    assert [(s.kind, s.refs, s.weapon, s.text) for s in specs] == [
+        ("direct_fire", ("leopard-c1", "t-64"), "ap", "leopard-fires-at-t64"),
+        ("los", ("leopard-c1", "t-64"), None, "leopard-sees-t64"),
+        ("direct_fire", ("t-64", "leopard-c1"), "ap", "t64-returns-fire")]
+    mixed = tmp_path / "mixed.yaml"
+    mixed.write_text("- fire C7 F6 ap\n- {kind: move, unit: leopard-c1, path: [D7, E7]}\n", encoding="utf-8")
+    first, second = load_actions(mixed)
+    assert first.text == "fire C7 F6 ap"
+    assert second.bind(_game()).path == ("D7", "E7")
+
+
+@pytest.mark.parametrize("content, message", [
+    ("[]\n", "expected a non-empty list"),
+    ("- 42\n", r"actions\[0\]: expected a string or a mapping, not int"),
+    ("- {unit: a}\n", r"actions\[0\]: an action needs a 'kind'"),
+    ("- {kind: direct_fire, dice: {attack: 4}}\n", "dice must map a roll label to a list"),
+    ("- fire C7\n- bogus\n", r"actions\[1\]: .*unknown verb 'bogus'"),
+    ("a: [\n", "not valid YAML"),
+])
+def test_bad_actions_files_name_the_item(tmp_path: Path, content: str, message: str) -> None:
+    path = tmp_path / "actions.yaml"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(ActionSyntaxError, match=message):
+        load_actions(path)
