@@ -11,16 +11,13 @@ from typing import Callable
 
 from referee.errors import NotSupported
 from referee.ruleset import Ctx, Params, Procedure, Ruleset
-from referee.waw85 import air, assault, command, defence, fire, los, phases, results, transport
+from referee.waw85 import air, artillery, assault, command, defence, fire, los, phases, results, transport
 
 #: Actions of WaW85 the referee does not resolve yet, with the section that governs them.
 NOT_SUPPORTED: dict[str, str] = {
-    "airstrike": "4.0", "indirect_fire": "14.0", "spotter_check": "14.3",
-    "strike_reduction": "14.9.1", "scatter": "14.5", "scatter_direction": "14.5",
-    "overrun": "13.0", "unload": "9.8.2", "mode_change": "9.7", "conditional_morale": "7.2.4",
-    "missile_reload": "7.3", "clear_rubble": "10.9.1", "place_marker": "9.7.1",
-    "minefield_attack": "16.2", "minefield_breach": "16.3.1", "minefield_depletion": "16.2.2",
-    "chemical_attack": "14.12", "event_roll": "6.1", "hq_replacement": "7.2.2",
+    "airstrike": "4.0", "overrun": "13.0", "unload": "9.8.2", "mode_change": "9.7",
+    "conditional_morale": "7.2.4", "missile_reload": "7.3", "clear_rubble": "10.9.1",
+    "place_marker": "9.7.1", "event_roll": "6.1", "hq_replacement": "7.2.2",
     "sw_loss_check": "2.3.6", "lift_off": "9.9", "setup": "17.7", "battlegen": "17.1",
     "bonus_formation_entry": "17.4.3.4", "victory_points": "17.4.1",
     "casualty_points": "17.4.4", "objective_value": "17.4.4", "degree_of_victory": "17.4.1",
@@ -58,6 +55,15 @@ PROCEDURES: dict[str, Procedure] = {
     "counterattack": assault.counterattack,
     "retreat": assault.retreat,
     "move": assault.move,
+    "indirect_fire": artillery.indirect_fire,
+    "scatter": artillery.scatter,
+    "scatter_direction": artillery.scatter_direction_table,
+    "spotter_check": artillery.spotter_check,
+    "strike_reduction": artillery.strike_reduction,
+    "chemical_attack": artillery.chemical_attack,
+    "minefield_attack": artillery.minefield_attack,
+    "minefield_breach": artillery.minefield_breach,
+    "minefield_depletion": artillery.minefield_depletion,
     "los": los.line_of_sight,
     "los_height": los.los_height,
     "aa_fire": fire.aa_fire,

@@ -11,6 +11,7 @@ from referee.events import StatusChanged, UnitEliminated, UnitMoved, result_of
 from referee.model import Unit, need
 from referee.ruleset import Ctx
 from referee.waw85 import results
+from referee.waw85.artillery import chemical_move_cost
 from referee.waw85.common import VEHICLES, because, illegal, modify
 from referee.waw85.transport import STACKING_LIMIT
 
@@ -145,9 +146,14 @@ def river_crossing(ctx: Ctx, unit: Unit) -> bool:
 
 
 def move(ctx: Ctx) -> None:
-    """Movement across a River hexside (§9.5); other terrain costs need the WaW85 TEC."""
+    """Movement across a River hexside (§9.5) and the Chemical Strike surcharge (§14.12);
+    terrain costs themselves need the WaW85 Terrain Effects Chart."""
     unit = ctx.unit(ctx.action.actor)
     if ctx.game.facts.get("hexside") != "river":
+        hex_id = ctx.action.target if isinstance(ctx.action.target, str) else None
+        extra = chemical_move_cost(ctx, need(hex_id, "query.target"))
+        if extra:
+            ctx.answer.set("modifiers", {"cost": extra})
         raise NotSupported("WaW85 §9.1", "movement costs from the WaW85 Terrain Effects Chart")
     river_crossing(ctx, unit)
     if ctx.answer.legal is None:

@@ -409,6 +409,8 @@ def _resolve(ctx: Ctx, actor: Unit, target: Unit, name: str, weapon: Weapon, kin
     if roll is not None:
         defence.put(ctx, roll)
     hits = ctx.stage(("hits", "net_hits", "units"), lambda: _attack(ctx))
+    if hits is not None:
+        hits = results.improved_position(ctx, target, hits)
     if roll is None:
         if hits is not None:
             results.fire_results(ctx, target.key, hits, name, opportunity=False)

@@ -229,6 +229,18 @@ def cas_results(ctx: Ctx, cas: Unit, hits: int) -> None:
             because(ctx, "10.7.4", f"one hit, 1d6 = {roll}: calls off its run and returns to base")
 
 
+def improved_position(ctx: Ctx, target: Unit, hits: int) -> int:
+    """§16.1: a unit in Improved Positions ignores the first hit of each attack (never a
+    Helicopter)."""
+    if hits and target.hex and "improved_position" in ctx.game.hex(target.hex).markers:
+        if target.type.target_type == "helicopter":
+            because(ctx, "16.1", "Helicopters do not benefit from Improved Positions")
+            return hits
+        because(ctx, "16.1", f"{target.name} in Improved Positions ignores the first hit")
+        return hits - 1
+    return hits
+
+
 def apply_damage(ctx: Ctx) -> None:
     """Given net hits or a result on one unit, with every §10.7 knock-on."""
     key = ctx.action.target
@@ -238,7 +250,9 @@ def apply_damage(ctx: Ctx) -> None:
     if ctx.action.hits is not None:
         if not isinstance(ctx.action.hits, int):
             raise NotStated("query.hits (an integer)")
-        fire_results(ctx, key, ctx.action.hits, ctx.action.weapon, opportunity=opportunity)
+        net = improved_position(ctx, ctx.game.unit(key), ctx.action.hits)
+        ctx.answer.set("net_hits", net)
+        fire_results(ctx, key, net, ctx.action.weapon, opportunity=opportunity)
         return
     if ctx.action.result is None:
         raise NotStated("query.hits or query.result")

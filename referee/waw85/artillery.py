@@ -1,0 +1,261 @@
+"""WaW85 Indirect Fire (§14): who may fire what at which range, Spotter Checks, the
+Scatter Check and its direction table, Strike Reduction Checks, Chemical Strikes, and
+Minefields (§16.2, §16.3.1), which attack like ADM (§14.10)."""
+from __future__ import annotations
+
+from referee import damage
+from referee.errors import NotStated, NotSupported
+from referee.events import MarkerRemoved, StatusChanged
+from referee.model import Unit, need
+from referee.ruleset import Ctx
+from referee.waw85 import results
+from referee.waw85.command import Check, ew_on, formation_hq, helpers, roll
+from referee.waw85.common import HARD, because, illegal, modify, morale_value, tables
+from referee.waw85.fire import BAND_SECTION, BAND_TO_HIT, Reach
+
+
+def _mission(ctx: Ctx) -> str | None:
+    """The Strike type: stated, HE when the query fires the HE value, else not stated."""
+    if ctx.action.mission is not None and ctx.action.mission.type is not None:
+        return ctx.action.mission.type
+    if ctx.action.weapon == "he":
+        return "he"
+    return None
+
+
+def _target_distance(ctx: Ctx) -> int | None:
+    target = ctx.action.target
+    if isinstance(target, str) and target in ctx.game.units:
+        return ctx.game.facts.relation(target).distance
+    if isinstance(target, str):
+        return ctx.game.hex(target).stated.get("distance")
+    return None
+
+
+def minimum_range(unit: Unit) -> int:
+    """§14.4: towed ARTY and SPA 7 hexes; MRTR and SPM of 120 mm or more 2; lighter none."""
+    t = tables()
+    kind = need(unit.type.arty_type, f"units.{unit.key}.arty_type")
+    if kind in ("mrtr", "spm"):
+        calibre = need(unit.type.caliber_mm, f"units.{unit.key}.caliber_mm")
+        return t["indirect_minimum_range"]["heavy_mortar"] if calibre >= t["heavy_mortar_mm"] else 0
+    return t["indirect_minimum_range"].get(kind, 0)
+
+
+def indirect_fire(ctx: Ctx) -> None:
+    """§14.1-§14.6: legality, markers and hexes of a Strike, and the On-Board To-Hit
+    (Long Range penalty, never the Point Blank bonus, §14.7.2)."""
+    ans = ctx.answer
+    mission = _mission(ctx)
+    t = tables()
+    if mission is not None:
+        ans.set("hexes_affected", t["strike_hexes"].get(mission, 1))
+    unit = ctx.game.unit(ctx.action.actor) if ctx.action.actor else None
+    if unit is not None:
+        _on_board(ctx, unit, mission)
+    markers = t["strike_markers"].get(mission or "")
+    if markers is not None:
+        where = "off_board" if unit is None else need(unit.type.arty_type, f"units.{unit.key}.arty_type")
+        if where in markers:
+            ans.set("max_markers", markers[where])
+    if ans.legal is None:
+        ans.set("legal", True)
+
+
+def _on_board(ctx: Ctx, unit: Unit, mission: str | None) -> None:
+    ans = ctx.answer
+    if "indirect_fire" not in unit.type.abilities:
+        illegal(ctx, "12.0", f"{unit.name} has no gray Special Ability triangle")
+    if unit.status.disrupted or unit.status.ops_complete:
+        illegal(ctx, "14.1", f"{unit.name} is Disrupted or Ops Complete")
+    if ew_on(formation_hq(ctx, unit)):
+        illegal(ctx, "5.2", "no unit of a Formation whose HQ has an EW marker may fire Indirect Fire")
+    allowed = tables()["on_board_strikes"].get(mission or "he")
+    kind = unit.type.arty_type
+    if mission is None:
+        because(ctx, "14.6", "Strike type not stated: the Strike chart is not at issue")
+    elif allowed is None or (kind is not None and kind not in allowed):
+        illegal(ctx, "14.6", f"{mission.upper()} is not an On-Board Strike for {kind or unit.name}")
+    distance = _target_distance(ctx)
+    if distance is not None and unit.type.arty_type is not None:
+        least = ctx.stage("legal", lambda: minimum_range(unit))
+        if least is not None and distance < least:
+            illegal(ctx, "14.4", f"minimum range {least}, target at {distance}")
+    he = unit.type.he
+    if he is not None and he.range is not None and distance is not None:
+        reach = Reach(he.range, False)
+        band = reach.band(distance)
+        if band == "out_of_range":
+            illegal(ctx, "14.4", f"target beyond the HE range ({reach.max_range})")
+        elif he.to_hit is not None and mission == "he":
+            mod = BAND_TO_HIT["long"] if band == "long" else 0
+            if mod:
+                modify(ctx, "to_hit", mod, "Long Range", BAND_SECTION["long"])
+            else:
+                because(ctx, "14.7.2", "On-Board Indirect Fire takes no Point Blank bonus")
+            ans.set("to_hit", min(he.to_hit + mod, 6))
+    if ans.legal is None and he is not None and he.fp is not None and mission == "he":
+        ans.set("fp", he.fp)
+
+
+def scatter_direction(ctx: Ctx) -> str:
+    return tables()["drift_direction"][ctx.roll(1, "d6")[0]]
+
+
+def scatter_direction_table(ctx: Ctx) -> None:
+    ctx.answer.set("scatter", [scatter_direction(ctx)])
+
+
+def scatter(ctx: Ctx) -> None:
+    """§14.5 Scatter Check: the hexes the FFE marker moves, or a cancelled Strike (the
+    off-board Strike is used up; an on-board firer is Ops Complete)."""
+    t = tables()
+    ans = ctx.answer
+    first = ctx.roll(1, "d6")[0]
+    path: list[str] = []
+    cancelled = False
+    if first >= t["scatter_on"]:
+        path.append(scatter_direction(ctx))
+        again = ctx.roll(1, "d6")[0]
+        if again >= t["scatter_cancel_on"]:
+            cancelled = True
+        elif again > t["scatter_stays_max"]:
+            path.append(scatter_direction(ctx))
+    ans.set("scatter", path)
+    ans.set("cancelled", cancelled)
+    because(ctx, "14.5", "Strike cancelled" if cancelled else
+            (f"scatters {' then '.join(path)}" if path else "on target"))
+    if not cancelled:
+        return
+    if ctx.action.actor:
+        ctx.emit(StatusChanged(ctx.action.actor, "ops_complete", True))
+    else:
+        left = need(ctx.game.facts.get("strikes_left"), "situation.strikes_left")
+        ans.set("situation", {"strikes_left": left - 1})
+
+
+def spotter_check(ctx: Ctx) -> None:
+    """§14.3: 2d6 less the HQ's or the Leader's Command Bonus (one only) against the
+    unit's Morale/Training."""
+    unit = ctx.unit(ctx.action.actor)
+    hqs, leaders = helpers(ctx, unit)
+    bonuses = [need(u.leadership, f"units.{u.key}.leadership") for u in hqs + leaders]
+    bonus = max(bonuses, default=0)
+    if bonus:
+        modify(ctx, "roll", -bonus, "the better of the HQ or Leader Command Bonus", "14.3")
+    roll(ctx, Check(morale_value(ctx, unit), -bonus))
+
+
+def strike_reduction(ctx: Ctx) -> None:
+    """§14.9.1 MLRS (2 or 12) and §14.11.1 DPICM (2, 3, 11, 12): one FP die less."""
+    mission = need(_mission(ctx), "query.mission.type")
+    totals = tables()["strike_reduction"].get(mission)
+    if totals is None:
+        raise NotSupported("WaW85 §14.6", f"no Strike Reduction Check for {mission}")
+    fp = need(ctx.action.mission.fp if ctx.action.mission else None, "query.mission.fp")
+    ctx.answer.set("hexes_affected", tables()["strike_hexes"][mission])
+    total = ctx.roll_2d6("2d6")
+    ctx.answer.set("modified_roll", total)
+    reduced = total in totals
+    ctx.answer.set("fp", fp - 1 if reduced else fp)
+    because(ctx, "14.9.1" if mission == "mlrs" else "14.11.1",
+            f"2d6 {total}: " + ("FP dice -1" if reduced else "no reduction"))
+
+
+def chemical_attack(ctx: Ctx) -> None:
+    """§14.12: 2d6 over Morale/Training: armor takes 1 hit, anything else 2; no saves."""
+    unit = ctx.unit(ctx.action.actor)
+    ctx.answer.set("saves_allowed", False)
+    passed = roll(ctx, Check(morale_value(ctx, unit)))
+    kind = need(unit.type.target_type, f"units.{unit.key}.target_type")
+    hits = 0 if passed else tables()["chemical_hits"]["armored" if kind in HARD else "other"]
+    ctx.answer.set("hits", hits)
+    because(ctx, "14.12", f"{hits} hit(s), no saves")
+    if hits:
+        results.fire_results(ctx, unit.key, hits, None, opportunity=False)
+
+
+def chemical_move_cost(ctx: Ctx, hex_id: str) -> int:
+    """§14.12: +2 MP to enter a hex with or next to a Chemical Strike marker."""
+    hex_state = ctx.game.hex(hex_id)
+    near = [hex_state.id, *(hex_state.stated.get("adjacent_to") or ())]
+    if any("chemical" in ctx.game.hex(h).markers for h in near):
+        extra = tables()["chemical_move_cost"]
+        modify(ctx, "cost", extra, "entering a hex with or next to a Chemical Strike marker", "14.12")
+        return extra
+    return 0
+
+
+# ---------------------------------------------------------------- Minefields ----------
+
+MINES = ("minefield_random", "minefield_placed", "minefield")
+
+
+def minefield_attack(ctx: Ctx) -> None:
+    """§16.2: 1d6 per unit entering (4-5 one hit, 6 two, no saves); a Placed Minefield
+    spares its own side; a hit unit retreats to the hex it came from, Ops Complete."""
+    unit = ctx.unit(ctx.action.actor)
+    hex_state = ctx.game.hex(ctx.action.target if isinstance(ctx.action.target, str) else None)
+    marker = next((m for m in MINES if m in hex_state.markers), None)
+    if marker is None:
+        raise NotStated(f"hexes.{hex_state.id}.markers (a Minefield marker)")
+    ctx.answer.unit(unit.key, retreat=0)
+    if marker == "minefield_placed":
+        owner = need(hex_state.owner, f"hexes.{hex_state.id}.owner")
+        if owner == need(unit.side, f"units.{unit.key}.side"):
+            ctx.answer.set("roll_required", False)
+            ctx.answer.set("hits", 0)
+            because(ctx, "16.2", "a Placed Minefield does not attack its own side")
+            return
+    ctx.answer.set("roll_required", True)
+    die = ctx.roll(1, "d6")[0]
+    hits = tables()["mine_hits"][die]
+    ctx.answer.set("hits", hits)
+    because(ctx, "16.2", f"1d6 {die}: {hits} hit(s), no saves (then a §16.2.2 depletion roll)")
+    if hits:
+        results.fire_results(ctx, unit.key, hits, None, opportunity=False)
+        ctx.answer.unit(unit.key, retreat=1)
+        ctx.emit(StatusChanged(unit.key, "ops_complete", True))
+        because(ctx, "16.2", f"{unit.name} retreats to the hex it entered from, Ops Complete")
+
+
+def minefield_breach(ctx: Ctx) -> None:
+    """§16.3.1: an Engineer, CEV or Mine Plow tank starting adjacent spends all its MPs to
+    enter, then 2d6 at or under Morale/Training removes the Minefield; else it retreats,
+    Ops Complete."""
+    unit = ctx.unit(ctx.action.actor)
+    hex_state = ctx.game.hex(ctx.action.target if isinstance(ctx.action.target, str) else None)
+    plow = any("mine_plow" in u.type.abilities for u in ctx.game.attached(unit.key))
+    if not ({"engineer", "cev"} & unit.type.abilities or plow):
+        illegal(ctx, "16.3.1", f"{unit.name} cannot breach Minefields")
+    if unit.status.disrupted:
+        illegal(ctx, "16.3.1", f"{unit.name} is Disrupted")
+    distance = hex_state.stated.get("distance")
+    if (distance is not None and distance != 1) or (isinstance(unit.status.mp_spent, int) and unit.status.mp_spent):
+        illegal(ctx, "16.3.1", "the breaching unit starts its activation adjacent and spends all its MPs")
+    if ctx.answer.legal is False:
+        return
+    ctx.answer.set("legal", True)
+    marker = next((m for m in MINES if m in hex_state.markers), None)
+    if marker is None:
+        raise NotStated(f"hexes.{hex_state.id}.markers (a Minefield marker)")
+    ctx.answer.unit(unit.key, retreat=0)
+    if roll(ctx, Check(morale_value(ctx, unit))):
+        ctx.emit(MarkerRemoved(hex_state.id, marker))
+        because(ctx, "16.3.1", "the Minefield is breached and removed")
+    else:
+        ctx.answer.unit(unit.key, retreat=1)
+        ctx.emit(StatusChanged(unit.key, "ops_complete", True))
+        because(ctx, "16.3.1", "breach failed: retreats to the hex it entered from, Ops Complete")
+
+
+def minefield_depletion(ctx: Ctx) -> None:
+    """§16.2.2: after a Minefield attack, 1d6 of 6 removes the marker."""
+    hex_state = ctx.game.hex(ctx.action.target if isinstance(ctx.action.target, str) else None)
+    marker = next((m for m in MINES if m in hex_state.markers), None)
+    if marker is None:
+        raise NotStated(f"hexes.{hex_state.id}.markers (a Minefield marker)")
+    die = ctx.roll(1, "d6")[0]
+    if die == 6:
+        ctx.emit(MarkerRemoved(hex_state.id, marker))
+    because(ctx, "16.2.2", f"1d6 {die}: " + ("Minefield depleted" if die == 6 else "it remains"))
