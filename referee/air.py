@@ -32,7 +32,7 @@ def airstrike(ctx: Ctx) -> None:
     ans.set("concealed", False)
     ans.set("save_number", ctx.params.soft_save)
     if ctx.action.hits is not None:
-        hits = int(ctx.action.hits)
+        hits = ctx.given_hits(plane.key if isinstance(ctx.action.hits, dict) else None)
     else:
         weapon = plane.type.weapon(ans.values.get("weapon") or "")
         if weapon is None:
@@ -98,7 +98,7 @@ def aa_fire(ctx: Ctx) -> None:
 def _aa_hits(ctx: Ctx, shooter: Unit, target: Unit) -> None:
     ans = ctx.answer
     if ctx.action.hits is not None:
-        hits = int(ctx.action.hits)
+        hits = ctx.given_hits(target.key)
     else:
         aa = shooter.type.aa
         fp, to_hit = need(aa.fp, f"units.{shooter.key}.aa.fp"), need(aa.to_hit, f"units.{shooter.key}.aa.to_hit")

@@ -87,7 +87,11 @@ def assault(ctx: Ctx) -> None:
     """§6.3: attackers and defenders roll at once, hits are spread, then the loser retreats."""
     ans = ctx.answer
     attackers = [ctx.game.unit(k) for k in ctx.action.actors]
+    if not attackers:
+        raise NotStated("query.unit")
     defenders = _targets(ctx)
+    if not defenders:
+        raise NotStated("units in the target hex")
     hex_id = _hex_of(defenders)
     actor = attackers[0]
     for unit in attackers:

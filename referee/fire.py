@@ -534,7 +534,7 @@ def _resolve_fire(ctx: Ctx, actor: Unit, target: Unit, name: str, weapon: Weapon
     if roll is not None:
         put_defence(ctx, roll)
     if ctx.action.hits is not None:
-        hits = int(ctx.action.hits)
+        hits = ctx.given_hits(target.key)
     else:
         fp = ans.values.get("fp")
         to_hit = ans.values.get("to_hit")

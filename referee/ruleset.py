@@ -70,6 +70,15 @@ class Ctx:
             raise NotStated(f"query.{what}")
         return self.game.unit(key)
 
+    def given_hits(self, target: str | None) -> int | None:
+        """``query.hits`` as the hits scored on ``target`` (an int, or that unit's entry)."""
+        hits = self.action.hits
+        if hits is None or isinstance(hits, int):
+            return hits
+        if target is None or target not in hits:
+            raise NotStated(f"query.hits.{target}")
+        return int(hits[target])
+
     def roll(self, n: int, label: str) -> list[int]:
         """Roll ``n`` d6 for ``label`` and record them; no dice source -> not stated."""
         if n == 0:
