@@ -82,6 +82,8 @@ def indirect_fire(ctx: Ctx) -> None:
     if firer is not None and firer.type.he is not None:
         fp = fp if fp is not None else firer.type.he.fp
         to_hit = to_hit if to_hit is not None else firer.type.he.to_hit
+    if ctx.game.missions_left.get(kind) == 0:
+        ans.illegal("§8.0", f"no {kind.upper()} fire missions are left")
     if kind == "mlrs":
         ctx.params.require("mlrs", "001 §8.6 MLRS Strike")
         side = need(action.side or (firer.side if firer else None), "query.side")

@@ -85,7 +85,7 @@ def _unit(key: str, raw: Mapping[str, Any]) -> tuple[Unit, Relation]:
                 carried_by=raw.get("carried_by"), morale=raw.get("morale"),
                 leadership=raw.get("leadership"),
                 command_range=MappingProxyType(dict(raw.get("command_range") or {})),
-                stack_order=raw.get("stack_order"))
+                stack_order=raw.get("stack_order"), formation_cards=raw.get("formation_cards"))
     relation = Relation(distance=raw.get("distance"), adjacent=raw.get("adjacent"),
                         within=raw.get("within"), los=raw.get("los"))
     return unit, relation

@@ -122,6 +122,7 @@ class Unit:
     leadership: int | None = None
     command_range: Mapping[str, int] = field(default_factory=dict)
     stack_order: int | None = None
+    formation_cards: int | None = None  # WaW85 §17.4.4: Formation cards of its Formation
 
     @property
     def name(self) -> str:

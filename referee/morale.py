@@ -13,6 +13,9 @@ NOT_COUNTED = ("hq", "leader", "support_weapon", "aircraft")
 
 def formation_hq(ctx: Ctx, unit: Unit) -> Unit | None:
     """The HQ of the unit's Formation, on the map or not."""
+    formation = ctx.game.formations.get(unit.formation or "")
+    if formation is not None and formation.hq in ctx.game.units:
+        return ctx.game.units[formation.hq]
     for other in ctx.game.units.values():
         if other.type.target_type == "hq" and other.formation == unit.formation and other.key != unit.key:
             return other
@@ -35,6 +38,9 @@ def morale_of(ctx: Ctx, unit: Unit) -> int:
         return need(leader.morale, f"units.{leader.key}.morale")
     if unit.morale is not None:
         return unit.morale
+    formation = ctx.game.formations.get(unit.formation or "")
+    if formation is not None and formation.morale is not None:
+        return formation.morale
     hq = formation_hq(ctx, unit)
     if hq is not None and hq.morale is not None:
         return hq.morale
@@ -114,7 +120,9 @@ def _in_command(ctx: Ctx, unit: Unit) -> bool:
         ctx.answer.because("001 Jamming a", "jammed Formation: every hex rolls for command")
         return False
     side = need(hq.strength, f"units.{hq.key}.strength")
-    reach = need(hq.command_range.get(side), f"units.{hq.key}.command_range.{side}")
+    ranges = dict(hq.command_range) or dict(getattr(ctx.game.formations.get(unit.formation or ""),
+                                                    "command_range", {}) or {})
+    reach = need(ranges.get(side), f"units.{hq.key}.command_range.{side}")
     if "recon" in unit.type.abilities:
         reach *= 2
         ctx.answer.because("§1.3.4.4", f"recon: command range doubled to {reach}")

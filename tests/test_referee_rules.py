@@ -316,3 +316,27 @@ def test_any_procedure_on_any_case_situation_answers_or_reports_a_gap() -> None:
                         pass
                     runs += 1
     assert runs > 50_000
+
+
+def test_formations_supply_morale_hq_and_command_range() -> None:
+    from referee.actions import CommandCheck
+    from referee.model import Formation, Relation
+    hq = UnitType(name="HQ", target_type="hq")
+    units = {"A": Unit("A", T72, formation="53rd", hex="a"),
+             "H": Unit("H", hq, formation="53rd", hex="h", strength="reduced")}
+    formations = {"53rd": Formation("53rd", side="pact", hq="H", morale=7,
+                                    command_range={"full": 4, "reduced": 2})}
+    near = Game(units=units, formations=formations, facts=Facts(relations={"H": Relation(distance=2)}))
+    assert classic("untold").check(near, CommandCheck(unit="A")).values["roll_required"] is False
+    far = Game(units=units, formations=formations, facts=Facts(relations={"H": Relation(distance=3)}))
+    answer = classic("untold").resolve(far, CommandCheck(unit="A"), GivenDice([3, 5]))
+    assert answer.values["roll_required"] is True and answer.values["passed"] is False   # 8 > morale 7
+
+
+def test_no_missions_left_is_illegal() -> None:
+    from referee.actions import Artillery, Mission
+    game = Game(units={"H": Unit("H", UnitType(name="HQ", target_type="hq"), formation="F", hex="h")},
+                hexes={"x": HexState("x", terrain="clear")}, missions_left={"he": 0, "smoke": 1})
+    ruleset = classic("eisenbach")
+    assert ruleset.check(game, Artillery(target="x", spotter="H", mission=Mission("he", 4, 5))).legal is False
+    assert ruleset.check(game, Artillery(target="x", spotter="H", mission=Mission("smoke"))).legal is True
