@@ -107,8 +107,20 @@ class SquareGrid:
         return java_round(delta * 0.5 * step / scale)
 
     def location(self, name: str, size: Size | None = None) -> Point:
+        """The pixel a piece placed in the named cell snaps to.
+
+        Rows use Java's truncating ``(int)`` cast, so above the origin row VASSAL's
+        own ``getCenterPoint`` lands one row below the cell it names (row -1's
+        centre is named row 0). There the cell one row up, which VASSAL does call
+        ``name``, is returned instead.
+        """
         column, row = self._numbering().parse(name)
-        return self.snap(*self.center_point(column, row, size))
+        point = self.snap(*self.center_point(column, row, size))
+        for shift in (0.0, -self.dy, self.dy):
+            candidate = (point[0], int(point[1] + shift))
+            if self.location_name(*candidate, size) == name:
+                return candidate
+        raise GeometryError(f"no cell near {point} is named {name!r}")
 
     def range(self, p1: Point, p2: Point) -> int:
         """Cells between two points: the larger axis step (Metric) or their sum (Manhattan)."""
