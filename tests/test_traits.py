@@ -77,6 +77,13 @@ def test_basic_piece_persistent_properties() -> None:
         del piece.properties["OldX"]
 
 
+def test_hostile_property_count_reads_what_the_text_holds() -> None:
+    piece = decode_trait("piece;;;;", "null;0;0;;2147483647;a;1;b")
+    assert dict(piece.properties) == {"a": "1", "b": "", "": ""}
+    piece.properties["a"] = "2"
+    assert piece.state_text() == "null;0;0;;2147483647;a;2;b"
+
+
 def test_adding_properties_follows_java_hashmap_order() -> None:
     piece = decode_trait(*TOUR_BASIC)
     for key in ("UniqueID", "OldX", "OldY", "OldMap", "OldBoard", "OldZone", "OldLocationName", "OldDeckName",

@@ -117,3 +117,34 @@ def test_basic_piece_position_and_properties_read_back(props: dict[str, str], x:
     assert (again.inner.x, again.inner.y, again.inner.gpid) == (x, y, "17")
     expected = {"UniqueID": "99", **props}
     assert dict(again.inner.properties) == expected
+
+
+TOKENS = ["\t", "\\", "'", ";", ",", "piece;", "emb2;", "mark;", "PROP;", "stack", "deck;", "label;", "immob;",
+          "rotate;", "obs;", "1", "-", "x", "null", "true", "@@"]
+CHAIN_TEXT = st.lists(st.sampled_from(TOKENS), max_size=40).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(CHAIN_TEXT, st.one_of(st.none(), CHAIN_TEXT))
+def test_any_text_round_trips_or_fails_typed(type_text: str, state_text: str | None) -> None:
+    """Untrusted text either decodes and re-encodes identically, or raises EncodingError;
+    reading every typed field raises nothing else either."""
+    from converter.errors import WawkitError
+    try:
+        piece = decode_piece(type_text, state_text, piece_id="p1")
+    except WawkitError:
+        return
+    assert piece.type_text() == type_text
+    assert piece.state_text() == state_text
+    for trait in piece.traits:
+        for name, _spec in specs(type(trait)):
+            try:
+                getattr(trait, name)
+            except WawkitError:
+                pass
+    try:
+        piece.name, piece.properties(), [layer.level for layer in piece.layers()]
+        if hasattr(piece.inner, "x"):
+            piece.inner.x, piece.inner.y
+    except WawkitError:
+        pass

@@ -65,7 +65,8 @@ class Piece:
             return self._state
         # VASSAL needs one state per trait: traits without one get their default state
         # (all of them for a definition; those above the deepest present one for a short state).
-        deepest = len(values) if self._state is None else max(i for i, v in enumerate(values) if v is not None)
+        deepest = len(values) if self._state is None else max((i for i, v in enumerate(values) if v is not None),
+                                                              default=-1)
         values = [t.default_state_text() if v is None and i < deepest else v
                   for i, (t, v) in enumerate(zip(self.traits, values))]
         own_raw, rest_raw = ([], []) if self._state is None else \

@@ -187,10 +187,6 @@ class Trait:
             return self._state
         return self._state_fields.encode()
 
-    @property
-    def changed(self) -> bool:
-        return self.type_text() != self._type or self.state_text() != self._state
-
     def fields(self, part: str = TYPE) -> Fields:
         """The raw-preserving field list of the type (after the prefix) or of the state."""
         if part == TYPE:

@@ -88,6 +88,8 @@ class PersistentProperties(MutableMapping[str, str]):
         except ValueError:
             count = 0
         raw = fields.raw
+        # Pairs beyond the text read as ("", ""), all one key in VASSAL's map: keep at most one.
+        count = min(count, (len(raw) - self.COUNT) // 2 + 1)
         pairs = []
         for n in range(count):
             k = self.COUNT + 1 + 2 * n
