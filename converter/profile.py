@@ -35,7 +35,7 @@ def _regex(pattern: str, path: str, file: str | None) -> re.Pattern[str]:
 class Selector:
     """Which pieces: every test given must hold (see the profile schema's ``selector``)."""
 
-    path: str
+    path: str = field(compare=False)
     piece: str | None = None
     name: re.Pattern[str] | None = None
     image: re.Pattern[str] | None = None

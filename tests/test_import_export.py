@@ -1,0 +1,341 @@
+"""Import a save into a Game, write events back onto it, write a Game as a new save; the sample and The Longest Day."""
+from __future__ import annotations
+
+import csv
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from converter.cli import main
+from converter.errors import ProfileError
+from converter.exporter import apply_events, as_saved, events_between, export_game
+from converter.importer import import_save, name_point, save_frames
+from converter.profile import Profile, read_profile
+from converter.scenario import read_scenario
+from converter.terrain import read_terrain
+from converter.unit_table import read_unit_table
+from converter.vassal.commands import AddPiece
+from converter.vassal.module import Module
+from converter.vassal.save import SavedGame
+from referee.events import (MarkerFlipped, MarkerPlaced, StatusChanged, UnitDisrupted, UnitEliminated, UnitMoved,
+                            UnitRallied, UnitReduced, apply_all)
+from referee.hexes import Hex
+from tests.test_corpus_roundtrip import CORPUS
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "samples"
+DEMO = SAMPLES / "demo.vsav"
+TLD = CORPUS / "tld-longest-day"
+PIECES = {"leopard-c1": "1767225600000", "t-64": "1767225600001", "us-infantry": "1767225600002",
+          "m113": "1767225600003", "us-hq": "1767225600006", "soviet-infantry": "1767225600007",
+          "bmp-1": "1767225600008", "soviet-hq": "1767225600010"}
+
+
+@pytest.fixture(scope="module")
+def sample():
+    module = Module.read(SAMPLES / "waw-sample.vmod")
+    profile = read_profile(SAMPLES / "profile.yaml")
+    return module, profile, read_unit_table(SAMPLES / "units.yaml"), read_terrain(SAMPLES / "terrain.yaml")
+
+
+def load(sample, data: bytes | None = None):
+    module, profile, table, terrain = sample
+    save = SavedGame.read(DEMO) if data is None else SavedGame.from_bytes(data)
+    return save, import_save(save, module, profile, table, terrain)
+
+
+def add_pieces(save: SavedGame) -> dict[str, str]:
+    return {c.id: c.encode() for c in save.commands() if isinstance(c, AddPiece)}
+
+
+# -- the sample ------------------------------------------------------------------------------
+
+def test_import_demo_position(sample) -> None:
+    _, imported = load(sample)
+    game = imported.game
+    assert imported.pieces == PIECES
+    assert {k: (u.hex, u.side, u.nation, u.formation, u.strength) for k, u in game.units.items()} == {
+        "bmp-1": ("H4", "Warsaw Pact", "Soviet", "79 GTD", "full"),
+        "leopard-c1": ("C7", "NATO", "Canada", "4 CMBG", "full"),
+        "m113": ("B8", "NATO", "US", "2/11 ACR", "full"),
+        "soviet-hq": ("J4", "Warsaw Pact", "Soviet", "79 GTD", "full"),
+        "soviet-infantry": ("H4", "Warsaw Pact", "Soviet", "79 GTD", "full"),
+        "t-64": ("F6", "Warsaw Pact", "Soviet", "79 GTD", "full"),
+        "us-hq": ("A9", "NATO", "US", "2/11 ACR", "full"),
+        "us-infantry": ("B8", "NATO", "US", "2/11 ACR", "full"),
+    }
+    t64, leopard = game.units["t-64"], game.units["leopard-c1"]
+    assert (t64.type.armor, t64.type.save, t64.type.target_type) == (3, 5, "heavy_armor")
+    assert (leopard.type.ap.fp, leopard.type.ap.to_hit) == (4, 4)
+    assert [k for k, u in game.units.items() if u.status.ops_complete] == ["m113"]
+    assert not any(u.status.disrupted for u in game.units.values())
+    assert imported.unit_markers == {"m113": [("ops_complete", "1767225600005")]}
+    assert imported.hex_markers == {"E4": [("smoke_2", "1767225600011")]}
+    assert game.hexes["E4"].markers == frozenset({"smoke_2"})
+    assert game.hexes["F6"].terrain == "woods" and game.hexes["C7"].terrain == "clear"
+    assert game.hexes["F6"].at.distance(game.hexes["C7"].at) == 3
+    assert game.hexes["H4"].at == Hex(7, 0)
+    assert len(game.hexes) == 154
+    assert (game.turn, dict(game.missions_left)) == (1, {"NATO": 2, "Warsaw Pact": 2})
+    assert imported.unrecognised == []
+
+
+FIRE = [UnitDisrupted("t-64"), UnitReduced("t-64")]
+
+
+def test_events_change_only_the_affected_pieces(sample) -> None:
+    module, profile, _, _ = sample
+    save, imported = load(sample)
+    before = add_pieces(save)
+    others = [c.encode() for c in save.commands() if not isinstance(c, AddPiece)]
+    apply_events(save, module, profile, imported, FIRE)
+    after = add_pieces(save)
+    assert [c.encode() for c in save.commands() if not isinstance(c, AddPiece)] == others
+    changed = {pid for pid in before if after.get(pid) != before[pid]}
+    assert changed == {PIECES["t-64"]}                    # only the Step layer of the T-64
+    new = sorted(set(after) - set(before))
+    assert len(new) == 2                                  # the Disrupted marker and the stack it made
+    assert all(after[pid] == text for pid, text in before.items() if pid != PIECES["t-64"])
+    marker, stack = (save.piece(pid) for pid in new)
+    assert marker.name == "Disrupted"
+    assert save.stacks[new[1]] == [PIECES["t-64"], new[0]]
+    assert save.piece(PIECES["t-64"]).layer("Step").current_level == 2
+
+
+def test_reimport_after_events_is_exactly_the_applied_game(sample) -> None:
+    module, profile, _, _ = sample
+    save, imported = load(sample)
+    events = [*FIRE, UnitEliminated("bmp-1"), MarkerPlaced("H4", "wrecks"),
+              StatusChanged("leopard-c1", "ops_complete", True), StatusChanged("m113", "ops_complete", False),
+              StatusChanged("us-infantry", "ammo", "depleted_1"), UnitMoved("us-hq", "A8"),
+              MarkerFlipped("E4", "smoke_2", "smoke_1"), UnitDisrupted("soviet-hq"), UnitRallied("soviet-hq")]
+    result = apply_events(save, module, profile, imported, events)
+    assert result == as_saved(apply_all(imported.game, events))
+    _, again = load(sample, save.to_bytes())
+    assert again.game == result
+    units = again.game.units
+    assert (units["t-64"].strength, units["t-64"].status.disrupted) == ("reduced", True)
+    assert (units["bmp-1"].location, units["bmp-1"].hex) == ("eliminated", None)
+    assert units["us-infantry"].status.ammo == "depleted_1"
+    assert (units["leopard-c1"].status.ops_complete, units["m113"].status.ops_complete) == (True, False)
+    assert again.game.hexes["H4"].markers == frozenset({"wrecks"})
+    assert again.game.hexes["E4"].markers == frozenset({"smoke_1"})
+    assert save.position(PIECES["bmp-1"])[0] == "Destroyed"
+    assert save.piece(again.hex_markers["E4"][0][1]).layer("Level").current_level == 2   # flipped, same piece
+    assert again.hex_markers["E4"][0][1] == "1767225600011"
+    assert again.unrecognised == []
+
+
+def test_elimination_without_holding_map_removes_the_piece(sample) -> None:
+    module, _, table, terrain = sample
+    doc = yaml.safe_load((SAMPLES / "profile.yaml").read_text(encoding="utf-8"))
+    del doc["eliminate"]
+    doc["holding_maps"] = {}
+    profile = Profile.from_document(doc)
+    save = SavedGame.read(DEMO)
+    imported = import_save(save, module, profile, table, terrain)
+    apply_events(save, module, profile, imported, [UnitEliminated("m113")])
+    assert PIECES["m113"] not in save.pieces and "1767225600005" not in save.pieces   # with its marker
+    again = import_save(SavedGame.from_bytes(save.to_bytes()), module, profile, table, terrain)
+    assert "m113" not in again.game.units and len(again.game.units) == 7
+
+
+def test_an_event_the_profile_cannot_write_is_a_typed_error(sample) -> None:
+    module, _, table, terrain = sample
+    doc = yaml.safe_load((SAMPLES / "profile.yaml").read_text(encoding="utf-8"))
+    del doc["hex_markers"]["wrecks"]
+    profile = Profile.from_document(doc)
+    save = SavedGame.read(DEMO)
+    imported = import_save(save, module, profile, table, terrain)
+    with pytest.raises(ProfileError) as caught:
+        apply_events(save, module, profile, imported, [MarkerPlaced("F6", "wrecks")])
+    assert "hex_markers: the profile names no piece for 'wrecks'" in str(caught.value)
+    with pytest.raises(ProfileError) as caught:
+        apply_events(save, module, profile, imported, [StatusChanged("t-64", "moving", True)])
+    assert caught.value.piece == PIECES["t-64"]
+
+
+def test_importing_the_export_gives_an_equal_game(sample) -> None:
+    module, profile, table, _ = sample
+    save, imported = load(sample)
+    events = [*FIRE, UnitEliminated("bmp-1"), MarkerPlaced("H4", "wrecks"), StatusChanged("m113", "ammo", "depleted_2")]
+    game = apply_events(save, module, profile, imported, events)
+    new, pieces = export_game(game, module, profile, table)
+    data = new.to_bytes()
+    _, again = load(sample, data)
+    assert again.game == game
+    assert again.pieces == pieces
+    assert export_game(game, module, profile, table)[0].to_bytes() == data      # deterministic
+
+
+def test_events_between_two_positions(sample) -> None:
+    _, imported = load(sample)
+    events = [*FIRE, UnitEliminated("bmp-1"), MarkerPlaced("H4", "wrecks"), UnitMoved("us-hq", "A8"),
+              StatusChanged("m113", "ops_complete", False)]
+    wanted = apply_all(imported.game, events)
+    assert events_between(imported.game, wanted) == [
+        UnitEliminated("bmp-1"), StatusChanged("m113", "ops_complete", False), UnitReduced("t-64"),
+        UnitDisrupted("t-64"), UnitMoved("us-hq", "A8"), MarkerPlaced("H4", "wrecks")]
+    assert apply_all(imported.game, events_between(imported.game, wanted)) == wanted
+
+
+# -- the command line -------------------------------------------------------------------------
+
+def test_cli_import_edit_export_onto_the_save(tmp_path: Path, sample) -> None:
+    runner = CliRunner()
+    scenario = tmp_path / "demo.yaml"
+    base = ["--module", str(SAMPLES / "waw-sample.vmod"), "--profile", str(SAMPLES / "profile.yaml")]
+    result = runner.invoke(main, ["import", str(DEMO), *base, "-o", str(scenario)])
+    assert result.exit_code == 0, result.output
+    assert result.output == f"8 units, 1 unit markers, 1 hex markers -> {scenario}\n"
+    loaded = read_scenario(scenario)
+    assert loaded.game == load(sample)[1].game
+    assert loaded.pieces == PIECES
+    doc = yaml.safe_load(scenario.read_text(encoding="utf-8"))
+    t64 = next(u for u in doc["units"] if u["key"] == "t-64")
+    t64["strength"] = "reduced"
+    t64["status"] = {"disrupted": True}
+    scenario.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
+    out = tmp_path / "after.vsav"
+    result = runner.invoke(main, ["export", str(scenario), *base, "--onto", str(DEMO), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert result.output == f"2 change(s) written onto {DEMO} -> {out}\n"
+    _, again = load(sample, out.read_bytes())
+    assert again.game == read_scenario(scenario).game
+    result = runner.invoke(main, ["export", str(scenario), *base, "--onto", str(DEMO), "-o", str(DEMO)])
+    assert result.exit_code == 2 and "refusing to overwrite" in result.output
+    fresh = tmp_path / "fresh.vsav"
+    result = runner.invoke(main, ["export", str(scenario), *base, "-o", str(fresh)])
+    assert result.exit_code == 0, result.output
+    assert load(sample, fresh.read_bytes())[1].game == read_scenario(scenario).game
+
+
+def test_cli_import_reports_unrecognised_pieces(tmp_path: Path) -> None:
+    profile = tmp_path / "profile.yaml"
+    doc = yaml.safe_load((SAMPLES / "profile.yaml").read_text(encoding="utf-8"))
+    del doc["hex_markers"]
+    doc["units_file"] = str(SAMPLES / "units.yaml")
+    doc["terrain_file"] = str(SAMPLES / "terrain.yaml")
+    profile.write_text(yaml.safe_dump(doc), encoding="utf-8")
+    out = tmp_path / "s.json"
+    result = CliRunner().invoke(main, ["import", str(DEMO), "--module", str(SAMPLES / "waw-sample.vmod"),
+                                                       "--profile", str(profile), "-o", str(out)])
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == ("not recognised: piece 1767225600011 'Smoke 2' on Main Map E4: "
+                             "no unit, marker or ignore rule of the profile matches\n")
+    assert read_scenario(out).unrecognised == [{"piece": "1767225600011", "name": "Smoke 2", "map": "Main Map",
+                                                "location": "E4",
+                                                "reason": "no unit, marker or ignore rule of the profile matches"}]
+
+
+def test_cli_profile_mismatch_is_one_line(tmp_path: Path) -> None:
+    table = yaml.safe_load((SAMPLES / "units.yaml").read_text(encoding="utf-8"))
+    del table["units"]["bmp-1"]
+    units = tmp_path / "units.yaml"
+    units.write_text(yaml.safe_dump(table), encoding="utf-8")
+    result = CliRunner().invoke(main, ["import", str(DEMO), "--module", str(SAMPLES / "waw-sample.vmod"),
+                                       "--profile", str(SAMPLES / "profile.yaml"), "--units", str(units),
+                                       "-o", str(tmp_path / "s.yaml")])
+    assert result.exit_code == 2
+    assert result.output == (f"wawkit: {SAMPLES / 'profile.yaml'}: piece 1767225600008: units[0].type: unit-table "
+                             "key 'bmp-1' of 'BMP-1' is not in the unit table 'World at War Sample'\n")
+    assert not (tmp_path / "s.yaml").exists()
+
+
+# -- The Longest Day ---------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def tld():
+    module = Module.read(TLD / "buildFile")
+    profile = read_profile(ROOT / "profiles" / "longest-day.yaml")
+    table = read_unit_table(TLD / "faces.csv", profile.unit_table)
+    return module, profile, table
+
+
+def faces_rows() -> dict[int, list[str]]:
+    with open(TLD / "faces.csv", newline="", encoding="utf-8") as stream:
+        rows = list(csv.reader(stream))[1:]
+    return {int(r[20]): r for r in rows}
+
+
+#: Boxes printed on the Normandy map (Zones of its grid), named instead of a hex.
+ZONES = {"Cherbourg Alarm Units", "711 Infanterie Division"}
+SAVES = {"campaign.sav": 2233, "scenario_1.sav": 45, "scenario_2.sav": 12, "scenario_3.sav": 7, "scenario_4.sav": 207}
+
+
+@pytest.mark.parametrize("name", sorted(SAVES))
+def test_every_longest_day_unit_matches_its_faces_row_and_a_hex(tld, name: str) -> None:
+    module, profile, table = tld
+    save = SavedGame.read(TLD / "scenarios" / name)
+    imported = import_save(save, module, profile, table)
+    assert len(imported.game.units) == SAVES[name]
+    rows = faces_rows()
+    frames = save_frames(save, profile)
+    for key, unit in imported.game.units.items():
+        piece = save.piece(imported.pieces[key])
+        number = int(re.fullmatch(r"(\d+)\.svg", piece.inner.image).group(1))
+        row = rows[number]
+        assert imported.table_keys[key] == row[20]
+        assert unit.nation == row[0] and unit.formation == row[1]
+        assert table.get(row[20]).factors["o"] == (int(row[4]) if row[4].isdigit() else (row[4] or None))
+        assert unit.type.mp == (int(row[6]) if row[6].isdigit() else None)      # "[30]" is not a number
+        if unit.on_map:
+            assert re.fullmatch(r"\d{4}", unit.hex) or unit.hex in ZONES, (key, unit.hex)
+            if re.fullmatch(r"\d{4}", unit.hex):    # the counter lies on the centre of its hex
+                x, y = name_point(module, "Normandy", unit.hex, frames)
+                _, px, py = save.position(imported.pieces[key])
+                assert abs(px - x) <= 2 and abs(py - y) <= 2, (key, unit.hex)
+    assert all(u.reason == "no unit, marker or ignore rule of the profile matches" for u in imported.unrecognised)
+
+
+@pytest.mark.parametrize("name, key, expected", [
+    ("scenario_2.sav", "1027", ("II FS", "German", "LW", "6964", {"o": None, "d": 2, "m": 8, "s": 1, "r": None})),
+    ("scenario_2.sav", "1287", ("30", "Allied", "UK", "6059", {"o": None, "d": 1, "m": 8, "s": 1, "r": None})),
+    ("scenario_4.sav", "1021", ("932 932/1", "German", "LW", "1808", {"o": 4, "d": 2, "m": 8, "s": 1, "r": 1})),
+    ("scenario_4.sav", "0", ("101 I/101", "German", "GE", "1403", {"o": 7, "d": 1, "m": 8, "s": 1, "r": 2})),
+    ("scenario_1.sav", "100", ("1ss", "German", "GE", "5459", {"o": 5, "d": 5, "m": 8, "s": 3, "r": None})),
+    ("campaign.sav", "0", ("101 I/101", "German", "GE", "3315", {"o": 7, "d": 1, "m": 8, "s": 1, "r": 2})),
+    ("campaign.sav", "198", ("272 III/272", "German", "GE", None, {"o": 3, "d": 2, "m": 4, "s": 1, "r": 6})),
+])
+def test_longest_day_sample_units(tld, name: str, key: str, expected: tuple) -> None:
+    module, profile, table = tld
+    imported = import_save(SavedGame.read(TLD / "scenarios" / name), module, profile, table)
+    unit = imported.game.units[key]
+    factors = table.get(imported.table_keys[key]).factors
+    assert (unit.name, unit.side, unit.nation, unit.hex, {k: factors[k] for k in "odmsr"}) == expected
+
+
+def test_longest_day_old_board_a_is_the_normandy_frame(tld) -> None:
+    """Counters at the same pixel in the campaign (Normandy) and scenario 4 (Board A) get the same hex."""
+    module, profile, table = tld
+    campaign = import_save(SavedGame.read(TLD / "scenarios" / "campaign.sav"), module, profile, table)
+    board_a = SavedGame.read(TLD / "scenarios" / "scenario_4.sav")
+    scenario = import_save(board_a, module, profile, table)
+    campaign_save = SavedGame.read(TLD / "scenarios" / "campaign.sav")
+    shared = 0
+    for key, unit in scenario.game.units.items():
+        other = campaign.game.units.get(key)
+        if other is None or not unit.on_map or not other.on_map:
+            continue
+        _, x1, y1 = board_a.position(scenario.pieces[key])
+        _, x2, y2 = campaign_save.position(campaign.pieces[key])
+        if abs(x1 - x2) <= 1 and y1 == y2:
+            shared += 1
+            assert unit.hex == other.hex
+    assert shared == 38
+
+
+def test_cli_import_longest_day(tmp_path: Path) -> None:
+    out = tmp_path / "s2.yaml"
+    result = CliRunner().invoke(main, [
+        "import", str(TLD / "scenarios" / "scenario_2.sav"), "--module", str(TLD / "buildFile"),
+        "--profile", str(ROOT / "profiles" / "longest-day.yaml"), "--units", str(TLD / "faces.csv"), "-o", str(out)])
+    assert result.exit_code == 0, result.stderr
+    scenario = read_scenario(out)
+    assert len(scenario.game.units) == 12
+    assert scenario.game.units["652"].hex == "7068"
+    save = SavedGame.read(TLD / "scenarios" / "scenario_2.sav")
+    assert save.piece(scenario.pieces["652"]).inner.image == "0652.svg"
