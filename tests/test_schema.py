@@ -150,3 +150,11 @@ def test_size_cap(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 def test_unknown_kind() -> None:
     with pytest.raises(SchemaError):
         validate({}, "nonsense")
+
+
+def test_actions_may_be_short_texts_or_use_kind() -> None:
+    validate({"actions": ["fire leopard-c1 t-64 ap", {"kind": "rally", "unit": "t-64", "note": "n"}]}, "actions")
+    with pytest.raises(SchemaError) as caught:
+        validate({"actions": ["fire", {"unit": "t-64"}]}, "actions")
+    assert caught.value.path == "actions[1]"
+    assert "'action' is a required property" in caught.value.message
