@@ -5,7 +5,7 @@ missile depletion (§6.1.4) follows every shot.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from referee import damage, los, situation
 from referee.errors import NotStated, RefereeError
@@ -262,13 +262,36 @@ def improved_position(ctx: Ctx, target: Unit, hits: int) -> int:
 
 # ---------------------------------------------------------------- firing -----------
 
+def _leader_choice(ctx: Ctx) -> str:
+    """What an attached leader alters on an attack (001 §1.3.6): fp, to_hit or range."""
+    choice = ctx.action.choice
+    if choice is None:
+        return "fp"
+    if isinstance(choice, tuple):
+        if len(choice) != 1:
+            ctx.answer.illegal("001 §1.3.6", "a leader alters one value per roll")
+            return "fp"
+        choice = choice[0]
+    return {"firepower": "fp"}.get(choice, choice)
+
+
 def attack_bonus(ctx: Ctx, actor: Unit) -> int:
-    """HQ leadership (§1.3.3.2) and leader leadership (001 §1.3.6) added as attack dice."""
+    """Attack dice added by an HQ in the firer's hex (§1.3.3.2) and by the firer's leader
+    when he adds firepower (001 §1.3.6); a platoon adds at most two dice (001 §1.3.6)."""
     total = 0
     for key in ctx.action.bonus_from or ():
         giver = ctx.game.unit(key)
         if giver.type.target_type == "leader":
             ctx.params.require("leaders", "001 §1.3.6")
+            if giver.attached_to != actor.key:
+                ctx.answer.illegal("001 §1.3.6", f"{giver.name} is not assigned to {actor.name}")
+                continue
+            if _leader_choice(ctx) != "fp":
+                continue
+        elif giver.type.target_type == "hq":
+            if need(giver.hex, f"units.{key}.hex") != need(actor.hex, f"units.{actor.key}.hex"):
+                ctx.answer.illegal("§1.3.3.2", f"{giver.name} is not in {actor.name}'s hex")
+                continue
         bonus = need(giver.leadership, f"units.{key}.leadership")
         total += bonus
         ctx.answer.because("§1.3.3.2" if giver.type.target_type == "hq" else "001 §1.3.6",
@@ -278,6 +301,23 @@ def attack_bonus(ctx: Ctx, actor: Unit) -> int:
         ctx.answer.because("001 §1.3.6", f"a platoon adds at most {cap} attack dice ({total} offered)")
         total = cap
     return total
+
+
+def leader_weapon_bonus(ctx: Ctx, actor: Unit) -> tuple[int, int]:
+    """(to-hit change, range change) from an attached leader's choice (001 §1.3.6)."""
+    for key in ctx.action.bonus_from or ():
+        giver = ctx.game.unit(key)
+        if giver.type.target_type != "leader" or giver.attached_to != actor.key:
+            continue
+        choice = _leader_choice(ctx)
+        bonus = need(giver.leadership, f"units.{key}.leadership")
+        if choice == "to_hit":
+            ctx.answer.because("001 §1.3.6", f"{giver.name} lowers the to-hit number by {bonus}")
+            return -bonus, 0
+        if choice == "range":
+            ctx.answer.because("001 §1.3.6", f"{giver.name} adds 1 to the range")
+            return 0, 1
+    return 0, 0
 
 
 def moving_fire(ctx: Ctx, actor: Unit) -> tuple[int, int]:
@@ -361,6 +401,10 @@ def _attack(ctx: Ctx, actor: Unit, target: Unit | None, weapon_name: str, weapon
     _weapon_legality(ctx, actor, target, weapon_name, weapon)
     smoke = ctx.stage(("legal", "to_hit"), lambda: _smoke(ctx, actor, target)) or 0
     label = f"units.{actor.key}.{weapon_name}"
+    leader_to_hit, leader_range = ctx.stage(("to_hit", "legal"), lambda: leader_weapon_bonus(ctx, actor)) or (0, 0)
+    if leader_range and weapon.range is not None:
+        weapon = replace(weapon, range=weapon.range + leader_range)
+    mods = (mods[0] + leader_to_hit, mods[1])
     rule = range_rule(weapon_name, weapon, target, label)
     ans.set("bands", rule.bands)
     ctx.stage("max_range", lambda: ans.set("max_range", rule.max_range()))

@@ -340,3 +340,24 @@ def test_no_missions_left_is_illegal() -> None:
     ruleset = classic("eisenbach")
     assert ruleset.check(game, Artillery(target="x", spotter="H", mission=Mission("he", 4, 5))).legal is False
     assert ruleset.check(game, Artillery(target="x", spotter="H", mission=Mission("smoke"))).legal is True
+
+
+def test_leader_alters_one_attack_value_and_hqs_back_units_in_their_hex() -> None:
+    wolf = UnitType(name="Wolf", target_type="leader")
+    hq = UnitType(name="HQ", target_type="hq")
+    game = row(A=(T72, 0, "pact"), T=(ABRAMS, 7, "nato"))
+    game = game.with_unit(Unit("L", wolf, side="pact", hex="h0", attached_to="A", leadership=1))
+    ruleset = classic("untold")
+    plain = ruleset.check(game, DirectFire(unit="A", target="T", weapon="ap"))
+    assert (plain.values["band"], plain.values["to_hit"], plain.values["fp"]) == ("long", 6, 4)
+    sharper = ruleset.check(game, DirectFire(unit="A", target="T", weapon="ap", bonus_from=("L",), choice="to_hit"))
+    assert (sharper.values["to_hit"], sharper.values["fp"]) == (5, 4)
+    longer = ruleset.check(game, DirectFire(unit="A", target="T", weapon="ap", bonus_from=("L",), choice="range"))
+    assert (longer.values["band"], longer.values["to_hit"]) == ("effective", 5)
+    harder = ruleset.check(game, DirectFire(unit="A", target="T", weapon="ap", bonus_from=("L",)))
+    assert harder.values["fp"] == 5
+    away = game.with_unit(Unit("H", hq, side="pact", hex="h1", leadership=2))
+    verdict = ruleset.check(away, DirectFire(unit="A", target="T", weapon="ap", bonus_from=("H",)))
+    assert verdict.legal is False and "HQ is not in T-72's hex (§1.3.3.2)" in map(str, verdict.reasons)
+    assert classic("eisenbach").check(game, DirectFire(unit="A", target="T", weapon="ap", bonus_from=("L",))) \
+        .gaps["fp"].startswith("not supported: 001 §1.3.6")
