@@ -11,16 +11,15 @@ from typing import Callable
 
 from referee.errors import NotSupported
 from referee.ruleset import Ctx, Params, Procedure, Ruleset
-from referee.waw85 import air, artillery, assault, command, defence, fire, los, phases, results, transport
+from referee.waw85 import air, artillery, assault, command, defence, fire, los, phases, results, transport, victory
 
 #: Actions of WaW85 the referee does not resolve yet, with the section that governs them.
 NOT_SUPPORTED: dict[str, str] = {
     "airstrike": "4.0", "overrun": "13.0", "unload": "9.8.2", "mode_change": "9.7",
     "conditional_morale": "7.2.4", "missile_reload": "7.3", "clear_rubble": "10.9.1",
-    "place_marker": "9.7.1", "event_roll": "6.1", "hq_replacement": "7.2.2",
-    "sw_loss_check": "2.3.6", "lift_off": "9.9", "setup": "17.7", "battlegen": "17.1",
-    "bonus_formation_entry": "17.4.3.4", "victory_points": "17.4.1",
-    "casualty_points": "17.4.4", "objective_value": "17.4.4", "degree_of_victory": "17.4.1",
+    "event_roll": "6.1", "hq_replacement": "7.2.2",
+    "sw_loss_check": "2.3.6", "lift_off": "9.9", "battlegen": "17.1",
+    "bonus_formation_entry": "17.4.3.4",
 }
 
 
@@ -51,6 +50,7 @@ PROCEDURES: dict[str, Procedure] = {
     "fire_minefield": phases.fire_minefield,
     "fire_spread": phases.fire_spread,
     "rubble_check": phases.rubble_check,
+    "place_marker": phases.place_marker,
     "assault": assault.assault,
     "counterattack": assault.counterattack,
     "retreat": assault.retreat,
@@ -64,6 +64,11 @@ PROCEDURES: dict[str, Procedure] = {
     "minefield_attack": artillery.minefield_attack,
     "minefield_breach": artillery.minefield_breach,
     "minefield_depletion": artillery.minefield_depletion,
+    "victory_points": victory.victory_points,
+    "degree_of_victory": victory.degree_of_victory,
+    "objective_value": victory.objective_value,
+    "casualty_points": victory.casualty_points,
+    "setup": victory.setup,
     "los": los.line_of_sight,
     "los_height": los.los_height,
     "aa_fire": fire.aa_fire,

@@ -164,7 +164,7 @@ def assault(ctx: Ctx) -> None:
     ans = ctx.answer
     attackers = [ctx.unit(k) for k in ctx.action.actors] or [ctx.unit(None)]
     if ctx.action.cause == "unload":
-        raise NotStated("the Opportunity Fire on Passengers unloading into an Assault (§9.8.3)")
+        attackers = _unload_into_assault(ctx, attackers)
     defenders = _defenders(ctx)
     hex_id = next((d.hex for d in defenders if d.hex), None)
     if isinstance(ctx.action.target, str) and ctx.action.target not in ctx.game.units:
@@ -197,6 +197,10 @@ def assault(ctx: Ctx) -> None:
     for d in fighting:
         ctx.stage((f"units.{d.key}.fp", f"units.{d.key}.to_hit"),
                   lambda d=d: _report(ctx, d, participants, hex_id, attacking=False))
+    for unit in participants:
+        if hex_id is not None and unit.hex != hex_id:
+            ctx.emit(UnitMoved(unit.key, hex_id))
+    because(ctx, "13.0", "the assaulting units enter the target hex and execute the Assault")
     fields = ("hits", "hit_allocation", *(f"units.{u.key}" for u in participants + defenders))
     ctx.stage(fields, lambda: _resolve(ctx, participants, defenders, fighting, hex_id))
 
@@ -215,6 +219,31 @@ def _resolve(ctx: Ctx, participants: list[Unit], defenders: list[Unit], fighting
         on_attackers = sum(given.get(u.key, 0) for u in participants)
     ans.set("hits", on_defenders)
     _settle(ctx, participants, defenders, on_defenders, on_attackers, hex_id)
+
+
+def _unload_into_assault(ctx: Ctx, passengers: list[Unit]) -> list[Unit]:
+    """§9.8.3: Passengers unload from ground Transports straight into the Assault; one
+    Disrupted by the Opportunity Fire this triggers stays in its Transport's hex, and if
+    that hex is then over the stacking limit, Passengers are eliminated first."""
+    going, staying = [], []
+    for unit in passengers:
+        carrier = ctx.game.unit(need(unit.carried_by, f"units.{unit.key}.carried_by"))
+        if carrier.type.target_type == "helicopter":
+            illegal(ctx, "9.8.5", "Passengers may not unload from Helicopters into an enemy hex")
+        (staying if unit.status.disrupted else going).append(unit)
+    for unit in staying:
+        because(ctx, "9.8.3", f"{unit.name} was Disrupted unloading: it stays in its Transport's hex")
+    by_hex: dict[str, list[Unit]] = {}
+    for unit in staying:
+        by_hex.setdefault(need(unit.hex, f"units.{unit.key}.hex"), []).append(unit)
+    for hex_id, left in by_hex.items():
+        others = [u for u in ctx.game.stack(hex_id) if u.carried_by is None
+                  and u.type.target_type not in ("hq", "leader", "support_weapon")]
+        excess = len(others) + len(left) - STACKING_LIMIT
+        for unit in left[:max(excess, 0)]:
+            ctx.emit(UnitEliminated(unit.key))
+            because(ctx, "9.8.3", f"{hex_id} is over the stacking limit: {unit.name} is eliminated first")
+    return going
 
 
 def _roll_side(ctx: Ctx, units: list[Unit], foes: list[Unit], hex_id: str | None,
@@ -257,20 +286,19 @@ def _settle(ctx: Ctx, attackers: list[Unit], defenders: list[Unit], on_defenders
     held = all(result_of(d.key, ctx.answer.events) == "eliminated" for d in defenders)
     if held:
         because(ctx, "13.2.1", "the defender is eliminated: the attacker occupies the hex")
-        for a in attackers:
-            ctx.emit(UnitMoved(a.key, hex_id))
     elif on_defenders > on_attackers:
         because(ctx, "13.2.1", "the defender took more hits than it inflicted: it retreats one hex")
         for d in defenders:
             if result_of(d.key, ctx.answer.events) != "eliminated":
                 ctx.answer.unit(d.key, retreat=1)
                 ctx.answer.gap(f"units.{d.key}.hex", "not stated: the retreat hex (§13.2.2)")
-        for a in attackers:
-            ctx.emit(UnitMoved(a.key, hex_id))
     else:
-        because(ctx, "13.2.1", "the attacker did not inflict more hits than it received: it retreats")
+        because(ctx, "13.2.1", "the attacker did not inflict more hits than it received: it "
+                "retreats to the hex it entered from")
         for a in attackers:
             ctx.answer.unit(a.key, retreat=1)
+            if a.hex is not None and a.hex != hex_id and result_of(a.key, ctx.answer.events) != "eliminated":
+                ctx.emit(UnitMoved(a.key, a.hex))
     for unit in defenders + attackers:
         if result_of(unit.key, ctx.answer.events) != "eliminated":
             ctx.emit(StatusChanged(unit.key, "ops_complete", True))

@@ -136,6 +136,22 @@ def _helicopter(ctx: Ctx, actor: Unit, weapon_name: str | None) -> None:
             illegal(ctx, "9.7.1", f"a Flying Helicopter that expends more than {limit} MPs may not fire")
 
 
+def _support_weapons(ctx: Ctx, actor: Unit, kind: str) -> None:
+    """§10.5, §10.11: a deployed Support Weapon fires before or after its unit in Direct
+    Fire; in Opportunity Fire it fires in place of the unit's own FP."""
+    weapons = [sw for sw in ctx.game.attached(actor.key) if sw.type.target_type == "support_weapon"
+               and (sw.type.ap is not None or sw.type.he is not None)]
+    if not weapons:
+        return
+    keys = [sw.key for sw in weapons]
+    if kind == "opportunity_fire":
+        ctx.answer.set("participants", keys)
+        because(ctx, "10.11", "in Opportunity Fire the Support Weapon fires in place of its unit")
+    else:
+        ctx.answer.set("participants", [*keys, actor.key])
+        because(ctx, "10.5", "the Support Weapon may fire just before or after its unit")
+
+
 def _sight(ctx: Ctx, actor: Unit, target: Unit) -> None:
     """§10.2: a stated LOS, or the LOS traced through the stated intervening hexes."""
     relation = ctx.game.facts.relation(target.key)
@@ -347,6 +363,7 @@ def fire(ctx: Ctx, kind: str) -> None:
         ans.set("legal", True)
     if not ans.legal:
         return
+    _support_weapons(ctx, actor, kind)
     for key in [actor.key, *volley]:
         ctx.emit(StatusChanged(key, "ops_complete", True))
     because(ctx, "10.4", "the attacker is marked Ops Complete")

@@ -4,7 +4,7 @@ its Fire rolls (§2.3.4), and the Rubble/Fire check after heavy fire (§10.9).""
 from __future__ import annotations
 
 from referee.errors import NotStated, NotSupported
-from referee.events import MarkerPlaced, MarkerRemoved, StatusChanged, UnitRemoved
+from referee.events import MarkerPlaced, MarkerRemoved, StatusChanged, UnitEliminated, UnitRemoved
 from referee.model import HexState, Unit, need
 from referee.ruleset import Ctx
 from referee.waw85.command import Check, roll
@@ -140,13 +140,41 @@ def fire_minefield(ctx: Ctx) -> None:
 
 
 def _ignite(ctx: Ctx, hex_state: HexState, section: str) -> None:
-    """Place a Fire; units in the hex must retreat as if they had lost an Assault."""
+    """Place a Fire (removing Wrecks, Improved Positions and Cleared markers, §10.9); units
+    in the hex retreat as if they had lost an Assault, without Opportunity Fire and without
+    Ops Complete, or are eliminated if they cannot (§10.9, §9.7)."""
     ctx.emit(MarkerPlaced(hex_state.id, "fire"))
     for marker in tables()["fire_removes"]:
         if marker in hex_state.markers:
             ctx.emit(MarkerRemoved(hex_state.id, marker))
-    if ctx.game.stack(hex_state.id):
-        ctx.answer.gap("units", f"not supported: WaW85 §13.2.2 (retreat out of a new Fire hex, §{section})")
+    units = ctx.game.stack(hex_state.id)
+    if not units:
+        return
+    ctx.answer.set("triggers_opportunity_fire", False)
+    possible = ctx.game.facts.get("retreat_possible")
+    for unit in units:
+        if possible is False:
+            ctx.emit(UnitEliminated(unit.key))
+            because(ctx, section, f"{unit.name} cannot retreat out of the Fire hex: eliminated")
+        elif possible is True:
+            ctx.answer.unit(unit.key, retreat=1)
+            ctx.answer.gap(f"units.{unit.key}.hex", "not stated: the retreat hex (§13.2.2)")
+            because(ctx, section, f"{unit.name} retreats one hex out of the Fire, not Ops Complete")
+        else:
+            ctx.answer.gap(f"units.{unit.key}", "not stated: situation.retreat_possible")
+
+
+def place_marker(ctx: Ctx) -> None:
+    """Place marker ``query.choice`` in hex ``query.target`` with its immediate effect:
+    a Fire drives units out (§10.9, §9.7); Smoke and others simply go down."""
+    hex_state = ctx.game.hex(ctx.action.target if isinstance(ctx.action.target, str) else None)
+    marker = need(ctx.action.choice if isinstance(ctx.action.choice, str) else None, "query.choice")
+    if marker == "fire":
+        _ignite(ctx, hex_state, "10.9")
+    elif marker in ("smoke", "smoke_thinning", "chemical", "rubble", "wrecks"):
+        ctx.emit(MarkerPlaced(hex_state.id, marker))
+    else:
+        raise NotSupported("WaW85 §1.7", f"the effect of placing a {marker} marker")
 
 
 def fire_spread(ctx: Ctx) -> None:
