@@ -2,7 +2,7 @@
 chemical strike's morale check (§8.4)."""
 from __future__ import annotations
 
-from referee import damage
+from referee import damage, situation
 from referee.errors import NotStated
 from referee.events import StatusChanged, UnitDisrupted, UnitRallied
 from referee.model import Unit, need
@@ -36,9 +36,11 @@ def morale_of(ctx: Ctx, unit: Unit) -> int:
     if leader is not None:
         ctx.answer.because("001 §1.3.6", f"{unit.name} assumes {leader.name}'s morale")
         return need(leader.morale, f"units.{leader.key}.morale")
+    formation = ctx.game.formations.get(unit.formation or "")
+    if formation is not None and formation.conditional and ctx.params.has("conditional_morale"):
+        return conditional_value(ctx, unit)
     if unit.morale is not None:
         return unit.morale
-    formation = ctx.game.formations.get(unit.formation or "")
     if formation is not None and formation.morale is not None:
         return formation.morale
     hq = formation_hq(ctx, unit)
@@ -69,15 +71,21 @@ def _passes(ctx: Ctx, target: int, modifier: int) -> bool:
 
 
 def conditional_morale(ctx: Ctx) -> None:
-    """001 §1.6.1: base + 1 per Formation unit within 2 hexes (not HQs, leaders, itself), max 8."""
+    """The ``conditional_morale`` procedure (001 §1.6.1)."""
     ctx.params.require("conditional_morale", "001 §1.6.1")
-    unit = ctx.unit(ctx.action.actor)
+    ctx.answer.set("target_number", conditional_value(ctx, ctx.unit(ctx.action.actor)))
+
+
+def conditional_value(ctx: Ctx, unit: Unit) -> int:
+    """001 §1.6.1: base + 1 per Formation unit within 2 hexes (not HQs, leaders, itself),
+    at most 8; a platoon with a leader uses the leader's morale instead."""
     leader = leader_of(ctx, unit)
     if leader is not None:
-        ctx.answer.set("target_number", need(leader.morale, f"units.{leader.key}.morale"))
         ctx.answer.because("001 §1.6.1", "a platoon with a leader uses the leader's morale")
-        return
-    base = need(unit.morale, f"units.{unit.key}.morale")
+        return need(leader.morale, f"units.{leader.key}.morale")
+    formation = ctx.game.formations.get(unit.formation or "")
+    base = unit.morale if unit.morale is not None else getattr(formation, "morale", None)
+    base = need(base, f"units.{unit.key}.morale")
     near = 0
     for other in ctx.game.units.values():
         if other.key == unit.key or other.formation != unit.formation or not other.on_map:
@@ -87,16 +95,14 @@ def conditional_morale(ctx: Ctx) -> None:
         rel = ctx.game.facts.relation(other.key)
         if rel.within is not None and rel.within <= 2:
             near += 1
-        elif rel.distance is not None:
-            near += rel.distance <= 2
         elif rel.adjacent:
             near += 1
         else:
-            raise NotStated(f"units.{other.key}.distance")
+            near += situation.distance(ctx, unit.key, other.key) <= 2
     value = min(8, base + near)
     ctx.answer.because("001 §1.6.1", f"conditional morale {base} + {near} = {base + near}"
                        + (", capped at 8" if base + near > 8 else ""))
-    ctx.answer.set("target_number", value)
+    return value
 
 
 def _in_command(ctx: Ctx, unit: Unit) -> bool:

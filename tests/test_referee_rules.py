@@ -361,3 +361,19 @@ def test_leader_alters_one_attack_value_and_hqs_back_units_in_their_hex() -> Non
     assert verdict.legal is False and "HQ is not in T-72's hex (§1.3.3.2)" in map(str, verdict.reasons)
     assert classic("eisenbach").check(game, DirectFire(unit="A", target="T", weapon="ap", bonus_from=("L",))) \
         .gaps["fp"].startswith("not supported: 001 §1.3.6")
+
+
+def test_conditional_morale_formations_check_with_it() -> None:
+    from referee.actions import Rally
+    from referee.model import Formation
+    podhale = {"21st": Formation("21st", side="pact", morale=2, conditional=True)}
+    units = {"A": Unit("A", T72, side="pact", formation="21st", hex="h0", status=Status(disrupted=True)),
+             "B": Unit("B", T72, side="pact", formation="21st", hex="h1"),
+             "C": Unit("C", T72, side="pact", formation="21st", hex="h2"),
+             "D": Unit("D", T72, side="pact", formation="21st", hex="h5")}
+    game = Game(units=units, hexes=row().hexes, formations=podhale)
+    answer = classic("untold").resolve(game, Rally(unit="A"), GivenDice([2, 2]))
+    assert answer.values["modified_roll"] == 4 and answer.values["passed"] is True   # morale 2 + 2 near
+    answer = classic("untold").resolve(game, Rally(unit="A"), GivenDice([3, 2]))
+    assert answer.values["passed"] is False
+    assert "conditional morale 2 + 2 = 4 (001 §1.6.1)" in map(str, answer.reasons)
