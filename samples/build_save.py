@@ -1,6 +1,6 @@
 """Build ``samples/demo.vsav``: the position of The Untold Stories §6.1 example on the sample module.
 
-A Canadian Leopard C1 platoon (C7) is about to fire at a Soviet T-64 platoon concealed
+A Canadian Leopard C1 platoon (B7, four hexes away) is about to fire at a Soviet T-64 platoon concealed
 in the woods of F6 (001 §6.1: Leopard AP 4, To-Hit 4; T-64 armor 3, save 5, full
 strength). Around them, sample units of both sides: an HQ each, US infantry carried
 with an M113 that is already Ops Complete, a BMP-1 with Soviet infantry in the town,
@@ -28,7 +28,7 @@ MAIN_MAP = "Main Map"
 
 #: (hex, PieceSlot names bottom first, Level layer level per marker name) of every stack.
 POSITION: list[tuple[str, list[str]]] = [
-    ("C7", ["Leopard C1"]),
+    ("B7", ["Leopard C1"]),
     ("F6", ["T-64"]),
     ("B8", ["US Infantry", "M113", "Ops Complete"]),
     ("A9", ["US HQ"]),

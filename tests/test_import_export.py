@@ -59,7 +59,7 @@ def test_import_demo_position(sample) -> None:
     assert imported.pieces == PIECES
     assert {k: (u.hex, u.side, u.nation, u.formation, u.strength) for k, u in game.units.items()} == {
         "bmp-1": ("H4", "Warsaw Pact", "Soviet", "79 GTD", "full"),
-        "leopard-c1": ("C7", "NATO", "Canada", "4 CMBG", "full"),
+        "leopard-c1": ("B7", "NATO", "Canada", "4 CMBG", "full"),
         "m113": ("B8", "NATO", "US", "2/11 ACR", "full"),
         "soviet-hq": ("J4", "Warsaw Pact", "Soviet", "79 GTD", "full"),
         "soviet-infantry": ("H4", "Warsaw Pact", "Soviet", "79 GTD", "full"),
@@ -75,8 +75,8 @@ def test_import_demo_position(sample) -> None:
     assert imported.unit_markers == {"m113": [("ops_complete", "1767225600005")]}
     assert imported.hex_markers == {"E4": [("smoke_2", "1767225600011")]}
     assert game.hexes["E4"].markers == frozenset({"smoke_2"})
-    assert game.hexes["F6"].terrain == "woods" and game.hexes["C7"].terrain == "clear"
-    assert game.hexes["F6"].at.distance(game.hexes["C7"].at) == 3
+    assert game.hexes["F6"].terrain == "woods" and game.hexes["B7"].terrain == "clear"
+    assert game.hexes["F6"].at.distance(game.hexes["B7"].at) == 4       # effective range: To-Hit 4 as printed
     assert game.hexes["H4"].at == Hex(7, 0)
     assert len(game.hexes) == 154
     assert (game.turn, dict(game.missions_left)) == (1, {"NATO": 2, "Warsaw Pact": 2})
