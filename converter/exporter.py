@@ -111,7 +111,11 @@ class _Writer:
         return piece_id
 
     def add_unit_marker(self, key: str, name: str) -> None:
-        """A marker piece copied from its PieceSlot, put right above the unit in its stack."""
+        """The unit's status layer set, or a marker piece copied from its PieceSlot right above the unit."""
+        layers = self._rule(key).status_layers
+        if name in layers:
+            self.save.set_layer(self.unit_piece(key), *layers[name])
+            return
         selector = self.profile.unit_markers.get(name)
         if selector is None:
             raise ProfileError(f"unit_markers: the profile names no piece for {name!r}", file=self.profile.file)
@@ -123,6 +127,13 @@ class _Writer:
         self.unit_markers.setdefault(key, []).append((name, marker_id))
 
     def remove_unit_marker(self, key: str, name: str) -> None:
+        layers = self._rule(key).status_layers
+        if name in layers:
+            layer_name, level = layers[name]
+            layer = self.save.piece(self.unit_piece(key)).layer(layer_name)
+            if layer is not None and layer.active and layer.current_level == level:
+                self.save.set_layer(self.unit_piece(key), layer_name, -level)
+            return
         for entry in [e for e in self.unit_markers.get(key, []) if e[0] == name]:
             self.save.remove_piece(entry[1])
             self.unit_markers[key].remove(entry)
@@ -219,13 +230,16 @@ class _Writer:
 
     def status_event(self, key: str, field_name: str, value: Any, old: Status) -> None:
         if field_name == "ammo":
-            for name, _ in list(self.unit_markers.get(key, [])):
+            held = [name for name, _ in self.unit_markers.get(key, [])]
+            layered = [name for name in self._rule(key).status_layers if name.startswith("ammo:")]
+            for name in held + layered:
                 if name.startswith("ammo:"):
                     self.remove_unit_marker(key, name)
             if value != "none":
                 self.add_unit_marker(key, f"ammo:{value}")
             return
-        if field_name not in FLAG_MARKERS or field_name not in self.profile.unit_markers:
+        known = field_name in self.profile.unit_markers or field_name in self._rule(key).status_layers
+        if field_name not in FLAG_MARKERS or not known:
             raise ProfileError(f"unit_markers: the profile has no marker for status {field_name!r}",
                                file=self.profile.file, piece=self.unit_piece(key))
         if bool(value) and not getattr(old, field_name):

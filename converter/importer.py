@@ -279,6 +279,7 @@ class _Reader:
             strength = "reduced" if layer.active and layer.current_level == level else "full"
         elif entry.type.steps is not None:
             strength = "full"
+        status = {**status, **self.layer_statuses(piece_id, piece, rule)}
         map_name, hex_name, at = self.where(piece_id)
         location = self.profile.location_of_map(map_name)
         unit = Unit(key=key, type=entry.type, side=value("side"), nation=value("nation"),
@@ -286,6 +287,19 @@ class _Reader:
                     strength=strength, status=Status(**status), location=location)
         hex_state = HexState(hex_name, at=at) if location == "map" and hex_name is not None else None
         return unit, hex_state
+
+    def layer_statuses(self, piece_id: str, piece: Piece, rule: Any) -> dict[str, Any]:
+        """Status fields shown by layers of the unit's own piece (the rule's ``status_layers``)."""
+        found: dict[str, Any] = {}
+        for name, (layer_name, level) in rule.status_layers.items():
+            layer = piece.layer(layer_name)
+            if layer is None:
+                raise ProfileError(f"units[{rule.index}].status_layers.{name}: the piece has no layer "
+                                   f"{layer_name!r}", file=self.profile.file, piece=piece_id)
+            if layer.active and layer.current_level == level:
+                field_name, value = ("ammo", name.split(":", 1)[1]) if name.startswith("ammo:") else (name, True)
+                found[field_name] = value
+        return found
 
     def board_states(self) -> dict[str, HexState]:
         if self.terrain is None:

@@ -130,6 +130,7 @@ class UnitRule:
     formation: ValueRule | None
     reduced: tuple[str, int] | None
     table_where: Mapping[str, tuple[str, ...]]
+    status_layers: Mapping[str, tuple[str, int]] = field(default_factory=dict)
 
     def accepts(self, entry: Any) -> bool:
         return all(getattr(entry, k, None) in values for k, values in self.table_where.items())
@@ -168,7 +169,8 @@ class Profile:
             reduced = (raw["reduced"]["layer"], raw["reduced"]["level"]) if "reduced" in raw else None
             rules.append(UnitRule(i, Selector.of(raw["match"], f"{path}.match", file), ValueRule(f"{path}.type", raw["type"]),
                                   value("side"), value("nation"), value("formation"), reduced,
-                                  {k: tuple(v) for k, v in (raw.get("table_where") or {}).items()}))
+                                  {k: tuple(v) for k, v in (raw.get("table_where") or {}).items()},
+                                  {k: (v["layer"], v["level"]) for k, v in (raw.get("status_layers") or {}).items()}))
         markers: dict[str, Selector] = {}
         for name, raw in (data.get("unit_markers") or {}).items():
             if name == "ammo":

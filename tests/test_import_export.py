@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import csv
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -339,3 +340,60 @@ def test_cli_import_longest_day(tmp_path: Path) -> None:
     assert scenario.game.units["652"].hex == "7068"
     save = SavedGame.read(TLD / "scenarios" / "scenario_2.sav")
     assert save.piece(scenario.pieces["652"]).inner.image == "0652.svg"
+
+
+def _sample_builder():
+    """samples/build.py, which writes the sample module's trait texts (its layer_type)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("waw_sample_build", SAMPLES / "build.py")
+    module = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    sys.modules[spec.name] = module          # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_status_shown_by_a_layer_of_the_unit_itself(sample, tmp_path: Path) -> None:
+    """A module whose units carry their own Disrupted layer: import reads it, events set it, nothing is added."""
+    from converter.exporter import empty_save
+    from converter.vassal.sequence import join
+    module, _, table, terrain = sample
+    build = _sample_builder()
+    slot = next(s for s in module.piece_slots if s.name == "T-72")
+    layer = build.layer_type("Disrupted", ["disrupted.png"], [""], "Disrupted")
+    save = empty_save(module)
+    x, y = module.map("Main Map").geometry().locate("D5")
+    piece_id = save.add_piece(join([layer, slot.type_text], "\t"), "Main Map", x, y,
+                              state_text=join(["-1", slot.state_text], "\t"))
+    doc = yaml.safe_load((SAMPLES / "profile.yaml").read_text(encoding="utf-8"))
+    doc["units"][0]["status_layers"] = {"disrupted": {"layer": "Disrupted", "level": 1}}
+    del doc["unit_markers"]["disrupted"]
+    profile = Profile.from_document(doc)
+    save = SavedGame.from_bytes(save.to_bytes())
+    imported = import_save(save, module, profile, table, terrain)
+    assert imported.game.units["t-72"].status.disrupted is False
+    count = len(save.pieces)
+    apply_events(save, module, profile, imported, [UnitDisrupted("t-72")])
+    assert len(save.pieces) == count
+    assert save.piece(piece_id).layer("Disrupted").active
+    again = import_save(SavedGame.from_bytes(save.to_bytes()), module, profile, table, terrain)
+    assert again.game.units["t-72"].status.disrupted is True
+    apply_events(save, module, profile, again, [UnitRallied("t-72")])
+    assert not save.piece(piece_id).layer("Disrupted").active
+    doc["units"][0]["status_layers"] = {"disrupted": {"layer": "Shaken", "level": 1}}
+    with pytest.raises(ProfileError) as caught:
+        import_save(save, module, Profile.from_document(doc), table, terrain)
+    assert caught.value.piece == piece_id
+    assert "units[0].status_layers.disrupted: the piece has no layer 'Shaken'" in str(caught.value)
+
+
+def test_cli_export_onto_a_different_save_is_refused(tmp_path: Path) -> None:
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text("scenario: 1\nunits: []\nvassal: {pieces: {t-64: '42'}}\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["export", str(scenario), "--module", str(SAMPLES / "waw-sample.vmod"),
+                                       "--profile", str(SAMPLES / "profile.yaml"), "--onto", str(DEMO),
+                                       "-o", str(tmp_path / "out.vsav")])
+    assert result.exit_code == 2
+    assert result.output == (f"wawkit: {DEMO}: piece 42: unit 't-64' is piece 42 in the scenario but "
+                             f"{PIECES['t-64']} in the save; is it the save the scenario came from?\n")
+    assert not (tmp_path / "out.vsav").exists()

@@ -175,3 +175,38 @@ def test_table_where_skips_entries(module: Module) -> None:
     assert imported.game.units == {}
     assert sorted(u.name for u in imported.unrecognised) == [
         "BMP-1", "Leopard C1", "M113", "Ops Complete", "Soviet HQ", "Soviet Infantry", "T-64", "US HQ", "US Infantry"]
+
+
+CSV_SPEC = {"key": "fid", "name": ["dname", "name"], "nation": "nat", "formation": "group", "mp": "m",
+            "factors": ["o", "d", "o#2"], "side": {"column": "nat", "map": {"GE": "German"}}, "source": "t.csv"}
+
+
+def test_csv_unit_table_repeated_columns_and_sources() -> None:
+    from converter.unit_table import table_from_csv
+    text = "nat,group,dname,name,o,d,m,o,fid\nGE,272 Inf Div,272,III/272,3,2,4,,198\nUS,Corps,VII,,,1,[30],2,1832\n"
+    table = table_from_csv(text, CSV_SPEC, file="t.csv")
+    entry = table.get("198")
+    assert (entry.type.name, entry.type.mp, entry.side, entry.nation, entry.formation) == \
+        ("272 III/272", 4, "German", "GE", "272 Inf Div")
+    assert entry.factors == {"o": 3, "d": 2, "o#2": None}
+    assert entry.sources == {"other": "t.csv row 2"}
+    us = table.get("1832")
+    assert (us.type.name, us.type.mp, us.side, us.factors["o#2"]) == ("VII", None, "US", 2)
+
+
+def test_csv_unit_table_errors() -> None:
+    from converter.errors import SchemaError
+    from converter.unit_table import table_from_csv
+    with pytest.raises(SchemaError) as caught:
+        table_from_csv("nat,group,fid\nGE,x,1\n", CSV_SPEC, file="t.csv")
+    assert caught.value.path == "unit_table"
+    assert "no column(s) ['dname', 'name', 'o', 'd', 'o#2', 'm']" in str(caught.value)
+    header = "nat,group,dname,name,o,d,m,o,fid\n"
+    with pytest.raises(SchemaError) as caught:
+        table_from_csv(header + "GE,a,1,,1,1,1,1,7\nGE,b,2,,1,1,1,1,7\n", CSV_SPEC, file="t.csv")
+    assert "key '7' appears twice (row 3)" in str(caught.value)
+    with pytest.raises(SchemaError):
+        table_from_csv("", CSV_SPEC, file="t.csv")
+    with pytest.raises(SchemaError) as caught:
+        read_unit_table(Path("x.csv"))
+    assert "needs a profile with a unit_table section" in str(caught.value)
