@@ -4,7 +4,7 @@
 
 1. validates ``samples/demo.vsav`` (soundness and position legality);
 2. resolves the pending direct fire of The Untold Stories §6.1 example -- the
-   Leopard C1 in C7 fires AP at the concealed T-64 in the woods of F6 -- with a
+   Leopard C1 fires AP at the concealed T-64 in the woods of F6 -- with a
    fixed seed, writes the corrected save and its audit record, and replays the
    audit to show the result is reproducible;
 3. draws the position before (with the line of sight) and after (with the result),
@@ -25,9 +25,12 @@ from converter.render import picture
 from converter.resolve import read_position, run
 from converter.validate import Options, validate_path
 
-#: The pending action in short syntax, and the seed that rolls its dice.
-ACTION = "fire C7 F6 ap"
-SEED = 7
+#: The pending action in short syntax (units by their import keys), and the seed that rolls
+#: its dice: 5 1 4 4 to hit (the book's 4 1 5 4 in another order), 5 1 2 4 4 to save.
+ACTION = "fire leopard-c1 t-64 ap"
+SEED = 10
+#: The line of sight drawn on the pictures.
+SIGHT = ("leopard-c1", "t-64")
 
 
 def banner(text: str) -> None:
@@ -61,8 +64,8 @@ def demo(samples: Path, out: Path) -> int:
 
     banner("render")
     before_png, after_png = out / "demo-before.png", out / "demo-resolved.png"
-    picture(save, before_png, module=str(module), profile=str(profile), sights=[("C7", "F6")])
-    picture(corrected, after_png, module=str(module), profile=str(profile), sights=[("C7", "F6")],
+    picture(save, before_png, module=str(module), profile=str(profile), sights=[SIGHT])
+    picture(corrected, after_png, module=str(module), profile=str(profile), sights=[SIGHT],
             audit=str(record_path))
     print(f"{before_png}\n{after_png}")
 

@@ -66,8 +66,10 @@ class Position:
 
 
 def read_position(save: str | os.PathLike[str] | SavedGame, module: str | os.PathLike[str] | Module,
-                  profile: str | os.PathLike[str]) -> Position:
-    """Read a save with its module and profile (the profile names its unit table and terrain)."""
+                  profile: str | os.PathLike[str], *, units: str | os.PathLike[str] | None = None,
+                  terrain: str | os.PathLike[str] | None = None) -> Position:
+    """Read a save with its module and profile; the unit table and terrain are the ones the
+    profile names unless ``units`` / ``terrain`` are given."""
     from converter.importer import import_save
     from converter.profile import read_profile
     from converter.terrain import read_terrain
@@ -75,20 +77,22 @@ def read_position(save: str | os.PathLike[str] | SavedGame, module: str | os.Pat
     module_obj = module if isinstance(module, Module) else Module.read(module)
     save_obj = save if isinstance(save, SavedGame) else read_save(save)
     loaded = read_profile(profile)
-    if loaded.units_file is None:
-        raise ResolveError("the profile names no units_file (unit table)", file=str(profile))
-    table = read_unit_table(loaded.units_file, loaded.unit_table)
-    terrain = read_terrain(loaded.terrain_file) if loaded.terrain_file else None
-    imported = import_save(save_obj, module_obj, loaded, table, terrain)
+    units_file = units or loaded.units_file
+    terrain_file = terrain or loaded.terrain_file
+    if units_file is None:
+        raise ResolveError("no unit table: give --units or name units_file in the profile", file=str(profile))
+    table = read_unit_table(units_file, loaded.unit_table)
+    terrain_map = read_terrain(terrain_file) if terrain_file else None
+    imported = import_save(save_obj, module_obj, loaded, table, terrain_map)
     inputs: dict[str, Path] = {}
     if save_obj.path:
         inputs["save"] = Path(save_obj.path)
     if module_obj.file:
         inputs["module"] = Path(module_obj.file)
     inputs["profile"] = Path(profile)
-    inputs["units"] = Path(loaded.units_file)
-    if loaded.terrain_file:
-        inputs["terrain"] = Path(loaded.terrain_file)
+    inputs["units"] = Path(units_file)
+    if terrain_file:
+        inputs["terrain"] = Path(terrain_file)
     return Position(save_obj, module_obj, imported.game, dict(imported.pieces), inputs, loaded, imported)
 
 
@@ -102,7 +106,7 @@ def read_save(path: str | os.PathLike[str]) -> SavedGame:
     return SavedGame(container, clock=lambda: next(counter))
 
 
-def position_reader(module: Module, profile: str, ruleset: str = "classic") \
+def position_reader(module: Module, profile: str, ruleset: str = "classic", units: str | None = None) \
         -> Callable[[SavedGame], tuple[Game, dict[str, str], Ruleset, list[Any]]]:
     """For ``wawkit validate``: a function from a save to its Game, piece ids, ruleset, and a
     finding for each piece the profile does not recognise."""
@@ -110,7 +114,7 @@ def position_reader(module: Module, profile: str, ruleset: str = "classic") \
     chosen = ruleset_named(ruleset)
 
     def read(save: SavedGame) -> tuple[Game, dict[str, str], Ruleset, list[Any]]:
-        position = read_position(save, module, profile)
+        position = read_position(save, module, profile, units=units)
         unknown = [Finding("warning", "not-recognised", f"the profile does not recognise this piece: {u.reason}",
                            piece=u.piece, name=u.name, hex=u.location) for u in position.imported.unrecognised]
         return position.game, position.piece_of, chosen, unknown

@@ -23,9 +23,9 @@ import os
 import re
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping
 
 from converter.errors import GeometryError, WawkitError
 from converter.report import Finding, Report, unreadable
@@ -46,8 +46,13 @@ _SAVED_WITH = re.compile(r"Game saved using (.+) version (.*?)\.?$")
 
 # -- soundness ---------------------------------------------------------------------------
 
-def soundness(save: SavedGame, module: Module | None) -> list[Finding]:
-    """Every format-level problem of a save, with the module when one is given."""
+def soundness(save: SavedGame, module: Module | None,
+              board_aliases: Mapping[str, tuple[str, int, int]] | None = None) -> list[Finding]:
+    """Every format-level problem of a save, with the module when one is given.
+
+    ``board_aliases`` (from a profile) names boards of older module versions and where
+    they lie on a board of this one; a save laying them out is noted, not an error.
+    """
     found = list(_ids_and_stacks(save))
     for piece_id, entry in save.pieces.items():
         if entry.is_stack or entry.is_deck:
@@ -59,7 +64,7 @@ def soundness(save: SavedGame, module: Module | None) -> list[Finding]:
                                  piece=piece_id, name=entry.piece.name))
     if module is not None:
         found.extend(_module_identity(save, module))
-        found.extend(_placement(save, module))
+        found.extend(_placement(save, module, board_aliases or {}))
         found.extend(_definitions(save, module))
     return found
 
@@ -116,7 +121,8 @@ def map_def(module: Module, map_id: str) -> MapDef | None:
     return next((m for m in module.maps if map_id in (m.id, m.name)), None)
 
 
-def geometries(save: SavedGame, module: Module) -> tuple[dict[str, MapGeometry], list[Finding]]:
+def geometries(save: SavedGame, module: Module, board_aliases: Mapping[str, tuple[str, int, int]] | None = None
+               ) -> tuple[dict[str, MapGeometry], list[Finding]]:
     """Each map's board layout as the save's BoardPickers give it (else the module's default)."""
     found: list[Finding] = []
     result: dict[str, MapGeometry] = {}
@@ -134,6 +140,14 @@ def geometries(save: SavedGame, module: Module) -> tuple[dict[str, MapGeometry],
             continue
         known = {board.name for board in definition.boards}
         strange = sorted({placed.name for placed in layouts.get(map_id, ()) if placed.name not in known})
+        aliased = [name for name in strange if name in (board_aliases or {})]
+        for name in aliased:
+            board, x, y = (board_aliases or {})[name]
+            found.append(Finding("info", "board-alias", f"map {map_id!r} lays out board {name!r}, which the profile "
+                                 f"places on board {board!r} at ({x}, {y}); placement not checked"))
+        strange = [name for name in strange if name not in aliased]
+        if aliased and not strange:
+            continue
         if strange:
             found.append(Finding("error", "unknown-board", f"map {map_id!r} lays out board(s) "
                                  f"{', '.join(strange)}; the module has {', '.join(sorted(known)) or 'none'}"))
@@ -145,9 +159,10 @@ def geometries(save: SavedGame, module: Module) -> tuple[dict[str, MapGeometry],
     return result, found
 
 
-def _placement(save: SavedGame, module: Module) -> Iterator[Finding]:
+def _placement(save: SavedGame, module: Module, board_aliases: Mapping[str, tuple[str, int, int]]
+               ) -> Iterator[Finding]:
     """Pieces on maps the module lacks, or on a known map but off every board."""
-    maps, problems = geometries(save, module)
+    maps, problems = geometries(save, module, board_aliases)
     yield from problems
     missing_maps: Counter[str] = Counter()
     for piece_id, entry in save.pieces.items():
@@ -237,7 +252,7 @@ def legality(game: Game, ruleset: Ruleset, piece_of: dict[str, str] | None = Non
     """Position legality as the referee answers it, one finding per broken or unanswerable rule."""
     piece_of = piece_of or {}
     found: list[Finding] = []
-    occupied = sorted({u.hex for u in game.units.values() if u.on_map and u.hex})
+    occupied = sorted({u.hex for u in game.units.values() if u.on_map and u.hex and _is_hex(game, u.hex)})
     for hex_id in occupied:
         answer = ruleset.check(game, make_action("stacking", target=hex_id))
         found.extend(_answer_findings(answer, hex_id=hex_id, code="stacking"))
@@ -246,6 +261,13 @@ def legality(game: Game, ruleset: Ruleset, piece_of: dict[str, str] | None = Non
             continue
         found.extend(_unit_findings(game, ruleset, unit, piece_of.get(unit.key)))
     return found
+
+
+def _is_hex(game: Game, location: str) -> bool:
+    """Whether a unit's location is a hex of the board (not a zone or display box): when the
+    import placed hexes on the grid (``at``), a location without a place is not a hex."""
+    placed = any(h.at is not None for h in game.hexes.values())
+    return not placed or (location in game.hexes and game.hexes[location].at is not None)
 
 
 def _answer_findings(answer: Any, *, code: str, hex_id: str | None = None, unit: Unit | None = None,
@@ -293,38 +315,109 @@ def _unit_findings(game: Game, ruleset: Ruleset, unit: Unit, piece: str | None) 
 
 # -- logs -----------------------------------------------------------------------------
 
+def snapshot(replay: "Replay", template: SavedGame) -> SavedGame:
+    """The replay's current position as a save of its own (same boards, properties, metadata)."""
+    from converter.vassal.container import Container, Entry
+    from converter.vassal.sequence import ESC, join
+    texts = [c.text for c in template._state_commands() if not isinstance(c, (AddPiece, EndSave))]
+    holders = [pid for pid, (type_text, _s) in replay.pieces.items() if type_text == "stack" or type_text.startswith("deck;")]
+    order = [pid for pid in replay.pieces if pid not in set(holders)] + holders
+    texts += [AddPiece.of(pid, *replay.pieces[pid], template.quoting).text for pid in order]
+    texts.append("end_save")
+    plaintext = (join(texts, ESC, template.quoting) or "").encode("utf-8", "surrogateescape")
+    container = Container([Entry("savedGame", b"")], plaintext, template.container.obfuscation,
+                          template.container.metadata, template.path)
+    return SavedGame(container)
+
+
+def cheapest_path(game: Game, ruleset: Ruleset, unit_key: str, goal: str, limit: int) -> tuple[int, list[str]] | None:
+    """The cheapest route (MP, hexes entered) from the unit's hex to ``goal``, each step priced
+    by the referee's own Move check; None when no route within ``limit`` MP reaches it."""
+    import heapq
+    unit = game.unit(unit_key)
+    if unit.hex is None or unit.hex not in game.hexes or goal not in game.hexes:
+        return None
+    name_at = {h.at: name for name, h in game.hexes.items() if h.at is not None}
+    start = unit.hex
+    best = {start: 0}
+    queue: list[tuple[int, str, list[str]]] = [(0, start, [])]
+    free = unit.with_status(ops_complete=False, out_of_command=False, mp_spent=0)
+    while queue:
+        cost, here, path = heapq.heappop(queue)
+        if here == goal:
+            return cost, path
+        if cost > best.get(here, limit + 1) or game.hexes[here].at is None:
+            continue
+        mover = game.with_unit(replace(free, hex=here))
+        for neighbour in game.hexes[here].at.neighbors():
+            there = name_at.get(neighbour)
+            if there is None:
+                continue
+            answer = ruleset.check(mover, make_action("move", unit=unit_key, path=(there,)))
+            step = answer.values.get("cost")
+            if not isinstance(step, int):
+                continue
+            total = cost + step
+            if total <= limit + 1 and total < best.get(there, limit + 2):
+                best[there] = total
+                heapq.heappush(queue, (total, there, path + [there]))
+    return None
+
+
 @dataclass
 class LogBinding:
-    """How a log's pieces become referee units: a function from the replay to a Game and ids."""
+    """How a log's position becomes referee units at each step: module, profile, ruleset."""
 
-    to_game: Callable[["Replay"], tuple[Game, dict[str, str]]]
-    ruleset: Ruleset
+    read: Callable[[SavedGame], tuple[Game, dict[str, str], Ruleset, list[Finding]]]
 
 
 def log_findings(save: SavedGame, binding: LogBinding) -> list[Finding]:
-    """Replay every step; each unit that changes hex is checked as a Move by the referee."""
+    """Replay every step; each unit that changes hex is checked as a Move by the referee: the
+    cheapest route against its Movement Factor, Ops Complete, Out of Command; then stacking
+    where it arrives. Disrupted movement (§6.1.6) is reported as not supported."""
     from converter.vassal.log import Replay
     replay = Replay(save)
     found: list[Finding] = []
-    game, piece_of = binding.to_game(replay)
-    for step in replay:
+    game, piece_of, ruleset, _ = binding.read(save)
+    unit_of = {pid: key for key, pid in piece_of.items()}
+    for step in list(replay.steps):
         replay.apply(step)
-        if not step.moves:
+        moved = {m.id for m in step.moves}
+        moved |= {member for m in step.moves for member in replay.members(m.id)}
+        if not moved & set(unit_of):
             continue
-        after, piece_after = binding.to_game(replay)
-        for key, unit in sorted(after.units.items()):
-            before = game.units.get(key)
-            if before is None or not before.on_map or not unit.on_map or before.hex == unit.hex \
-                    or unit.hex is None:
+        after, piece_after, _ruleset, _ = binding.read(snapshot(replay, save))
+        for key in sorted(unit_of[pid] for pid in moved if pid in unit_of):
+            before, now = game.units.get(key), after.units.get(key)
+            if before is None or now is None or not (before.on_map and now.on_map) or before.hex == now.hex \
+                    or now.hex is None:
                 continue
-            action = make_action("move", unit=key, path=(unit.hex,))
-            answer = binding.ruleset.check(game, action)
-            found.extend(_answer_findings(answer, code="move", unit=before, piece=piece_after.get(key),
-                                          step=step.index))
-            landed = binding.ruleset.check(after, make_action("stacking", target=unit.hex))
-            found.extend(f for f in _answer_findings(landed, code="stacking", hex_id=unit.hex,
-                                                     step=step.index) if f.severity == "error")
+            found.extend(_move_findings(game, ruleset, before, now.hex, piece_of.get(key), step.index))
+            landed = ruleset.check(after, make_action("stacking", target=now.hex))
+            found.extend(f for f in _answer_findings(landed, code="stacking", hex_id=now.hex, step=step.index)
+                         if f.severity == "error")
         game, piece_of = after, piece_after
+        unit_of = {pid: key for key, pid in piece_of.items()}
+    return found
+
+
+def _move_findings(game: Game, ruleset: Ruleset, unit: Unit, goal: str, piece: str | None, step: int
+                   ) -> list[Finding]:
+    """One logged move judged by the referee along the cheapest route to where the unit went."""
+    where = {"piece": piece, "name": unit.name, "hex": unit.hex, "step": step}
+    limit = unit.type.mp if unit.type.mp is not None else 0
+    route = cheapest_path(game, ruleset, unit.key, goal, limit + 12)
+    if route is None:
+        return [Finding("error", "move", f"no route from {unit.hex} to {goal} that the unit may take",
+                        section="§5.0", **where)]
+    cost, path = route
+    answer = ruleset.check(game, make_action("move", unit=unit.key, path=tuple(path)))
+    route_text = f"{unit.hex} -> {goal} (cheapest route {' '.join(path)}, {cost} MP)"
+    found = [replace(f, message=f"{route_text}: {f.message}")
+             for f in _answer_findings(answer, code="move", unit=unit, piece=piece, step=step)]
+    if unit.status.disrupted:
+        found.append(Finding("unsupported", "move", f"Disrupted unit moved {unit.hex} -> {goal}: whether it moved "
+                             "closer to an enemy in its LOS is not checked", section="§6.1.6", **where))
     return found
 
 
@@ -337,23 +430,28 @@ class Options:
     module: str | None = None
     profile: str | None = None
     ruleset: str = "classic"
+    units: str | None = None
+    replay_log: bool = True
 
 
 def validate_save(save: SavedGame, module: Module | None, *, file: str,
-                  position: Callable[[SavedGame], tuple[Game, dict[str, str], Ruleset, list[Finding]]] | None = None
-                  ) -> Report:
+                  board_aliases: Mapping[str, tuple[str, int, int]] | None = None,
+                  position: Callable[[SavedGame], tuple[Game, dict[str, str], Ruleset, list[Finding]]] | None = None,
+                  replay_log: bool = True) -> Report:
     """All passes over one read save: soundness, then legality when a position reader is given."""
     report = Report(file, kind="log" if save.is_log else "save")
     report.facts["pieces"] = sum(1 for e in save.pieces.values() if not (e.is_stack or e.is_deck))
     report.facts["stacks"] = sum(1 for e in save.pieces.values() if e.is_stack)
     if save.is_log:
         report.facts["steps"] = len(save.log_steps)
-    report.extend(soundness(save, module))
+    report.extend(soundness(save, module, board_aliases))
     if position is not None:
         game, piece_of, ruleset, unrecognised = position(save)
         report.facts["units"] = sum(1 for u in game.units.values() if u.on_map)
         report.extend(unrecognised)
         report.extend(legality(game, ruleset, piece_of))
+        if save.is_log and replay_log:
+            report.extend(log_findings(save, LogBinding(position)))
     return report
 
 
@@ -375,10 +473,14 @@ def validate_path(path: str | os.PathLike[str], options: Options) -> Report:
         save = SavedGame.read(path)
         module = _module(options.module)
         position = None
+        aliases: Mapping[str, tuple[str, int, int]] = {}
         if options.profile is not None and module is not None:
+            from converter.profile import read_profile
             from converter.resolve import position_reader
-            position = position_reader(module, options.profile, options.ruleset)
-        return validate_save(save, module, file=name, position=position)
+            aliases = read_profile(options.profile).board_aliases
+            position = position_reader(module, options.profile, options.ruleset, options.units)
+        return validate_save(save, module, file=name, board_aliases=aliases, position=position,
+                             replay_log=options.replay_log)
     except WawkitError as error:
         return unreadable(name, error.located(file=name))
     except OSError as error:

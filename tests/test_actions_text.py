@@ -69,11 +69,15 @@ def test_bad_actions_are_refused_with_the_reason(text: str, message: str) -> Non
 
 
 def test_actions_file_with_mappings_and_strings(tmp_path: Path) -> None:
-    specs = load_actions(SAMPLES / "actions.yaml")
-    assert [(s.kind, s.refs, s.weapon, s.text) for s in specs] == [
-        ("direct_fire", ("leopard-c1", "t-64"), "ap", "leopard-fires-at-t64"),
-        ("los", ("leopard-c1", "t-64"), None, "leopard-sees-t64"),
-        ("direct_fire", ("t-64", "leopard-c1"), "ap", "t64-returns-fire")]
+    first = load_actions(SAMPLES / "actions.yaml")[0]
+    assert (first.kind, first.refs, first.weapon, first.text) == (
+        "direct_fire", ("leopard-c1", "t-64"), "ap", "leopard-fires-at-t64")
+    assert first.dice == {"attack": (4, 1, 5, 4), "save": (1, 3, 4, 4, 6)}
+    listed = tmp_path / "listed.yaml"
+    listed.write_text("- {action: los, unit: a, target: b, note: n, source: s}\n"
+                      "- {kind: direct_fire, unit: b, target: a, weapon: he, id: back}\n", encoding="utf-8")
+    assert [(s.kind, s.refs, s.weapon, s.text) for s in load_actions(listed)] == [
+        ("los", ("a", "b"), None, "los a b"), ("direct_fire", ("b", "a"), "he", "back")]
     mixed = tmp_path / "mixed.yaml"
     mixed.write_text("- fire C7 F6 ap\n- {kind: move, unit: leopard-c1, path: [D7, E7]}\n", encoding="utf-8")
     first, second = load_actions(mixed)

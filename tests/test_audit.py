@@ -28,7 +28,7 @@ def resolved(tmp_path: Path) -> Path:
     out.mkdir()
     result = CliRunner().invoke(main, [
         "resolve", str(samples / "demo.vsav"), "--module", str(samples / "waw-sample.vmod"),
-        "--profile", str(samples / "profile.yaml"), "--action", "fire C7 F6 ap", "--seed", "7",
+        "--profile", str(samples / "profile.yaml"), "--action", "fire leopard-c1 t-64 ap", "--seed", "10",
         "-o", str(out / "r.vsav")])
     assert result.exit_code == 0, result.output
     return out / "r.audit.json"
@@ -40,7 +40,7 @@ def test_record_holds_inputs_seed_rolls_events(resolved: Path) -> None:
     assert data["inputs"]["save"]["path"] == "../samples/demo.vsav"
     assert data["inputs"]["save"]["sha256"] == __import__("hashlib").sha256(
         (SAMPLES / "demo.vsav").read_bytes()).hexdigest()
-    assert data["dice"] == {"seed": 7}
+    assert data["dice"] == {"seed": 10}
     assert [r["label"] for r in data["rolls"]] == ["attack", "save"]
     assert [len(r["values"]) for r in data["rolls"]] == [4, 5]
     assert data["events"] == [
@@ -48,7 +48,7 @@ def test_record_holds_inputs_seed_rolls_events(resolved: Path) -> None:
         {"type": "UnitDisrupted", "unit": "t-64"}, {"type": "UnitReduced", "unit": "t-64"}]
     assert data["results"] == [{"unit": "t-64", "result": "disrupted_and_reduced"}]
     assert data["refused"] is None
-    assert "direct fire AP: Leopard C1 (C7) -> T-64 (F6)" in data["report"]
+    assert "direct fire AP: Leopard C1 (B7) -> T-64 (F6)" in data["report"]
 
 
 def test_verify_replays_to_the_identical_result(resolved: Path) -> None:

@@ -40,7 +40,10 @@ def test_demo_writes_save_audit_and_pictures(demo_run: tuple[Path, str]) -> None
 def test_demo_report_states_the_result(demo_run: tuple[Path, str]) -> None:
     _out, printed = demo_run
     assert f"resolve: {ACTION} (seed {SEED})" in printed
-    assert "direct fire AP: Leopard C1 (C7) -> T-64 (F6)" in printed
+    game = read_position(SAMPLES / "demo.vsav", SAMPLES / "waw-sample.vmod", SAMPLES / "profile.yaml").game
+    leopard = game.unit("leopard-c1").hex
+    assert f"direct fire AP: Leopard C1 ({leopard}) -> T-64 (F6)" in printed
+    assert "  roll attack: 5 1 4 4\n" in printed and "  roll save: 5 1 2 4 4\n" in printed
     assert "  hits: 3\n" in printed and "  saves: 1\n" in printed and "  net hits: 2\n" in printed
     assert "T-64 is Disrupted; T-64 is Reduced" in printed
     assert "verified, identical rolls, events and output" in printed

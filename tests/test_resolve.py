@@ -37,7 +37,7 @@ def test_book_dice_from_the_actions_file_give_the_book_result(position) -> None:
 
 
 def test_given_dice_are_used_in_order(position) -> None:
-    outcome = resolve_actions(position.game, [parse("fire C7 F6 ap")], ruleset_named("classic"),
+    outcome = resolve_actions(position.game, [parse("fire leopard-c1 t-64 ap")], ruleset_named("classic"),
                               GivenDice([1, 1, 1, 2, 6, 6, 6, 6, 6]))
     answer = outcome.steps[0].answer
     assert answer.rolls == [("attack", [1, 1, 1, 2])]
@@ -46,20 +46,22 @@ def test_given_dice_are_used_in_order(position) -> None:
 
 
 def test_a_later_action_sees_the_earlier_result_and_is_refused(position) -> None:
-    specs = load_actions(SAMPLES / "actions.yaml")
+    specs = [load_actions(SAMPLES / "actions.yaml")[0], parse("los leopard-c1 t-64"), parse("fire t-64 leopard-c1 ap")]
     outcome = resolve_actions(position.game, specs, ruleset_named("classic"), GivenDice([6] * 20))
-    assert [s.spec.text for s in outcome.steps] == ["leopard-fires-at-t64", "leopard-sees-t64"]
+    assert [s.spec.text for s in outcome.steps] == ["leopard-fires-at-t64", "los leopard-c1 t-64"]
     assert outcome.refused is not None
-    assert outcome.refused.text == "t64-returns-fire"
+    assert (outcome.refused.index, outcome.refused.text) == (2, "fire t-64 leopard-c1 ap")
     assert ("§6.1.7", "T-64 is Disrupted and cannot fire") in outcome.refused.reasons
 
 
 def test_refused_action_writes_nothing_and_says_why(tmp_path: Path) -> None:
     out = tmp_path / "out.vsav"
-    result = CliRunner().invoke(main, ["resolve", str(SAVE), *COMMON, "--actions",
-                                                       str(SAMPLES / "actions.yaml"), "--seed", "1", "-o", str(out)])
+    result = CliRunner().invoke(main, ["resolve", str(SAVE), *COMMON, "--action", "fire leopard-c1 t-64 ap",
+                                       "--action", "fire t-64 leopard-c1 ap", "--dice", "4,1,5,4,1,3,4,4,6",
+                                       "-o", str(out)])
     assert result.exit_code == 1
-    assert "REFUSED: t64-returns-fire" in result.stdout
+    assert "T-64 is Disrupted; T-64 is Reduced" in result.stdout
+    assert "REFUSED: fire t-64 leopard-c1 ap" in result.stdout
     assert "T-64 is Disrupted and cannot fire (§6.1.7)" in result.stdout
     assert "Nothing was written." in result.stdout
     assert list(tmp_path.iterdir()) == []
@@ -77,10 +79,10 @@ def test_ops_complete_unit_is_refused_with_its_section(tmp_path: Path) -> None:
 
 def test_cli_resolve_writes_save_and_audit(tmp_path: Path) -> None:
     out = tmp_path / "r.vsav"
-    result = CliRunner().invoke(main, ["resolve", str(SAVE), *COMMON, "--action", "fire C7 F6 ap",
+    result = CliRunner().invoke(main, ["resolve", str(SAVE), *COMMON, "--action", "fire leopard-c1 t-64 ap",
                                                        "--dice", "6,6,6,6,1,1,1,1,1", "-o", str(out)])
     assert result.exit_code == 0, result.output
-    assert "4 dice at 3+: 4 hit(s) (§6.1)" in result.stdout
+    assert "4 dice at 4+: 4 hit(s) (§6.1)" in result.stdout
     assert "T-64 is eliminated" in result.stdout
     record = json.loads((tmp_path / "r.audit.json").read_text(encoding="utf-8"))
     assert record["dice"] == {"given": [6, 6, 6, 6, 1, 1, 1, 1, 1]}
@@ -95,7 +97,7 @@ def test_cli_resolve_writes_save_and_audit(tmp_path: Path) -> None:
 def test_existing_output_is_not_replaced_without_force(tmp_path: Path) -> None:
     out = tmp_path / "r.vsav"
     out.write_bytes(b"keep")
-    args = ["resolve", str(SAVE), *COMMON, "--action", "fire C7 F6 ap", "--seed", "7", "-o", str(out)]
+    args = ["resolve", str(SAVE), *COMMON, "--action", "fire leopard-c1 t-64 ap", "--seed", "10", "-o", str(out)]
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 2
     assert out.read_bytes() == b"keep"
@@ -115,13 +117,13 @@ def test_bad_dice_and_ambiguous_references_are_clear_errors(position) -> None:
 
 def test_missing_dice_for_a_roll_names_the_roll(position) -> None:
     with pytest.raises(ResolveError, match="no dice for roll 'save'"):
-        resolve_actions(position.game, [parse("fire C7 F6 ap")], ruleset_named("classic"),
+        resolve_actions(position.game, [parse("fire leopard-c1 t-64 ap")], ruleset_named("classic"),
                         LabelledDice({"attack": [6, 6, 6, 6]}, None))
 
 
 def test_same_seed_same_bytes(position) -> None:
-    first = run(read_position(SAVE, MODULE, PROFILE), [parse("fire C7 F6 ap")], seed=11)
-    second = run(read_position(SAVE, MODULE, PROFILE), [parse("fire C7 F6 ap")], seed=11)
+    first = run(read_position(SAVE, MODULE, PROFILE), [parse("fire leopard-c1 t-64 ap")], seed=11)
+    second = run(read_position(SAVE, MODULE, PROFILE), [parse("fire leopard-c1 t-64 ap")], seed=11)
     assert first.save is not None and second.save is not None
     assert first.save.to_plaintext() == second.save.to_plaintext()
     assert first.record.rolls == second.record.rolls

@@ -27,14 +27,15 @@ RULESETS = click.Choice(["classic", "classic:untold", "classic:eisenbach", "waw8
 @click.argument("path", type=click.Path(exists=True))
 @click.option("--module", "module_path", type=EXISTING, help="The module (.vmod or buildFile) the save belongs to.")
 @click.option("--profile", "profile_path", type=EXISTING, help="Module profile: also check position legality.")
+@click.option("--units", type=EXISTING, help="Unit table (default: the profile's units_file).")
 @click.option("--ruleset", default="classic", type=RULESETS, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="JSON (one line per file for a folder).")
 @click.option("--workers", type=int, default=None, help="Processes for a folder (default: all cores).")
-def validate(path: str, module_path: str | None, profile_path: str | None, ruleset: str, as_json: bool,
-             workers: int | None) -> None:
+def validate(path: str, module_path: str | None, profile_path: str | None, units: str | None, ruleset: str,
+             as_json: bool, workers: int | None) -> None:
     """Check a save, a log, or a folder of them: soundness, and legality with --profile."""
     from converter.validate import Options, saves_in, validate_folder, validate_path
-    options = Options(module_path, profile_path, ruleset)
+    options = Options(module_path, profile_path, ruleset, units)
     if os.path.isdir(path):
         paths = saves_in(path)
         with click.progressbar(length=len(paths), label="validating", file=click.get_text_stream("stderr")) as bar:
