@@ -8,6 +8,7 @@ Every piece the events do not touch keeps its AddPiece command byte for byte.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from types import MappingProxyType
 from typing import Any, Iterable
@@ -172,10 +173,11 @@ class _Writer:
     def set_strength(self, key: str, strength: str | None) -> None:
         rule = self._rule(key)
         if rule.reduced is None:
-            raise ProfileError(f"units[{rule.index}].reduced: the profile says no layer for the reduced side",
+            raise ProfileError(f"units[{rule.index}].reduced: the profile says nothing of the reduced side",
                                file=self.profile.file, piece=self.unit_piece(key))
-        layer, level = rule.reduced
-        self.save.set_layer(self.unit_piece(key), layer, level if strength == "reduced" else 1)
+        entry = self.save.entry(self.unit_piece(key))
+        rule.reduced.show(entry.piece, strength == "reduced")
+        entry.commit()
 
     def _rule(self, key: str) -> UnitRule:
         piece = self.save.piece(self.unit_piece(key))
@@ -219,8 +221,17 @@ class _Writer:
             raise ProfileError(f"the profile cannot write a {type(event).__name__} event into a save",
                                file=self.profile.file, piece=self.pieces.get(key))
 
+    def map_for(self, location: str) -> str | None:
+        """The map a unit off the board lies on: the profile's holding map, or a map named like the location."""
+        if location == "eliminated" and self.profile.eliminate_to is not None:
+            return self.profile.eliminate_to
+        found = self.profile.map_of_location(location)
+        if found is None and any(location in (m.name, m.id) for m in self.module.maps):
+            found = location
+        return found
+
     def leave_map(self, key: str, location: str) -> None:
-        map_name = self.profile.eliminate_to if location == "eliminated" else self.profile.map_of_location(location)
+        map_name = self.map_for(location)
         if map_name is None:
             for _, marker_id in self.unit_markers.pop(key, []):
                 self.save.remove_piece(marker_id)
@@ -333,6 +344,12 @@ class _Palette:
         self.table = table
 
     def entry_of(self, unit: Unit) -> TableEntry:
+        """The table entry of a unit: the one its key names (``t-64-2`` -> ``t-64``), else one printing its type."""
+        base = re.sub(r"-[0-9]+$", "", unit.key)
+        for key in (unit.key, base):
+            entry = self.table.get(key)
+            if entry is not None and entry.type == unit.type and key in self.by_key:
+                return entry
         for entry in self.table.entries.values():
             if entry.type == unit.type and entry.key in self.by_key:
                 return entry
@@ -383,7 +400,7 @@ def export_game(game: Game, module: Module, profile: Profile, table: UnitTable) 
                 raise ProfileError(f"unit {key!r} is on the map without a hex")
             writer.move_unit(key, profile.main_map, *writer.hex_point(unit.hex))
         else:
-            map_name = profile.eliminate_to if unit.location == "eliminated" else profile.map_of_location(unit.location)
+            map_name = writer.map_for(unit.location)
             if map_name is None:
                 raise ProfileError(f"unit {key!r} is in {unit.location!r}, which no holding map of the profile holds")
             writer.move_unit(key, map_name, *writer.holding_point(map_name))

@@ -271,12 +271,10 @@ class _Reader:
             return read.read(piece, rule, entry) if read is not None else getattr(entry, name)
         strength = None
         if rule.reduced is not None:
-            layer_name, level = rule.reduced
-            layer = piece.layer(layer_name)
-            if layer is None:
-                raise ProfileError(f"units[{rule.index}].reduced: the piece has no layer {layer_name!r}",
-                                   file=self.profile.file, piece=piece_id)
-            strength = "reduced" if layer.active and layer.current_level == level else "full"
+            try:
+                strength = "reduced" if rule.reduced.shown(piece) else "full"
+            except ProfileError as error:
+                raise error.located(file=self.profile.file, piece=piece_id)
         elif entry.type.steps is not None:
             strength = "full"
         status = {**status, **self.layer_statuses(piece_id, piece, rule)}

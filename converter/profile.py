@@ -19,6 +19,7 @@ from typing import Any, Mapping
 from converter.errors import ProfileError
 from converter.schema import load_document, validate
 from converter.vassal.pieces import Piece
+from converter.vassal.traits.layers import Layer
 
 #: Unit status fields a marker piece can stand for (boolean fields of referee.model.Status).
 FLAG_MARKERS = ("disrupted", "ops_complete", "out_of_command", "moving", "fired", "wounded")
@@ -43,13 +44,15 @@ class Selector:
     properties: Mapping[str, str] = field(default_factory=dict)
     layer: str | None = None
     level: int | None = None
+    layer_image: re.Pattern[str] | None = None
 
     @classmethod
     def of(cls, raw: Mapping[str, Any], path: str, file: str | None = None) -> "Selector":
         return cls(path, raw.get("piece"),
                    _regex(raw["name"], f"{path}.name", file) if "name" in raw else None,
                    _regex(raw["image"], f"{path}.image", file) if "image" in raw else None,
-                   raw.get("prototype"), dict(raw.get("property") or {}), raw.get("layer"), raw.get("level"))
+                   raw.get("prototype"), dict(raw.get("property") or {}), raw.get("layer"), raw.get("level"),
+                   _regex(raw["layer_image"], f"{path}.layer_image", file) if "layer_image" in raw else None)
 
     def matches(self, piece: Piece) -> bool:
         if self.piece is not None and self.piece not in (piece.basic_name, piece.name):
@@ -68,12 +71,16 @@ class Selector:
             layer = piece.layer(self.layer)
             if layer is None or (self.level is not None and not (layer.active and layer.current_level == self.level)):
                 return False
+        if self.layer_image is not None and not any(
+                self.layer_image.search(image) for layer in piece.layers() for image in layer.images if image):
+            return False
         return True
 
     @property
     def base(self) -> "Selector":
         """The selector without its layer level: the piece kind, whatever level it shows."""
-        return Selector(self.path, self.piece, self.name, self.image, self.prototype, self.properties, self.layer)
+        return Selector(self.path, self.piece, self.name, self.image, self.prototype, self.properties, self.layer,
+                        None, self.layer_image)
 
 
 def image_match(pattern: re.Pattern[str], piece: Piece) -> re.Match[str] | None:
@@ -121,6 +128,45 @@ class ValueRule:
 
 
 @dataclass(frozen=True)
+class ReducedSide:
+    """How a piece shows its reduced side: a named Layer at ``level``, or an active layer whose image matches."""
+
+    path: str = field(compare=False)
+    layer: str | None = None
+    level: int | None = None
+    image: re.Pattern[str] | None = None
+
+    def _layer(self, piece: Piece) -> Layer:
+        if self.layer is not None:
+            found = piece.layer(self.layer)
+            if found is None:
+                raise ProfileError(f"{self.path}: the piece has no layer {self.layer!r}", piece=piece.piece_id)
+            return found
+        assert self.image is not None
+        for found in piece.layers():
+            if any(self.image.search(image) for image in found.images):
+                return found
+        raise ProfileError(f"{self.path}: no layer of the piece has an image matching {self.image.pattern!r}",
+                           piece=piece.piece_id)
+
+    def shown(self, piece: Piece) -> bool:
+        layer = self._layer(piece)
+        if self.layer is not None:
+            return layer.active and layer.current_level == self.level
+        return layer.active and bool(self.image.search(layer.image)) if self.image is not None else False
+
+    def show(self, piece: Piece, reduced: bool) -> None:
+        """Turn the piece to its reduced (or full) side; the full side is level 1, or the layer switched off."""
+        layer = self._layer(piece)
+        if self.layer is not None:
+            layer.set_level(self.level if reduced else 1)
+            return
+        assert self.image is not None
+        index = next(i for i, image in enumerate(layer.images) if self.image.search(image)) + 1
+        layer.set_level(index if reduced else -index)
+
+
+@dataclass(frozen=True)
 class UnitRule:
     index: int
     match: Selector
@@ -128,7 +174,7 @@ class UnitRule:
     side: ValueRule | None
     nation: ValueRule | None
     formation: ValueRule | None
-    reduced: tuple[str, int] | None
+    reduced: ReducedSide | None
     table_where: Mapping[str, tuple[str, ...]]
     status_layers: Mapping[str, tuple[str, int]] = field(default_factory=dict)
 
@@ -166,7 +212,11 @@ class Profile:
 
             def value(name: str) -> ValueRule | None:
                 return ValueRule(f"{path}.{name}", raw[name]) if name in raw else None
-            reduced = (raw["reduced"]["layer"], raw["reduced"]["level"]) if "reduced" in raw else None
+            reduced = None
+            if "reduced" in raw:
+                side = raw["reduced"]
+                reduced = ReducedSide(f"{path}.reduced", side.get("layer"), side.get("level"),
+                                      _regex(side["image"], f"{path}.reduced.image", file) if "image" in side else None)
             rules.append(UnitRule(i, Selector.of(raw["match"], f"{path}.match", file), ValueRule(f"{path}.type", raw["type"]),
                                   value("side"), value("nation"), value("formation"), reduced,
                                   {k: tuple(v) for k, v in (raw.get("table_where") or {}).items()},
@@ -234,4 +284,4 @@ def read_profile(path: str | os.PathLike[str]) -> Profile:
     return Profile.from_document(load_document(path, "profile"), file=str(path))
 
 
-__all__ = ["FLAG_MARKERS", "Profile", "Selector", "UnitRule", "ValueRule", "image_match", "read_profile"]
+__all__ = ["FLAG_MARKERS", "Profile", "ReducedSide", "Selector", "UnitRule", "ValueRule", "image_match", "read_profile"]

@@ -397,3 +397,23 @@ def test_cli_export_onto_a_different_save_is_refused(tmp_path: Path) -> None:
     assert result.output == (f"wawkit: {DEMO}: piece 42: unit 't-64' is piece 42 in the scenario but "
                              f"{PIECES['t-64']} in the save; is it the save the scenario came from?\n")
     assert not (tmp_path / "out.vsav").exists()
+
+
+@pytest.mark.parametrize("name", ["scenario_1.sav", "scenario_2.sav", "scenario_3.sav"])
+def test_longest_day_2007_scenario_as_a_save_of_todays_module(tld, name: str) -> None:
+    """The Game of a 2007 save, written with today's PieceSlots, imports back to the same units on the same hexes.
+
+    Only strength differs: today's two-faced counters state it ("full"), the 2007 images did not.
+    """
+    from dataclasses import replace
+    module, profile, table = tld
+    imported = import_save(SavedGame.read(TLD / "scenarios" / name), module, profile, table)
+    new, pieces = export_game(imported.game, module, profile, table)
+    again = import_save(SavedGame.from_bytes(new.to_bytes()), module, profile, table)
+    assert again.pieces == pieces and again.unrecognised == []
+    assert {k: replace(u, strength=None) for k, u in again.game.units.items()} == dict(imported.game.units)
+    two_faced = {k for k, u in again.game.units.items() if u.strength == "full"}
+    assert two_faced == {k for k in again.game.units if table.get(again.table_keys[k]).factors["o#2"] is not None
+                         or table.get(again.table_keys[k]).factors["d#2"] is not None}
+    for key in two_faced:
+        assert re.fullmatch(r"\d{4}\.f\.svg", new.piece(pieces[key]).inner.image)

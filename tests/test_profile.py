@@ -36,7 +36,7 @@ def slot_piece(module: Module, name: str):
 def test_sample_profile_reads() -> None:
     profile = read_profile(SAMPLES / "profile.yaml")
     assert profile.main_map == "Main Map"
-    assert profile.units[0].reduced == ("Step", 2)
+    assert (profile.units[0].reduced.layer, profile.units[0].reduced.level) == ("Step", 2)
     assert sorted(profile.unit_markers) == ["ammo:depleted_1", "ammo:depleted_2", "disrupted", "ops_complete",
                                             "out_of_command"]
     assert profile.holding_maps == {"Destroyed": "eliminated"}
