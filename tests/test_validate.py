@@ -1,0 +1,233 @@
+"""wawkit validate: file soundness, position legality by the referee, log replay, exit codes.
+
+Corpus saves that have a profile (the sample module, The Longest Day) validate clean
+or with exactly the findings asserted here.
+"""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from converter.cli import main
+from converter.report import Finding, Report
+from converter.validate import Options, soundness, validate_path
+from converter.vassal.container import write_atomic
+from converter.vassal.module import Module
+from converter.vassal.save import SavedGame
+from converter.vassal.sequence import ESC
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "samples"
+CORPUS = ROOT.parent / "shared" / "corpus"
+TLD = CORPUS / "tld-longest-day"
+SAVE, MODULE, PROFILE = SAMPLES / "demo.vsav", SAMPLES / "waw-sample.vmod", SAMPLES / "profile.yaml"
+SAMPLE = Options(str(MODULE), str(PROFILE))
+
+
+def _codes(report: Report) -> dict[tuple[str, str], int]:
+    return dict(sorted(Counter((f.severity, f.code) for f in report.findings).items()))
+
+
+def _ids() -> dict[str, str]:
+    save = SavedGame.read(SAVE)
+    return {save.piece(p).basic_name: p for p, e in save.pieces.items() if not e.is_stack}
+
+
+def _edited(tmp_path: Path, edit) -> Path:
+    save = SavedGame.read(SAVE)
+    edit(save)
+    out = tmp_path / "edited.vsav"
+    save.write(out)
+    return out
+
+
+# -- the sample ------------------------------------------------------------------------------
+
+def test_sample_save_is_clean() -> None:
+    report = validate_path(SAVE, SAMPLE)
+    assert report.clean and report.exit_code == 0
+    assert report.facts == {"pieces": 10, "stacks": 2, "units": 8}
+    assert report.to_text() == f"{SAVE}: clean"
+
+
+def test_overstacking_and_two_hqs_are_errors_with_sections(tmp_path: Path) -> None:
+    ids = _ids()
+    geometry = Module.read(MODULE).map("Main Map").geometry()
+
+    def edit(save: SavedGame) -> None:
+        save.move(ids["T-64"], "Main Map", *geometry.locate("H4"), join=ids["BMP-1"])
+        save.move(ids["US HQ"], "Main Map", *geometry.locate("J4"), join=ids["Soviet HQ"])
+    report = validate_path(_edited(tmp_path, edit), SAMPLE)
+    errors = [f for f in report.sorted if f.severity == "error"]
+    assert [(f.code, f.hex, f.section, f.message) for f in errors] == [
+        ("stacking", "H4", "§1.4", "3 combat units in H4, at most 2"),
+        ("stacking", "J4", "§1.3.3", "no more than one HQ in a hex")]
+    assert report.exit_code == 1
+
+
+def test_broken_stacks_and_duplicate_ids(tmp_path: Path) -> None:
+    save = SavedGame.read(SAVE)
+    stacks = save.stacks
+    first, second = sorted(stacks)
+    moved = stacks[first][0]
+    entry = save.entry(second)
+    entry.piece.inner.members = [*stacks[second], moved, "999"]
+    entry.commit()
+    text = save.to_text()
+    leopard = _ids()["Leopard C1"]
+    start = text.index(f"\\{ESC}+/{leopard}/")
+    end = text.index(f"\\{ESC}", start + 2)
+    text = text[:end] + text[start:end] + text[end:]
+    out = tmp_path / "broken.vsav"
+    write_atomic(out, save.container.to_bytes(text.encode("utf-8")))
+    found = soundness(SavedGame.read(out), Module.read(MODULE))
+    assert sorted((f.severity, f.code, f.piece) for f in found) == sorted([
+        ("error", "duplicate-id", leopard), ("error", "member-doubled", moved), ("error", "member-missing", "999")])
+    doubled = next(f for f in found if f.code == "member-doubled")
+    assert doubled.message == f"listed also in {first} and stack {second}"
+
+
+def test_pieces_off_the_boards_or_on_unknown_maps(tmp_path: Path) -> None:
+    ids = _ids()
+
+    def edit(save: SavedGame) -> None:
+        save.move(ids["Soviet HQ"], "Main Map", 5000, 40)
+        save.move(ids["US HQ"], "Atlantis", 10, 10)
+    report = validate_path(_edited(tmp_path, edit), Options(str(MODULE)))
+    assert [(f.severity, f.code, f.piece, f.message) for f in report.sorted] == [
+        ("error", "unknown-map", None, "1 piece(s) or stack(s) on map 'Atlantis', which the module does not have"),
+        ("warning", "off-board", ids["Soviet HQ"], "at (5000, 40) on map 'Main Map', off every board")]
+
+
+def test_changed_definition_is_a_warning(tmp_path: Path) -> None:
+    save = SavedGame.read(SAVE)
+    text = save.to_text().replace("piece;;;t-64.png;T-64", "piece;;;t-64-old.png;T-64")
+    out = tmp_path / "old.vsav"
+    write_atomic(out, save.container.to_bytes(text.encode("utf-8")))
+    report = validate_path(out, Options(str(MODULE)))
+    assert [(f.code, f.name, f.message) for f in report.findings] == [
+        ("definition-changed", "T-64", "differs from PieceSlot 'T-64' (matched by gpid)")]
+
+
+def test_unsupported_rules_are_reported_not_legal() -> None:
+    from converter.validate import legality
+    from referee.model import Game, Unit, UnitType
+    from referee.ruleset import Params, Ruleset
+    game = Game(units={"a": Unit("a", UnitType(name="A"), hex="C3")})
+    bare = Ruleset(Params(ruleset="none"), {})
+    assert legality(game, bare) == [Finding("unsupported", "stacking",
+                                            "*: not supported: stacking is not a procedure of none", hex="C3")]
+
+
+# -- logs ------------------------------------------------------------------------------------
+
+def _log(tmp_path: Path, moves: list[tuple[str, str]]) -> Path:
+    save = SavedGame.read(SAVE)
+    geometry = Module.read(MODULE).map("Main Map").geometry()
+    ids = _ids()
+    steps = []
+    for name, hex_name in moves:
+        _map, x, y = save.position(ids[name])
+        nx, ny = geometry.locate(hex_name)
+        steps.append(f"LOG\tM/{ids[name]}/Main Map/{nx}/{ny}/null/Main Map/{x}/{y}/null/alice")
+    steps.append("LOG\tCHAT<alice> done")
+    out = tmp_path / "moves.vlog"
+    write_atomic(out, save.container.to_bytes((save.to_text() + ESC + ESC.join(steps)).encode("utf-8")))
+    return out
+
+
+def test_log_replay_flags_illegal_moves_with_their_step(tmp_path: Path) -> None:
+    log = _log(tmp_path, [("Leopard C1", "H7"), ("M113", "C8"), ("T-64", "G5"), ("Soviet HQ", "H4"),
+                          ("T-64", "H4")])
+    report = validate_path(log, SAMPLE)
+    assert report.kind == "log" and report.facts["steps"] == 6
+    ids = _ids()
+    found = [(f.step, f.severity, f.code, f.piece, f.section) for f in report.sorted]
+    assert found == [
+        (0, "error", "move", ids["Leopard C1"], "§5.0"),
+        (1, "error", "move", ids["M113"], "§4.4"),
+        (4, "error", "move", ids["T-64"], "§1.4")]
+    first = report.sorted[0]
+    assert first.message.startswith("B7 -> H7 (cheapest route ")
+    assert first.message.endswith(": 7 MP is more than the Movement Factor 4")
+    assert report.sorted[1].message.endswith("M113 is Ops Complete")
+
+
+def test_legal_moves_leave_a_clean_log(tmp_path: Path) -> None:
+    report = validate_path(_log(tmp_path, [("Leopard C1", "C7"), ("Soviet HQ", "K4")]), SAMPLE)
+    assert report.clean, report.to_text()
+
+
+# -- The Longest Day (corpus, profiles/longest-day.yaml) ---------------------------------------
+
+TLD_OPTIONS = Options(str(TLD / "buildFile"), str(ROOT / "profiles" / "longest-day.yaml"), "classic",
+                      str(TLD / "faces.csv"), replay_log=False)
+
+TLD_EXPECTED = {
+    "scenarios/scenario_1.sav": {("error", "stacking"): 1, ("info", "board-alias"): 1,
+                                 ("warning", "definition-changed"): 30},
+    "scenarios/scenario_2.sav": {("info", "board-alias"): 1, ("warning", "definition-changed"): 8},
+    "scenarios/scenario_3.sav": {("info", "board-alias"): 1, ("warning", "definition-changed"): 6},
+    "scenarios/scenario_4.sav": {("error", "stacking"): 12, ("error", "unknown-map"): 1, ("info", "board-alias"): 1,
+                                 ("info", "unknown-trait"): 19, ("warning", "definition-changed"): 155,
+                                 ("warning", "no-piece-slot"): 2, ("warning", "not-recognised"): 39},
+    "scenarios/campaign.sav": {("error", "stacking"): 45, ("error", "unknown-map"): 3, ("info", "unknown-trait"): 43,
+                               ("warning", "definition-changed"): 1462, ("warning", "no-piece-slot"): 4,
+                               ("warning", "not-recognised"): 104},
+}
+
+
+@pytest.mark.parametrize("name", sorted(TLD_EXPECTED))
+def test_longest_day_saves_have_exactly_these_findings(name: str) -> None:
+    report = validate_path(TLD / name, TLD_OPTIONS)
+    assert _codes(report) == TLD_EXPECTED[name]
+
+
+def test_longest_day_findings_say_where() -> None:
+    report = validate_path(TLD / "scenarios" / "scenario_4.sav", TLD_OPTIONS)
+    by_code = {f.code: f for f in report.sorted}
+    assert by_code["unknown-map"].message == \
+        "57 piece(s) or stack(s) on map 'German Remnants', which the module does not have"
+    assert by_code["board-alias"].message == ("map 'Normandy' lays out board 'Board A', which the profile places "
+                                              "on board 'Normandy' at (0, 0); placement not checked")
+    stacking = by_code["stacking"]
+    assert (stacking.section, stacking.severity) == ("§1.4", "error")
+    missing = [(f.piece, f.name) for f in report.sorted if f.code == "no-piece-slot"]
+    assert missing == [("1168647823919", "2/314/79"), ("1168647823939", "1/314/79")]
+
+
+def test_soundness_without_profile_on_other_corpus_saves() -> None:
+    ragnarok = validate_path(CORPUS / "ragnarok-spi" / "ragnarok-start.vsav",
+                             Options(str(CORPUS / "ragnarok-spi" / "buildFile.xml")))
+    assert _codes(ragnarok) == {("info", "unknown-trait"): 99, ("warning", "off-board"): 3}
+    tutorial = validate_path(CORPUS / "ccn-napoleonics" / "CCNv4 Tutorial.vlog",
+                             Options(str(CORPUS / "ccn-napoleonics" / "buildFile.xml")))
+    codes = _codes(tutorial)
+    assert codes.pop(("info", "unknown-trait")) > 0       # traits wawkit does not type yet, kept verbatim
+    assert codes == {("info", "placement-unchecked"): 1, ("warning", "definition-changed"): 401,
+                     ("warning", "module-name"): 1, ("warning", "module-version"): 1, ("warning", "off-board"): 2}
+
+
+# -- the command line -------------------------------------------------------------------------
+
+def test_cli_exit_codes_and_json(tmp_path: Path) -> None:
+    runner = CliRunner()
+    clean = runner.invoke(main, ["validate", str(SAVE), "--module", str(MODULE), "--profile", str(PROFILE), "--json"])
+    assert clean.exit_code == 0
+    data = json.loads(clean.stdout)
+    assert (data["clean"], data["kind"], data["findings"]) == (True, "save", [])
+    ids = _ids()
+    off = _edited(tmp_path, lambda save: save.move(ids["US HQ"], "Main Map", 9000, 9000))
+    findings = runner.invoke(main, ["validate", str(off), "--module", str(MODULE)])
+    assert findings.exit_code == 1
+    assert findings.stdout.splitlines()[1:] == [
+        "Warnings (1):", f"  {ids['US HQ']} US HQ: at (9000, 9000) on map 'Main Map', off every board"]
+    garbage = tmp_path / "garbage.vsav"
+    garbage.write_bytes(b"not a zip at all")
+    unreadable = runner.invoke(main, ["validate", str(garbage), "--json"])
+    assert unreadable.exit_code == 2
+    assert json.loads(unreadable.stdout)["kind"] == "unreadable"
