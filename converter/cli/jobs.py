@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 
 import click
@@ -38,7 +39,7 @@ def validate(path: str, module_path: str | None, profile_path: str | None, units
     options = Options(module_path, profile_path, ruleset, units)
     if os.path.isdir(path):
         paths = saves_in(path)
-        with click.progressbar(length=len(paths), label="validating", file=click.get_text_stream("stderr")) as bar:
+        with click.progressbar(length=len(paths), label="validating", file=sys.stderr) as bar:
             reports = validate_folder(path, options, workers=workers, progress=lambda _r: bar.update(1))
         for report in reports:
             click.echo(report.to_json(indent=None) if as_json else report.to_text())
