@@ -1,0 +1,109 @@
+"""wawkit render: the position on the module's board (or a drawn hex map), LOS lines coloured by
+the referee's answer, and the results of the last resolution marked."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from PIL import Image
+
+from converter.actions_text import ActionSyntaxError
+from converter.cli import main
+from converter.render import (COUNTER, LOS_COLOURS, RESULT_COLOUR, TERRAIN_FILL, RenderError, draw, offset_centre,
+                              picture, scene_for_game)
+from referee.model import Game, HexState, Unit, UnitType
+
+SAMPLES = Path(__file__).resolve().parents[1] / "samples"
+SAVE, MODULE, PROFILE = SAMPLES / "demo.vsav", SAMPLES / "waw-sample.vmod", SAMPLES / "profile.yaml"
+COMMON = {"module": str(MODULE), "profile": str(PROFILE)}
+
+
+def _along(start: tuple[float, float], end: tuple[float, float], t: float) -> tuple[int, int]:
+    return round(start[0] + (end[0] - start[0]) * t), round(start[1] + (end[1] - start[1]) * t)
+
+
+def test_save_is_drawn_on_the_board_image_with_its_units(tmp_path: Path) -> None:
+    out = tmp_path / "pos.png"
+    scene = picture(SAVE, out, **COMMON)
+    image = Image.open(out)
+    assert image.size == (808, 688) and image.format == "PNG"
+    assert sorted(c.name for c in scene.counters) == ["BMP-1", "Leopard C1", "M113", "Soviet HQ", "Soviet Infantry",
+                                                      "T-64", "US HQ", "US Infantry"]
+    m113 = next(c for c in scene.counters if c.name == "M113")
+    assert m113.tags == ("OPS",)
+
+
+def test_los_lines_take_the_referees_colour(tmp_path: Path) -> None:
+    out = tmp_path / "los.png"
+    scene = picture(SAVE, out, sights=[("leopard-c1", "t-64"), ("soviet-hq", "leopard-c1")], **COMMON)
+    clear, blocked = scene.sights
+    assert (clear.clear, clear.label) == (True, "LOS clear")
+    assert blocked.clear is False and blocked.label.startswith("LOS blocked: ")
+    image = Image.open(out).convert("RGB")
+    assert image.getpixel(_along(clear.start, clear.end, 0.3)) == LOS_COLOURS[True]
+    assert image.getpixel(_along(blocked.start, blocked.end, 0.3)) == LOS_COLOURS[False]
+
+
+def test_last_resolution_is_marked(tmp_path: Path) -> None:
+    resolved = tmp_path / "r.vsav"
+    result = CliRunner().invoke(main, ["resolve", str(SAVE), "--module", str(MODULE), "--profile", str(PROFILE),
+                                       "--action", "fire leopard-c1 t-64 ap", "--dice", "6,6,6,6,1,1,1,1,1",
+                                       "-o", str(resolved)])
+    assert result.exit_code == 0, result.output
+    out = tmp_path / "after.png"
+    cli = CliRunner().invoke(main, ["render", str(resolved), "--module", str(MODULE), "--profile", str(PROFILE),
+                                    "--last-resolution", str(tmp_path / "r.audit.json"), "-o", str(out)])
+    assert cli.exit_code == 0, cli.output
+    scene = picture(resolved, tmp_path / "again.png", audit=str(tmp_path / "r.audit.json"), **COMMON)
+    assert scene.results == {"t-64": "eliminated"}
+    assert "T-64" not in [c.name for c in scene.counters]          # on the Destroyed map now
+    assert scene.title.endswith("last resolution: T-64 eliminated")
+    assert out.read_bytes() == (tmp_path / "again.png").read_bytes()
+
+
+def test_result_ring_is_drawn_round_the_target(tmp_path: Path) -> None:
+    record = tmp_path / "a.audit.json"
+    record.write_text(json.dumps({"format": "wawkit-audit/1", "inputs": {}, "actions": [], "ruleset": "classic",
+                                  "book": "untold", "dice": {}, "results": [{"unit": "t-64", "result": "disrupted"}]}),
+                      encoding="utf-8")
+    out = tmp_path / "ring.png"
+    scene = picture(SAVE, out, audit=str(record), **COMMON)
+    t64 = next(c for c in scene.counters if c.key == "t-64")
+    x, y = t64.at
+    image = Image.open(out).convert("RGB")
+    assert image.getpixel((round(x + COUNTER / 2 + 6), round(y))) == RESULT_COLOUR
+
+
+def test_a_game_without_module_is_drawn_on_a_hex_map() -> None:
+    game = Game(units={"a": Unit("a", UnitType(name="Alpha"), side="Blue", hex="B2"),
+                       "b": Unit("b", UnitType(name="Bravo"), side="Red", hex="D3", strength="reduced")},
+                hexes={"C2": HexState("C2", terrain="woods"), "B2": HexState("B2"), "D3": HexState("D3")})
+    scene = scene_for_game(game, title="sketch")
+    assert [name for name, _c, _t in scene.hexes] == ["B2", "C2", "D3"]
+    image = draw(scene)
+    cx, cy = offset_centre("C2")
+    assert image.getpixel((round(cx), round(cy) + 12)) == TERRAIN_FILL["woods"]
+    assert [c.reduced for c in scene.counters] == [False, True]
+
+
+def test_scenario_file_renders_without_module(tmp_path: Path) -> None:
+    scenario = tmp_path / "s.yaml"
+    cli = CliRunner().invoke(main, ["import", str(SAVE), "--module", str(MODULE), "--profile", str(PROFILE),
+                                    "-o", str(scenario)])
+    assert cli.exit_code == 0, cli.output
+    plain = picture(scenario, tmp_path / "plain.png")
+    on_board = picture(scenario, tmp_path / "board.png", module=str(MODULE))
+    assert len(plain.counters) == len(on_board.counters) == 8
+    assert Image.open(tmp_path / "board.png").size == (808, 688)
+
+
+def test_bad_requests_are_typed_errors(tmp_path: Path) -> None:
+    with pytest.raises(RenderError, match="give --module and --profile"):
+        picture(SAVE, tmp_path / "x.png")
+    with pytest.raises(ActionSyntaxError, match="no unit at or named 'Z9'"):
+        picture(SAVE, tmp_path / "x.png", sights=[("Z9", "t-64")], **COMMON)
+    with pytest.raises(RenderError, match="not a column-letter row-number name"):
+        offset_centre("0407x")
+    assert not (tmp_path / "x.png").exists()
