@@ -25,11 +25,11 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
 from converter.errors import GeometryError, WawkitError
 from converter.report import Finding, Report, unreadable
-from converter.vassal.commands import AddPiece, BoardPicker, Check, EndSave
+from converter.vassal.commands import AddPiece, Check, EndSave
 from converter.vassal.grids.placement import MapGeometry, parse_board_picker
 from converter.vassal.module import MapDef, Module, PieceSlot
 from converter.vassal.save import SavedGame
@@ -102,7 +102,7 @@ def _module_identity(save: SavedGame, module: Module) -> Iterator[Finding]:
     """Module name and version as the save states them (metadata, or the 2.x CHECK header)."""
     meta = save.container.metadata.get("moduledata")
     saved = save.container.metadata.get("savedata")
-    name = meta.name if meta is not None else None
+    name = (meta.name if meta is not None else None) or (saved.name if saved is not None else None)
     version = (saved.version if saved is not None else None) or (meta.version if meta is not None else None)
     for command in save._state_commands():
         if isinstance(command, Check):
@@ -320,7 +320,8 @@ def snapshot(replay: "Replay", template: SavedGame) -> SavedGame:
     from converter.vassal.container import Container, Entry
     from converter.vassal.sequence import ESC, join
     texts = [c.text for c in template._state_commands() if not isinstance(c, (AddPiece, EndSave))]
-    holders = [pid for pid, (type_text, _s) in replay.pieces.items() if type_text == "stack" or type_text.startswith("deck;")]
+    holders = [pid for pid, (type_text, _s) in replay.pieces.items()
+               if type_text == "stack" or type_text.startswith("deck;")]
     order = [pid for pid in replay.pieces if pid not in set(holders)] + holders
     texts += [AddPiece.of(pid, *replay.pieces[pid], template.quoting).text for pid in order]
     texts.append("end_save")

@@ -55,7 +55,8 @@ def test_positions_layers_and_properties_are_kept(migrated: tuple[Path, object])
         assert (new.inner.map, new.inner.x, new.inner.y) == (old.inner.map, old.inner.x, old.inner.y)
         assert new.inner.properties == old.inner.properties
         names = [layer.name for layer in old.layers()]
-        old_layers = {layer.name: layer.state_text() for layer in old.layers() if layer.name and names.count(layer.name) == 1}
+        old_layers = {layer.name: layer.state_text() for layer in old.layers()
+                      if layer.name and names.count(layer.name) == 1}
         for layer in new.layers():
             if layer.name in old_layers:
                 assert layer.state_text() == old_layers[layer.name], (piece_id, layer.name)
