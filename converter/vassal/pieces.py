@@ -24,7 +24,7 @@ from converter.errors import EncodingError, PieceError
 from converter.vassal.sequence import MODERN
 from converter.vassal.traits import BasicPiece, Deck, Stack, Trait, UnknownTrait, decode_trait, trait_class
 from converter.vassal.traits.chain import TooManyLevels, compose, split_fast, split_levels
-from converter.vassal.traits.layers import Layer
+from converter.vassal.traits.layers import Embellishment, Layer
 from converter.vassal.traits.properties import BasicName, DynamicProperty, Marker
 from converter.vassal.traits.prototypes import Comment, UsePrototype
 
@@ -118,10 +118,40 @@ class Piece:
     @property
     def name(self) -> str:
         """The name VASSAL displays (``PieceName``): the BasicName with every trait's change applied."""
+        return self._name(self._shown_levels())
+
+    def _name(self, levels: dict[int, int]) -> str:
         name = self.basic_name
         for trait in reversed(self.decorators):
-            name = trait.apply_name(name)
+            name = trait.apply_name(name, levels.get(id(trait))) if isinstance(trait, Layer) else trait.apply_name(name)
         return name
+
+    def _trait_properties(self, levels: dict[int, int]) -> dict[str, str]:
+        props: dict[str, str] = {}
+        for trait in reversed(self.decorators):
+            if isinstance(trait, Layer):
+                props.update(trait.exposed_properties(levels.get(id(trait))))
+            else:
+                props.update(trait.exposed_properties())
+        return props
+
+    def _shown_levels(self) -> dict[int, int]:
+        """Levels of layers that follow a property, as VASSAL computes them (keyed by ``id(layer)``)."""
+        following = [t for t in self.traits if isinstance(t, Embellishment) and t.follow_property]
+        if not following:
+            return {}
+        props = self._trait_properties({})
+        props["BasicName"] = self.basic_name
+        levels = {}
+        for layer in following:
+            level = layer.followed_level(props)
+            if level is not None:
+                levels[id(layer)] = level
+        return levels
+
+    def shown_level(self, layer: Layer) -> int:
+        """The level VASSAL shows for ``layer``: its stored level, or the one its followed property gives."""
+        return self._shown_levels().get(id(layer), layer.level)
 
     def layers(self) -> list[Layer]:
         """The Layer (Embellishment) traits, outermost first."""
@@ -137,13 +167,13 @@ class Piece:
     def properties(self) -> dict[str, str]:
         """Marker and DynamicProperty values, layer properties, ``BasicName`` and ``PieceName``.
 
-        When two traits define one key, the outer one wins, as in ``getProperty``.
+        When two traits define one key, the outer one wins, as in ``getProperty``. A
+        layer that follows a property reports the level VASSAL would show (:meth:`shown_level`).
         """
-        props: dict[str, str] = {}
-        for trait in reversed(self.decorators):
-            props.update(trait.exposed_properties())
+        levels = self._shown_levels()
+        props = self._trait_properties(levels)
         props["BasicName"] = self.basic_name
-        props["PieceName"] = self.name
+        props["PieceName"] = self._name(levels)
         return props
 
     def set_property(self, key: str, value: str) -> None:

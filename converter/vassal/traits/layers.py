@@ -8,7 +8,7 @@ as Disrupted are usually layers, so the level is what a referee reads and writes
 """
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Mapping
 
 from converter.vassal.sequence import java_parse_int, split
 from converter.vassal.traits.base import STATE, Bool, Double, Int, Str, StrList, Trait
@@ -91,8 +91,8 @@ class Layer(Trait):
         level = self.current_level or 1
         self.set_level(level if active else -level)
 
-    def _level_item(self, items: list[str]) -> str:
-        value = self.level
+    def _level_item(self, items: list[str], level: int | None = None) -> str:
+        value = self.level if level is None else level
         return items[value - 1] if 0 < value <= len(items) else ""
 
     @property
@@ -108,15 +108,20 @@ class Layer(Trait):
     def default_state_text(self) -> str:
         return str(self._default_level())
 
-    def apply_name(self, inner_name: str) -> str:
-        return level_name_applied(self.level_name, inner_name)
+    def followed_level(self, properties: Mapping[str, str]) -> int | None:
+        """The level VASSAL shows for a layer that follows a property; ``None`` when it does not."""
+        return None
 
-    def exposed_properties(self) -> dict[str, str]:
+    def apply_name(self, inner_name: str, level: int | None = None) -> str:
+        """The name with the shown level's name applied; ``level`` overrides the stored one."""
+        return level_name_applied(self._level_item(self.level_names, level), inner_name)
+
+    def exposed_properties(self, level: int | None = None) -> dict[str, str]:
         """``<name>_Level``, ``<name>_Active``, ``<name>_Name`` and ``<name>_Image``."""
-        value = self.level
+        value = self.level if level is None else level
         return {
-            self.name + "_Image": self.image,
-            self.name + "_Name": strip_level_name(self.level_name),
+            self.name + "_Image": self._level_item(self.images, value),
+            self.name + "_Name": strip_level_name(self._level_item(self.level_names, value)),
             self.name + "_Level": str(value),
             self.name + "_Active": "true" if value > 0 else "false",
         }
@@ -170,6 +175,30 @@ class Embellishment(Layer):
     def legacy_version(self) -> bool:
         """A version-0 layer (``Embellishment0``): state ``value;status``, activation by key."""
         return self.version == self.VERSION_0
+
+    def followed_level(self, properties: Mapping[str, str]) -> int | None:
+        """``checkPropertyLevel``: level = property value - first level value + 1, clamped to [1, n].
+
+        Only a plain property name or a single ``$name$`` is evaluated; a BeanShell
+        expression, or a property the piece itself does not define (a global or
+        location property), gives ``None`` and the stored level stands.
+        """
+        if not self.follow_property or not self.property_name:
+            return None
+        expression = self.property_name
+        if expression.startswith("$") and expression.endswith("$") and expression.count("$") == 2:
+            expression = expression[1:-1]
+        elif "$" in expression or expression.startswith("{"):
+            return None
+        if expression not in properties:
+            return None
+        text = properties[expression] or str(self.first_level_value)
+        try:
+            value = java_parse_int(text) - self.first_level_value + 1
+        except ValueError:
+            return None
+        value = min(max(value, 1), self.level_count)
+        return value if self.level > 0 else -value
 
     def _default_level(self) -> int:
         if self.legacy_version:
