@@ -3,8 +3,10 @@
 Events are translated through the module profile into the codec's surgical edits
 (:class:`~converter.vassal.save.SavedGame`): a Disrupted marker is a copy of the
 module's marker PieceSlot joined to the unit's stack, a reduction sets the Step layer,
-an elimination moves the counter to the Destroyed map (or removes it) and adds a Wreck.
-Every piece the events do not touch keeps its AddPiece command byte for byte.
+an elimination moves the counter (with its markers) to the Destroyed map or removes it,
+and the referee's ``MarkerPlaced(hex, "wrecks")`` adds the Wreck piece (the rules
+place one only for vehicles). Every piece the events do not touch keeps its AddPiece
+command byte for byte.
 """
 from __future__ import annotations
 
@@ -83,6 +85,8 @@ class _Writer:
         self.hex_markers = {k: list(v) for k, v in imported.hex_markers.items()}
         self.game = imported.game
         self.frames = save_frames(save, profile)
+        self._spots: dict[tuple[str | None, int, int], str] | None = None
+        self._holding: dict[str, tuple[int, int]] = {}
 
     # -- helpers ---------------------------------------------------------------------
     def slot_for(self, selector: Selector, what: str) -> PieceSlot:
@@ -109,6 +113,7 @@ class _Writer:
                                        index=index)
         if selector.layer is not None and selector.level is not None:
             self.save.set_layer(piece_id, selector.layer, selector.level)
+        self._placed(piece_id)
         return piece_id
 
     def add_unit_marker(self, key: str, name: str) -> None:
@@ -150,25 +155,42 @@ class _Writer:
                 target = piece_id
             else:
                 self.save.move(piece_id, map_name, x, y, join=target)
+        self._placed(unit_id)
+
+    def _index(self) -> dict[tuple[str | None, int, int], str]:
+        """(map, x, y) -> the stack or loose piece lying there (built once, kept up to date by the writer)."""
+        if self._spots is None:
+            self._spots = {}
+            for piece_id, entry in self.save.pieces.items():
+                if not entry.is_deck and self.save.stack_of(piece_id) is None:
+                    self._spots.setdefault(self.save.position(piece_id), piece_id)
+        return self._spots
+
+    def _placed(self, piece_id: str) -> None:
+        holder = self.save.stack_of(piece_id) or piece_id
+        self._index()[self.save.position(holder)] = holder
 
     def _stack_at(self, map_name: str, x: int, y: int, exclude: set[str]) -> str | None:
-        """A piece already lying at exactly (x, y) of the map, to stack onto."""
-        for piece_id, entry in self.save.pieces.items():
-            if piece_id in exclude or entry.is_deck:
-                continue
-            if self.save.stack_of(piece_id) is None and self.save.position(piece_id) == (map_name, x, y):
-                return piece_id
-        return None
+        """The stack or loose piece already lying at exactly (x, y) of the map, to stack onto."""
+        spot = (map_name, x, y)
+        piece_id = self._index().get(spot)
+        if piece_id is None or piece_id in exclude or piece_id not in self.save.pieces:
+            return None
+        if self.save.stack_of(piece_id) is not None or self.save.position(piece_id) != spot:
+            return None          # it has moved on since
+        return piece_id
 
     def holding_point(self, map_name: str) -> tuple[int, int]:
         """Where units go on a holding map: onto its first stack, else the middle of its board."""
-        for piece_id, entry in self.save.pieces.items():
-            if self.save.stack_of(piece_id) is None and self.save.position(piece_id)[0] == map_name:
-                _, x, y = self.save.position(piece_id)
-                return x, y
-        board = self.module.map(map_name).boards[0]
-        width, height = board.size or (200, 200)
-        return width // 2, height // 2
+        if map_name not in self._holding:
+            spots = [spot for spot in self._index() if spot[0] == map_name]
+            if spots:
+                self._holding[map_name] = spots[0][1], spots[0][2]
+            else:
+                board = self.module.map(map_name).boards[0]
+                width, height = board.size or (200, 200)
+                self._holding[map_name] = width // 2, height // 2
+        return self._holding[map_name]
 
     def set_strength(self, key: str, strength: str | None) -> None:
         rule = self._rule(key)
