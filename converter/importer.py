@@ -19,9 +19,10 @@ from types import MappingProxyType
 from typing import Any
 
 from converter.errors import GeometryError, ProfileError
-from converter.profile import Profile
+from converter.profile import Profile, UnitRule
 from converter.terrain import TerrainMap, board_hexes, hex_states
 from converter.unit_table import TableEntry, UnitTable
+from converter.vassal.grids.placement import PlacedBoard, parse_board_picker
 from converter.vassal.module import Module
 from converter.vassal.pieces import Piece
 from converter.vassal.save import SavedGame
@@ -66,7 +67,8 @@ def _id_order(piece_id: str) -> tuple[int, int, str]:
     return (0, int(piece_id), "") if piece_id.isdigit() else (1, 0, piece_id)
 
 
-def _hex_of(module: Module, map_name: str, x: int, y: int, layout: Any) -> tuple[str | None, Hex | None]:
+def _hex_of(module: Module, map_name: str, x: int, y: int,
+            layout: list[PlacedBoard] | None) -> tuple[str | None, Hex | None]:
     """A map of the save that the module lacks (an older version's) names no location."""
     if not any(map_name in (m.name, m.id) for m in module.maps):
         return None, None
@@ -89,7 +91,7 @@ def _hex_of(module: Module, map_name: str, x: int, y: int, layout: Any) -> tuple
 class Frame:
     """How a map of a save lies on the module: its board layout and the shift of an aliased board."""
 
-    layout: Any
+    layout: list[PlacedBoard] | None
     dx: int = 0
     dy: int = 0
 
@@ -101,7 +103,6 @@ def save_frames(save: SavedGame, profile: Profile | None = None) -> dict[str, Fr
     (The Longest Day's "Board F" is a crop of today's "Normandy"); the profile's
     ``board_aliases`` say which board it is part of and where it lies on it.
     """
-    from converter.vassal.grids.placement import PlacedBoard, parse_board_picker
     aliases = profile.board_aliases if profile is not None else {}
     frames = {}
     for command in save.board_pickers:
@@ -114,9 +115,8 @@ def save_frames(save: SavedGame, profile: Profile | None = None) -> dict[str, Fr
     return frames
 
 
-def save_layouts(save: SavedGame) -> dict[str, Any]:
+def save_layouts(save: SavedGame) -> dict[str, list[PlacedBoard]]:
     """Board layout per map as the save's BoardPicker commands state it (no aliases applied)."""
-    from converter.vassal.grids.placement import parse_board_picker
     return dict(parse_board_picker(command.text) for command in save.board_pickers)
 
 
@@ -155,7 +155,7 @@ class _Reader:
         map_name, name, _ = self.where(piece_id)
         self.unrecognised.append(Unrecognised(piece_id, piece.name, map_name, name, reason))
 
-    def entry(self, piece_id: str, piece: Piece) -> tuple[Any, TableEntry] | None:
+    def entry(self, piece_id: str, piece: Piece) -> tuple[UnitRule, TableEntry] | None:
         for rule in self.profile.units:
             if not rule.match.matches(piece):
                 continue
@@ -172,7 +172,7 @@ class _Reader:
         return None
 
     def run(self) -> Imported:
-        units: list[tuple[str, Any, TableEntry]] = []
+        units: list[tuple[str, UnitRule, TableEntry]] = []
         unit_ids: set[str] = set()
         marker_of: dict[str, str] = {}
         hex_marker_of: dict[str, str] = {}
@@ -222,7 +222,7 @@ class _Reader:
         table_keys = {key: found_of[pid][1].key for key, pid in keys.items()}
         return Imported(game, dict(keys), table_keys, unit_markers, hex_markers, self.unrecognised)
 
-    def keys(self, units: list[tuple[str, Any, TableEntry]]) -> dict[str, str]:
+    def keys(self, units: list[tuple[str, UnitRule, TableEntry]]) -> dict[str, str]:
         """Unit key -> piece id: the table key, then key-2, key-3... in piece-id order."""
         counts: dict[str, int] = {}
         keys: dict[str, str] = {}
@@ -262,7 +262,7 @@ class _Reader:
         above = [m for m in members[index + 1:] if m in unit_ids]
         return (below or above or [None])[0]
 
-    def unit(self, key: str, piece_id: str, rule: Any, entry: TableEntry,
+    def unit(self, key: str, piece_id: str, rule: UnitRule, entry: TableEntry,
              status: dict[str, Any]) -> tuple[Unit, HexState | None]:
         piece = self.save.piece(piece_id)
 
@@ -286,7 +286,7 @@ class _Reader:
         hex_state = HexState(hex_name, at=at) if location == "map" and hex_name is not None else None
         return unit, hex_state
 
-    def layer_statuses(self, piece_id: str, piece: Piece, rule: Any) -> dict[str, Any]:
+    def layer_statuses(self, piece_id: str, piece: Piece, rule: UnitRule) -> dict[str, Any]:
         """Status fields shown by layers of the unit's own piece (the rule's ``status_layers``)."""
         found: dict[str, Any] = {}
         for name, (layer_name, level) in rule.status_layers.items():
