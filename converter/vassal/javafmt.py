@@ -22,8 +22,10 @@ def java_double(value: float) -> str:
 
     Magnitudes in [1e-3, 1e7) are plain decimals with at least one fractional
     digit; others are ``d.dddE<exp>`` with no ``+`` sign. The digits are the
-    shortest that read back as the same double (Java 19 and later; older JDKs
-    agree on every value VASSAL writes in practice: scales, angles, offsets).
+    shortest that read back as the same double, as in JDK 19 and later. JDK 17
+    agrees except for whole numbers from 1e16 to 1e19 and the smallest subnormal,
+    where it prints one or two more (exact) digits; piece data (scales, angles,
+    opacities) never holds such values.
     """
     if math.isnan(value):
         return "NaN"
