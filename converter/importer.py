@@ -172,8 +172,26 @@ class _Reader:
         return None
 
     def run(self) -> Imported:
+        units, marker_of, hex_marker_of = self.classify()
+        keys = self.keys(units)
+        found_of = {piece_id: (rule, entry) for piece_id, rule, entry in units}
+        statuses, unit_markers = self.statuses(marker_of, set(found_of), {pid: key for key, pid in keys.items()})
+        built: dict[str, Unit] = {}
+        occupied: dict[str, HexState] = {}
+        for key, piece_id in keys.items():
+            rule, entry = found_of[piece_id]
+            built[key], hex_state = self.unit(key, piece_id, rule, entry, statuses.get(key, {}))
+            if hex_state is not None:
+                occupied.setdefault(hex_state.id, hex_state)
+        hexes, hex_markers = self.hexes(occupied, hex_marker_of)
+        game = Game(units=MappingProxyType(dict(sorted(built.items()))), hexes=MappingProxyType(hexes),
+                    turn=self.turn(), missions_left=MappingProxyType(self.missions()))
+        table_keys = {key: found_of[pid][1].key for key, pid in keys.items()}
+        return Imported(game, dict(keys), table_keys, unit_markers, hex_markers, self.unrecognised)
+
+    def classify(self) -> tuple[list[tuple[str, UnitRule, TableEntry]], dict[str, str], dict[str, str]]:
+        """Units (piece id, rule, table entry), unit markers and hex markers by piece id; the rest reported."""
         units: list[tuple[str, UnitRule, TableEntry]] = []
-        unit_ids: set[str] = set()
         marker_of: dict[str, str] = {}
         hex_marker_of: dict[str, str] = {}
         for piece_id in sorted(self.save.pieces, key=_id_order):
@@ -184,43 +202,30 @@ class _Reader:
             found = self.entry(piece_id, piece)
             if found is not None:
                 units.append((piece_id, *found))
-                unit_ids.add(piece_id)
             elif (name := self.profile.unit_marker(piece)) is not None:
                 marker_of[piece_id] = name
             elif (name := self.profile.hex_marker(piece)) is not None:
                 hex_marker_of[piece_id] = name
             elif not self.profile.ignored(piece):
                 self.report(piece_id, piece, "no unit, marker or ignore rule of the profile matches")
-        keys = self.keys(units)
-        by_piece = {pid: key for key, pid in keys.items()}
-        statuses, unit_markers = self.statuses(marker_of, unit_ids, by_piece)
-        built: dict[str, Unit] = {}
-        hexes: dict[str, HexState] = {}
-        found_of = {piece_id: (rule, entry) for piece_id, rule, entry in units}
-        for key, piece_id in keys.items():
-            rule, entry = found_of[piece_id]
-            built[key], hex_state = self.unit(key, piece_id, rule, entry, statuses.get(key, {}))
-            if hex_state is not None:
-                hexes.setdefault(hex_state.id, hex_state)
+        return units, marker_of, hex_marker_of
+
+    def hexes(self, occupied: dict[str, HexState], hex_marker_of: dict[str, str]
+              ) -> tuple[dict[str, HexState], dict[str, list[tuple[str, str]]]]:
+        """The board's hexes (with terrain when given), occupied hexes, and the hex markers on them."""
         hex_markers: dict[str, list[tuple[str, str]]] = {}
+        states = self.board_states()
+        for hex_name, state in occupied.items():
+            states.setdefault(hex_name, state)
         for piece_id, name in hex_marker_of.items():
             map_name, hex_name, at = self.where(piece_id)
             if map_name != self.profile.main_map or hex_name is None:
                 self.report(piece_id, self.save.piece(piece_id), f"{name} marker off the main map's hexes")
                 continue
             hex_markers.setdefault(hex_name, []).append((name, piece_id))
-            hexes.setdefault(hex_name, HexState(hex_name, at=at))
-        all_hexes = self.board_states()
-        for hex_name, state in hexes.items():
-            all_hexes.setdefault(hex_name, state)
-        for hex_name, found in hex_markers.items():
-            state = all_hexes[hex_name]
-            all_hexes[hex_name] = replace(state, markers=state.markers | {name for name, _ in found})
-        game = Game(units=MappingProxyType(dict(sorted(built.items()))),
-                    hexes=MappingProxyType(dict(sorted(all_hexes.items()))),
-                    turn=self.turn(), missions_left=MappingProxyType(self.missions()))
-        table_keys = {key: found_of[pid][1].key for key, pid in keys.items()}
-        return Imported(game, dict(keys), table_keys, unit_markers, hex_markers, self.unrecognised)
+            state = states.setdefault(hex_name, HexState(hex_name, at=at))
+            states[hex_name] = replace(state, markers=state.markers | {name})
+        return dict(sorted(states.items())), hex_markers
 
     def keys(self, units: list[tuple[str, UnitRule, TableEntry]]) -> dict[str, str]:
         """Unit key -> piece id: the table key, then key-2, key-3... in piece-id order."""
