@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from converter.cli import main
 from converter.errors import ProfileError
@@ -21,8 +22,8 @@ from converter.unit_table import read_unit_table
 from converter.vassal.commands import AddPiece
 from converter.vassal.module import Module
 from converter.vassal.save import SavedGame
-from referee.events import (MarkerFlipped, MarkerPlaced, StatusChanged, UnitDisrupted, UnitEliminated, UnitMoved,
-                            UnitRallied, UnitReduced, apply_all)
+from referee.events import (MarkerFlipped, MarkerPlaced, MarkerRemoved, StatusChanged, UnitDisrupted,
+                            UnitEliminated, UnitMoved, UnitRallied, UnitReduced, apply_all)
 from referee.hexes import Hex
 from tests.test_corpus_roundtrip import CORPUS
 
@@ -417,3 +418,41 @@ def test_longest_day_2007_scenario_as_a_save_of_todays_module(tld, name: str) ->
                          or table.get(again.table_keys[k]).factors["d#2"] is not None}
     for key in two_faced:
         assert re.fullmatch(r"\d{4}\.f\.svg", new.piece(pieces[key]).inner.image)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.data())
+def test_random_event_sequences_reimport_as_applied(sample, data) -> None:
+    """Whatever legal sequence of events is written onto the demo save, importing it gives the applied Game."""
+    module, profile, table, terrain = sample
+    save, imported = load(sample)
+    game = imported.game
+    hexes = sorted(h for h in game.hexes if re.fullmatch(r"[A-N]([1-9]|10)", h))
+    events = []
+    for _ in range(data.draw(st.integers(1, 8), label="length")):
+        on_map = sorted(k for k, u in game.units.items() if u.on_map)
+        kind = data.draw(st.sampled_from(["disrupt", "rally", "reduce", "eliminate", "move", "ops", "ammo",
+                                          "smoke", "wreck"]), label="kind")
+        if kind in ("smoke", "wreck"):
+            hex_id = data.draw(st.sampled_from(hexes), label="hex")
+            marker = "wrecks" if kind == "wreck" else data.draw(st.sampled_from(["smoke_2", "smoke_1"]))
+            present = marker in game.hex(hex_id).markers
+            event = (MarkerRemoved if present else MarkerPlaced)(hex_id, marker)
+        elif not on_map:
+            continue
+        else:
+            key = data.draw(st.sampled_from(on_map), label="unit")
+            unit = game.units[key]
+            event = {"disrupt": lambda: UnitDisrupted(key), "rally": lambda: UnitRallied(key),
+                     "reduce": lambda: UnitReduced(key), "eliminate": lambda: UnitEliminated(key),
+                     "move": lambda: UnitMoved(key, data.draw(st.sampled_from(hexes), label="to")),
+                     "ops": lambda: StatusChanged(key, "ops_complete", not unit.status.ops_complete),
+                     "ammo": lambda: StatusChanged(key, "ammo", data.draw(
+                         st.sampled_from(["none", "depleted_2", "depleted_1"]), label="ammo"))}[kind]()
+        events.append(event)
+        game = apply_all(game, [event])
+    result = apply_events(save, module, profile, imported, events)
+    assert result == as_saved(game)
+    again = import_save(SavedGame.from_bytes(save.to_bytes()), module, profile, table, terrain)
+    assert again.game == result
+    assert again.unrecognised == []
