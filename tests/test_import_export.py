@@ -25,9 +25,9 @@ from converter.vassal.save import SavedGame
 from referee.events import (MarkerFlipped, MarkerPlaced, MarkerRemoved, StatusChanged, UnitDisrupted,
                             UnitEliminated, UnitMoved, UnitRallied, UnitReduced, apply_all)
 from referee.hexes import Hex
-from tests.test_corpus_roundtrip import CORPUS
 
 ROOT = Path(__file__).resolve().parents[1]
+CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 SAMPLES = ROOT / "samples"
 DEMO = SAMPLES / "demo.vsav"
 TLD = CORPUS / "tld-longest-day"
