@@ -85,6 +85,7 @@ class _Writer:
         self.hex_markers = {k: list(v) for k, v in imported.hex_markers.items()}
         self.game = imported.game
         self.frames = save_frames(save, profile)
+        self.removed: set[str] = set()          # units whose piece left the save
         self._spots: dict[tuple[str | None, int, int], str] | None = None
         self._holding: dict[str, tuple[int, int]] = {}
 
@@ -258,6 +259,7 @@ class _Writer:
             for _, marker_id in self.unit_markers.pop(key, []):
                 self.save.remove_piece(marker_id)
             self.save.remove_piece(self.pieces.pop(key))
+            self.removed.add(key)
             return
         self.move_unit(key, map_name, *self.holding_point(map_name))
 
@@ -316,15 +318,16 @@ class _Writer:
         return True
 
 
-def as_saved(game: Game) -> Game:
-    """``game`` as a save can hold it: a unit off the main map has no hex.
+def as_saved(game: Game, removed: Iterable[str] = ()) -> Game:
+    """``game`` as a save can hold it: a unit off the main map has no hex; removed units are gone.
 
     The model remembers the last hex of an eliminated unit (HQ replacement uses it);
     a VASSAL save has only the counter on the Destroyed map, so an import cannot
-    give that hex back.
+    give that hex back. A profile without a Destroyed map removes eliminated counters.
     """
+    gone = set(removed)
     units = {key: unit if unit.on_map or unit.hex is None else replace(unit, hex=None)
-             for key, unit in game.units.items()}
+             for key, unit in game.units.items() if key not in gone}
     return replace(game, units=MappingProxyType(units))
 
 
@@ -338,7 +341,7 @@ def apply_events(save: SavedGame, module: Module, profile: Profile, imported: Im
     writer = _Writer(save, module, profile, imported)
     for event in events:
         writer.apply(event)
-    return as_saved(writer.game)
+    return as_saved(writer.game, writer.removed)
 
 
 # -- a Game into a new save ------------------------------------------------------------------

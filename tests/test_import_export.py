@@ -139,10 +139,11 @@ def test_elimination_without_holding_map_removes_the_piece(sample) -> None:
     profile = Profile.from_document(doc)
     save = SavedGame.read(DEMO)
     imported = import_save(save, module, profile, table, terrain)
-    apply_events(save, module, profile, imported, [UnitEliminated("m113")])
+    result = apply_events(save, module, profile, imported, [UnitEliminated("m113")])
     assert PIECES["m113"] not in save.pieces and "1767225600005" not in save.pieces   # with its marker
     again = import_save(SavedGame.from_bytes(save.to_bytes()), module, profile, table, terrain)
     assert "m113" not in again.game.units and len(again.game.units) == 7
+    assert again.game == result
 
 
 def test_an_event_the_profile_cannot_write_is_a_typed_error(sample) -> None:
