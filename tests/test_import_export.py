@@ -457,3 +457,11 @@ def test_random_event_sequences_reimport_as_applied(sample, data) -> None:
     again = import_save(SavedGame.from_bytes(save.to_bytes()), module, profile, table, terrain)
     assert again.game == result
     assert again.unrecognised == []
+
+
+def test_cli_import_without_a_unit_table(tmp_path: Path) -> None:
+    profile = ROOT / "profiles" / "longest-day.yaml"
+    result = CliRunner().invoke(main, ["import", str(TLD / "scenarios" / "scenario_3.sav"), "--module",
+                                       str(TLD / "buildFile"), "--profile", str(profile), "-o", str(tmp_path / "s.yaml")])
+    assert result.exit_code == 2
+    assert result.output == f"wawkit: {profile}: no unit table: give --units or name units_file in the profile\n"
