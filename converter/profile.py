@@ -118,8 +118,10 @@ class ValueRule:
                 value = found.group(group) if found else None
             except IndexError:
                 raise ProfileError(f"{self.path}: the pattern has no group {group}", piece=piece.piece_id) from None
+        elif entry is None:
+            value = None
         else:
-            value = getattr(entry, raw["table"], None) if entry is not None else None
+            value = entry.type.name if raw["table"] == "name" else getattr(entry, raw["table"])
         if value is not None and raw.get("number") and value.isdigit():
             value = str(int(value))
         if value is not None and "map" in raw:

@@ -210,3 +210,13 @@ def test_csv_unit_table_errors() -> None:
     with pytest.raises(SchemaError) as caught:
         read_unit_table(Path("x.csv"))
     assert "needs a profile with a unit_table section" in str(caught.value)
+
+
+def test_value_rule_from_the_table_entry(module: Module) -> None:
+    doc = profile_doc()
+    doc["units"][0]["side"] = {"table": "name", "map": {"T-64": "T-64 side"}}
+    profile = Profile.from_document(doc)
+    table = read_unit_table(SAMPLES / "units.yaml")
+    rule = profile.units[0]
+    assert rule.side.read(slot_piece(module, "T-64"), rule, table.get("t-64")) == "T-64 side"
+    assert rule.side.read(slot_piece(module, "T-64"), rule, None) is None
