@@ -266,13 +266,15 @@ def faces_rows() -> dict[int, list[str]]:
 
 #: Boxes printed on the Normandy map (Zones of its grid), named instead of a hex.
 ZONES = {"Cherbourg Alarm Units", "711 Infanterie Division"}
-SAVES = {"campaign.sav": 2233, "scenario_1.sav": 45, "scenario_2.sav": 12, "scenario_3.sav": 7, "scenario_4.sav": 207}
+SAVES = {"scenarios/campaign.sav": 2233, "scenarios/scenario_1.sav": 45, "scenarios/scenario_2.sav": 12,
+         "scenarios/scenario_3.sav": 7, "scenarios/scenario_4.sav": 207,
+         "logs/0606-1.log": 2232, "logs/0608-3.log": 2163}      # a log's starting position
 
 
 @pytest.mark.parametrize("name", sorted(SAVES))
 def test_every_longest_day_unit_matches_its_faces_row_and_a_hex(tld, name: str) -> None:
     module, profile, table = tld
-    save = SavedGame.read(TLD / "scenarios" / name)
+    save = SavedGame.read(TLD / name)
     imported = import_save(save, module, profile, table)
     assert len(imported.game.units) == SAVES[name]
     rows = faces_rows()
