@@ -4,7 +4,7 @@ Real pieces from the corpus are built by VASSAL's ``BasicCommandEncoder.createPi
 ``setState``; the displayed name and every property wawkit reports (Marker and Dynamic
 Property values, layer ``_Level``/``_Active``/``_Name``, ``BasicName``, ``PieceName``) must
 match VASSAL's ``getName()``/``getProperty()``, before and after wawkit edits the state, and
-the BasicPiece state wawkit writes must be the one VASSAL writes back.
+the state wawkit writes must be the one VASSAL writes back.
 VASSAL's engine needs a running module to load images or find maps, so image names are
 blanked and pieces are put on no map (``null``); nothing else is changed.
 """
@@ -16,6 +16,7 @@ import subprocess
 from pathlib import Path
 
 from converter.vassal.pieces import Piece, decode_piece
+from converter.vassal.traits.chain import split_levels
 from converter.vassal.traits import (BasicPiece, CalculatedProperty, Clone, Delete, Deselect, DynamicProperty,
                                      Embellishment, FreeRotator, GlobalHotKey, GlobalKeyCommand, Hideable,
                                      Immobilized, Labeler, Marker, MenuSeparator, PlaceMarker, PlaySound, Replace,
@@ -36,6 +37,7 @@ HEADLESS_LIMITS = {"FAIL java.lang.NullPointerException: GameModule",
                    "FAIL java.lang.NoClassDefFoundError"}
 COMPARED = 1125
 EDITED = 366
+SAME_STATE = 311
 EXTRA_JARS = ["/usr/share/java/miglayout-core.jar", "/usr/share/java/miglayout-swing.jar"]
 
 HARNESS = r"""
@@ -68,6 +70,9 @@ public class PieceHarness {
         piece.setState(unhex(f[1]));
         StringBuilder sb = new StringBuilder(hex(piece.getName()));
         sb.append(' ').append(hex(VASSAL.counters.Decorator.getInnermost(piece).getState()));
+        String state;
+        try { state = piece.getState(); } catch (RuntimeException e) { state = null; }
+        sb.append(' ').append(hex(state));
         for (int i = 2; i < f.length; i++) sb.append(' ').append(hex(piece.getProperty(unhex(f[i]))));
         out.println(sb);
       } catch (Throwable e) {
@@ -162,7 +167,13 @@ def _edited(piece: Piece, rng: random.Random) -> Piece:
 def _answer(line: str) -> list[str]:
     """VASSAL's name and properties; a ``null`` property (an unset level name or image) is ``""`` in wawkit."""
     values = line.split(" ")
-    return ["=" if value == "-" else value for value in values[:1] + values[2:]]
+    return ["=" if value == "-" else value for value in values[:1] + values[3:]]
+
+
+def _full_state(line: str) -> str | None:
+    """The whole state VASSAL writes back (``None`` if a trait needs a running module to write it)."""
+    value = line.split(" ")[2]
+    return None if value == "-" else bytes.fromhex(value[1:]).decode("utf-8")
 
 
 def _basic_state(line: str) -> str:
@@ -204,3 +215,22 @@ def test_names_and_properties_agree_with_vassal(tmp_path: Path) -> None:
         else:
             assert theirs in (ours, ours + ";0", ours + ";;0")
     assert sum(id(p) in edited for p, _ in compared) == EDITED
+    # Whole states after edits: VASSAL writes what wawkit wrote, except that it drops the empty
+    # status of version-0 layers (``-1;`` -> ``-1``) and stores the level a layer follows.
+    same = 0
+    for piece, got in compared:
+        if id(piece) not in edited:
+            continue
+        theirs = _full_state(got)
+        if theirs is None:
+            continue
+        if theirs == piece.state_text():
+            same += 1
+            continue
+        ours_levels = split_levels(piece.state_text() or "", limit=len(piece.traits), state=True)[0]
+        their_levels = split_levels(theirs, limit=len(piece.traits), state=True)[0]
+        for trait, ours, vassal in zip(piece.traits, ours_levels, their_levels):
+            if ours != vassal:
+                assert isinstance(trait, Embellishment)
+                assert ours == vassal + ";" or trait.follow_property
+    assert same == SAME_STATE
