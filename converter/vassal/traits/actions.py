@@ -217,8 +217,6 @@ class TranslatableMessage(Trait):
         return {self.key: self.message}
 
 
-
-
 class Translate(Trait):
     """``translate;`` ("Move Fixed Distance"): moves the piece by a fixed offset."""
 

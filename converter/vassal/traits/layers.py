@@ -206,7 +206,6 @@ class Embellishment(Layer):
         return 1 if self.always_active else -1
 
 
-
 class LegacyEmbellishment(Layer):
     """``emb;``: the original layer type, read as VASSAL's ``originalSetType`` does.
 
