@@ -315,14 +315,15 @@ def _unit_findings(game: Game, ruleset: Ruleset, unit: Unit, piece: str | None) 
 
 # -- logs -----------------------------------------------------------------------------
 
-def snapshot(replay: "Replay", template: SavedGame) -> SavedGame:
-    """The replay's current position as a save of its own (same boards, properties, metadata)."""
+def snapshot(replay: "Replay", template: SavedGame, only: set[str] | None = None) -> SavedGame:
+    """The replay's current position (or only the pieces ``only`` names) as a save of its own,
+    with the template's boards, global properties and metadata."""
     from converter.vassal.container import Container, Entry
     from converter.vassal.sequence import ESC, join
     texts = [c.text for c in template._state_commands() if not isinstance(c, (AddPiece, EndSave))]
-    holders = [pid for pid, (type_text, _s) in replay.pieces.items()
-               if type_text == "stack" or type_text.startswith("deck;")]
-    order = [pid for pid in replay.pieces if pid not in set(holders)] + holders
+    chosen = [pid for pid in replay.pieces if only is None or pid in only]
+    holders = {pid for pid in chosen if _is_holder(replay.pieces[pid][0])}
+    order = [pid for pid in chosen if pid not in holders] + [pid for pid in chosen if pid in holders]
     texts += [AddPiece.of(pid, *replay.pieces[pid], template.quoting).text for pid in order]
     texts.append("end_save")
     plaintext = (join(texts, ESC, template.quoting) or "").encode("utf-8", "surrogateescape")
@@ -331,23 +332,37 @@ def snapshot(replay: "Replay", template: SavedGame) -> SavedGame:
     return SavedGame(container)
 
 
+def _is_holder(type_text: str) -> bool:
+    return type_text == "stack" or type_text.startswith("deck;")
+
+
+class RouteUnknown(Exception):
+    """The map does not say enough to price a route (hex positions or terrain costs missing)."""
+
+
 def cheapest_path(game: Game, ruleset: Ruleset, unit_key: str, goal: str, limit: int) -> tuple[int, list[str]] | None:
     """The cheapest route (MP, hexes entered) from the unit's hex to ``goal``, each step priced
-    by the referee's own Move check; None when no route within ``limit`` MP reaches it."""
+    by the referee's own Move check; None when no route within ``limit`` MP reaches it.
+
+    Raises :class:`RouteUnknown` when the hexes have no map positions, or when no route was
+    found but some step could not be priced (the referee named a missing fact).
+    """
     import heapq
     unit = game.unit(unit_key)
-    if unit.hex is None or unit.hex not in game.hexes or goal not in game.hexes:
-        return None
+    here_state, goal_state = game.hexes.get(unit.hex or ""), game.hexes.get(goal)
+    if here_state is None or goal_state is None or here_state.at is None or goal_state.at is None:
+        raise RouteUnknown(f"the positions of {unit.hex} and {goal} on the map are not known")
     name_at = {h.at: name for name, h in game.hexes.items() if h.at is not None}
     start = unit.hex
     best = {start: 0}
     queue: list[tuple[int, str, list[str]]] = [(0, start, [])]
     free = unit.with_status(ops_complete=False, out_of_command=False, mp_spent=0)
+    unpriced: str | None = None
     while queue:
         cost, here, path = heapq.heappop(queue)
         if here == goal:
             return cost, path
-        if cost > best.get(here, limit + 1) or game.hexes[here].at is None:
+        if cost > best.get(here, limit + 1):
             continue
         mover = game.with_unit(replace(free, hex=here))
         for neighbour in game.hexes[here].at.neighbors():
@@ -357,11 +372,15 @@ def cheapest_path(game: Game, ruleset: Ruleset, unit_key: str, goal: str, limit:
             answer = ruleset.check(mover, make_action("move", unit=unit_key, path=(there,)))
             step = answer.values.get("cost")
             if not isinstance(step, int):
+                if answer.gaps and unpriced is None:
+                    unpriced = f"{here} -> {there}: {next(iter(answer.gaps.values()))}"
                 continue
             total = cost + step
             if total <= limit + 1 and total < best.get(there, limit + 2):
                 best[there] = total
                 heapq.heappush(queue, (total, there, path + [there]))
+    if unpriced is not None:
+        raise RouteUnknown(f"a step could not be priced ({unpriced})")
     return None
 
 
@@ -372,22 +391,45 @@ class LogBinding:
     read: Callable[[SavedGame], tuple[Game, dict[str, str], Ruleset, list[Finding]]]
 
 
+def _touched(step: Any) -> set[str]:
+    """Ids of the pieces a logged step adds, changes, moves or removes."""
+    from converter.vassal.commands import ChangePiece, MovePiece, RemovePiece
+    return {c.id for c in step.commands if isinstance(c, (AddPiece, ChangePiece, MovePiece, RemovePiece))}
+
+
 def log_findings(save: SavedGame, binding: LogBinding) -> list[Finding]:
     """Replay every step; each unit that changes hex is checked as a Move by the referee: the
     cheapest route against its Movement Factor, Ops Complete, Out of Command; then stacking
-    where it arrives. Disrupted movement (§6.1.6) is reported as not supported."""
+    where it arrives. Disrupted movement (§6.1.6) is reported as not supported.
+
+    After each step only the stacks it touched are read again through the profile (their
+    markers decide the units' status), so a long log costs little more than its steps.
+    """
     from converter.vassal.log import Replay
     replay = Replay(save)
     found: list[Finding] = []
     game, piece_of, ruleset, _ = binding.read(save)
     unit_of = {pid: key for key, pid in piece_of.items()}
     for step in list(replay.steps):
-        replay.apply(step)
-        moved = {m.id for m in step.moves}
-        moved |= {member for m in step.moves for member in replay.members(m.id)}
-        if not moved & set(unit_of):
+        touched = _touched(step)
+        if not touched:
             continue
-        after, piece_after, _ruleset, _ = binding.read(snapshot(replay, save))
+        holders = {replay.stack_of(pid) for pid in touched}
+        replay.apply(step)
+        holders |= {replay.stack_of(pid) for pid in touched}
+        holders |= {pid for pid in touched if pid in replay.pieces and _is_holder(replay.pieces[pid][0])}
+        scope = set(touched) | {h for h in holders if h is not None}
+        scope |= {m for h in list(scope) for m in replay.members(h)}
+        scope &= set(replay.pieces)
+        part, part_pieces, _r, _u = binding.read(snapshot(replay, save, scope))
+        after = game
+        for part_key, pid in part_pieces.items():
+            key = unit_of.get(pid)
+            if key is not None and key in game.units:
+                old = game.units[key]
+                after = after.with_unit(replace(part.units[part_key], key=key, attached_to=old.attached_to,
+                                                carried_by=old.carried_by))
+        moved = {m.id for m in step.moves} | {member for m in step.moves for member in replay.members(m.id)}
         for key in sorted(unit_of[pid] for pid in moved if pid in unit_of):
             before, now = game.units.get(key), after.units.get(key)
             if before is None or now is None or not (before.on_map and now.on_map) or before.hex == now.hex \
@@ -400,8 +442,7 @@ def log_findings(save: SavedGame, binding: LogBinding) -> list[Finding]:
             landed = ruleset.check(after, make_action("stacking", target=now.hex))
             found.extend(f for f in _answer_findings(landed, code="stacking", hex_id=now.hex, step=step.index)
                          if f.severity == "error")
-        game, piece_of = after, piece_after
-        unit_of = {pid: key for key, pid in piece_of.items()}
+        game = after
     return found
 
 
@@ -410,7 +451,11 @@ def _move_findings(game: Game, ruleset: Ruleset, unit: Unit, goal: str, piece: s
     """One logged move judged by the referee along the cheapest route to where the unit went."""
     where = {"piece": piece, "name": unit.name, "hex": unit.hex, "step": step}
     limit = unit.type.mp if unit.type.mp is not None else 0
-    route = cheapest_path(game, ruleset, unit.key, goal, limit + 12)
+    try:
+        route = cheapest_path(game, ruleset, unit.key, goal, limit + 12)
+    except RouteUnknown as unknown:
+        return [Finding("unsupported", "move", f"{unit.hex} -> {goal}: movement cost not checked: {unknown}",
+                        section="§5.0", **where)]
     if route is None:
         return [Finding("error", "move", f"no route from {unit.hex} to {goal} that the unit may take",
                         section="§5.0", **where)]
