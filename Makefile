@@ -21,5 +21,11 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
 
+# Long fuzz run over every reader; FUZZ_INPUTS and FUZZ_WORKERS size it.
+FUZZ_INPUTS ?= 1000000
+FUZZ_WORKERS ?= 2
+fuzz: $(STAMP)
+	$(BIN)/python -m fuzz.run --inputs $(FUZZ_INPUTS) --workers $(FUZZ_WORKERS)
+
 clean:
 	rm -rf $(VENV) build *.egg-info
