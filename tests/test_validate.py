@@ -29,7 +29,21 @@ SAMPLE = Options(str(MODULE), str(PROFILE))
 
 
 def _codes(report: Report) -> dict[tuple[str, str], int]:
-    return dict(sorted(Counter((f.severity, f.code) for f in report.findings).items()))
+    """Findings counted by severity and code. Notes on traits wawkit does not type yet are left
+    out (their number falls as traits are typed); :func:`_check_unknown_traits` checks them."""
+    return dict(sorted(Counter((f.severity, f.code) for f in report.findings if f.code != "unknown-trait").items()))
+
+
+def _check_unknown_traits(report: Report, path: Path) -> None:
+    """Each unknown-trait note names a piece that has exactly those untyped traits, and no piece
+    with an untyped trait goes unmentioned."""
+    save = SavedGame.read(path)
+    expected = {pid: sorted({t.id_prefix for t in e.piece.unknown_traits()}) for pid, e in save.pieces.items()
+                if not (e.is_stack or e.is_deck) and e.piece.unknown_traits()}
+    noted = {f.piece: f.message for f in report.findings if f.code == "unknown-trait"}
+    assert sorted(noted) == sorted(expected)
+    for pid, prefixes in expected.items():
+        assert noted[pid] == f"trait(s) {', '.join(prefixes)} not known to wawkit (kept as is)"
 
 
 def _ids() -> dict[str, str]:
@@ -173,9 +187,9 @@ TLD_EXPECTED = {
     "scenarios/scenario_2.sav": {("info", "board-alias"): 1, ("warning", "definition-changed"): 8},
     "scenarios/scenario_3.sav": {("info", "board-alias"): 1, ("warning", "definition-changed"): 6},
     "scenarios/scenario_4.sav": {("error", "stacking"): 12, ("error", "unknown-map"): 1, ("info", "board-alias"): 1,
-                                 ("info", "unknown-trait"): 19, ("warning", "definition-changed"): 155,
+                                 ("warning", "definition-changed"): 155,
                                  ("warning", "no-piece-slot"): 2, ("warning", "not-recognised"): 39},
-    "scenarios/campaign.sav": {("error", "stacking"): 45, ("error", "unknown-map"): 3, ("info", "unknown-trait"): 43,
+    "scenarios/campaign.sav": {("error", "stacking"): 45, ("error", "unknown-map"): 3,
                                ("warning", "definition-changed"): 1462, ("warning", "no-piece-slot"): 4,
                                ("warning", "not-recognised"): 104},
 }
@@ -185,6 +199,7 @@ TLD_EXPECTED = {
 def test_longest_day_saves_have_exactly_these_findings(name: str) -> None:
     report = validate_path(TLD / name, TLD_OPTIONS)
     assert _codes(report) == TLD_EXPECTED[name]
+    _check_unknown_traits(report, TLD / name)
 
 
 def test_longest_day_findings_say_where() -> None:
@@ -203,11 +218,11 @@ def test_longest_day_findings_say_where() -> None:
 def test_soundness_without_profile_on_other_corpus_saves() -> None:
     ragnarok = validate_path(CORPUS / "ragnarok-spi" / "ragnarok-start.vsav",
                              Options(str(CORPUS / "ragnarok-spi" / "buildFile.xml")))
-    assert _codes(ragnarok) == {("info", "unknown-trait"): 99, ("warning", "off-board"): 3}
+    assert _codes(ragnarok) == {("warning", "off-board"): 3}
+    _check_unknown_traits(ragnarok, CORPUS / "ragnarok-spi" / "ragnarok-start.vsav")
     tutorial = validate_path(CORPUS / "ccn-napoleonics" / "CCNv4 Tutorial.vlog",
                              Options(str(CORPUS / "ccn-napoleonics" / "buildFile.xml")))
     codes = _codes(tutorial)
-    assert codes.pop(("info", "unknown-trait")) > 0       # traits wawkit does not type yet, kept verbatim
     assert codes == {("info", "placement-unchecked"): 1, ("warning", "definition-changed"): 401,
                      ("warning", "module-name"): 1, ("warning", "module-version"): 1, ("warning", "off-board"): 2}
 
