@@ -7,25 +7,27 @@ implement answers "not supported: WaW85 §x.y", never a silent default.
 """
 from __future__ import annotations
 
-from typing import Callable
-
 from referee.errors import NotSupported
 from referee.ruleset import Ctx, Params, Procedure, Ruleset
-from referee.waw85 import air, artillery, assault, command, defence, fire, los, phases, results, transport, victory
+from referee.waw85 import (air, artillery, assault, command, defence, fire, los, movement, phases,
+                           results, transport, victory)
 
-#: Actions of WaW85 the referee does not resolve yet, with the section that governs them.
+#: WaW85 actions whose tables are on player aid cards, not in the rulebook text.
 NOT_SUPPORTED: dict[str, str] = {
-    "airstrike": "4.0", "overrun": "13.0", "unload": "9.8.2", "mode_change": "9.7",
-    "conditional_morale": "7.2.4", "missile_reload": "7.3", "clear_rubble": "10.9.1",
-    "event_roll": "6.1", "hq_replacement": "7.2.2",
-    "sw_loss_check": "2.3.6", "lift_off": "9.9", "battlegen": "17.1",
-    "bonus_formation_entry": "17.4.3.4",
+    "event_roll": "6.1",            # Battlefield Event and Friction Tables
+    "battlegen": "17.1",            # PAC12 Turn Length & Objectives Table
+}
+
+#: Classic actions with no WaW85 counterpart by that name, and the WaW85 section instead.
+NOT_WAW85: dict[str, str] = {
+    "airstrike": "4.0", "overrun": "13.0", "conditional_morale": "7.2.4",
+    "hq_replacement": "7.2.2", "sw_loss_check": "2.3.6",
 }
 
 
-def _not_supported(section: str) -> Procedure:
+def _not_supported(section: str, why: str) -> Procedure:
     def procedure(ctx: Ctx) -> None:
-        raise NotSupported(f"WaW85 §{section}", f"{ctx.action.kind} is not implemented")
+        raise NotSupported(f"WaW85 §{section}", f"{ctx.action.kind} {why}")
     return procedure
 
 
@@ -41,6 +43,7 @@ PROCEDURES: dict[str, Procedure] = {
     "morale_check": command.morale_check,
     "night_targeting_check": command.night_targeting_check,
     "missile_ammo_check": command.missile_ammo_check,
+    "missile_reload": command.missile_reload,
     "operations_phase": phases.operations_phase,
     "ew_side_roll": phases.ew_side_roll,
     "event_side_roll": phases.event_side_roll,
@@ -54,7 +57,12 @@ PROCEDURES: dict[str, Procedure] = {
     "assault": assault.assault,
     "counterattack": assault.counterattack,
     "retreat": assault.retreat,
-    "move": assault.move,
+    "move": movement.move,
+    "mode_change": movement.mode_change,
+    "lift_off": movement.lift_off,
+    "unload": movement.unload,
+    "clear_rubble": movement.clear_rubble,
+    "bonus_formation_entry": movement.bonus_formation_entry,
     "indirect_fire": artillery.indirect_fire,
     "scatter": artillery.scatter,
     "scatter_direction": artillery.scatter_direction_table,
@@ -82,7 +90,10 @@ PROCEDURES: dict[str, Procedure] = {
 }
 
 
-PROCEDURES.update({kind: _not_supported(section) for kind, section in NOT_SUPPORTED.items()})
+PROCEDURES.update({kind: _not_supported(section, "is not implemented")
+                   for kind, section in NOT_SUPPORTED.items()})
+PROCEDURES.update({kind: _not_supported(section, "is not a WaW85 rule")
+                   for kind, section in NOT_WAW85.items()})
 
 
 def waw85_params() -> Params:

@@ -6,12 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from referee import damage
-from referee.errors import NotStated, NotSupported
+from referee.errors import NotStated
 from referee.events import StatusChanged, UnitEliminated, UnitMoved, result_of
 from referee.model import Unit, need
 from referee.ruleset import Ctx
 from referee.waw85 import results
-from referee.waw85.artillery import chemical_move_cost
+from referee.waw85.movement import river_crossing
 from referee.waw85.common import VEHICLES, because, illegal, modify
 from referee.waw85.transport import STACKING_LIMIT
 
@@ -125,39 +125,6 @@ def _movement(ctx: Ctx, unit: Unit, hex_id: str | None) -> None:
     if unit.status.mp_left < cost:
         illegal(ctx, "13.0", f"{unit.name} has {unit.status.mp_left} MP left, entering costs {cost}")
         ctx.emit(StatusChanged(unit.key, "ops_complete", True))
-
-
-def river_crossing(ctx: Ctx, unit: Unit) -> bool:
-    """§9.5: across an unbridged, unforded River only amphibious units, starting adjacent
-    (no MP spent yet) and spending all their MPs; then they are Ops Complete."""
-    if ctx.game.facts.get("hexside") != "river":
-        return False
-    if "amphibious" not in unit.type.abilities:
-        illegal(ctx, "9.5", f"{unit.name} is not amphibious: Rivers only at a Bridge or Ford")
-        return True
-    if isinstance(unit.status.mp_spent, int) and unit.status.mp_spent > 0:
-        illegal(ctx, "9.5", "an amphibious River crossing starts the Movement Action adjacent to the River")
-        return True
-    cost = need(unit.type.mp, f"units.{unit.key}.mp")
-    ctx.answer.set("cost", cost)
-    ctx.emit(StatusChanged(unit.key, "ops_complete", True))
-    because(ctx, "9.5", f"amphibious River crossing: all {cost} MPs, then Ops Complete")
-    return True
-
-
-def move(ctx: Ctx) -> None:
-    """Movement across a River hexside (§9.5) and the Chemical Strike surcharge (§14.12);
-    terrain costs themselves need the WaW85 Terrain Effects Chart."""
-    unit = ctx.unit(ctx.action.actor)
-    if ctx.game.facts.get("hexside") != "river":
-        hex_id = ctx.action.target if isinstance(ctx.action.target, str) else None
-        extra = chemical_move_cost(ctx, need(hex_id, "query.target"))
-        if extra:
-            ctx.answer.set("modifiers", {"cost": extra})
-        raise NotSupported("WaW85 §9.1", "movement costs from the WaW85 Terrain Effects Chart")
-    river_crossing(ctx, unit)
-    if ctx.answer.legal is None:
-        ctx.answer.set("legal", True)
 
 
 def assault(ctx: Ctx) -> None:

@@ -14,7 +14,7 @@ from referee.errors import NotStated
 from referee.events import StatusChanged, UnitRallied
 from referee.model import Unit, need
 from referee.ruleset import Ctx
-from referee.waw85.common import because, modify, morale_value
+from referee.waw85.common import because, illegal, modify, morale_value
 
 ALWAYS_IN_COMMAND = frozenset({"recon", "elite"})
 SUPPRESSED = frozenset({"suppressed", "suppressed_box"})
@@ -231,3 +231,24 @@ def missile_ammo_check(ctx: Ctx) -> None:
     if not roll(ctx, Check(morale_value(ctx, unit))):
         ctx.emit(StatusChanged(unit.key, "ammo", "reloading"))
         because(ctx, "10.10", f"{unit.name}: Missile Reloading marker")
+
+
+def missile_reload(ctx: Ctx) -> None:
+    """§7.3: an Undisrupted unit under a Missile Reloading marker rolls 2d6 against its
+    Formation's Morale/Training; at or under removes the marker. What a failure does is on
+    the Missile Ammo Usage Chart (PAC05), which the rulebook text does not give."""
+    unit = ctx.unit(ctx.action.actor)
+    if unit.status.ammo != "reloading":
+        ctx.answer.set("roll_required", False)
+        because(ctx, "7.3", f"{unit.name} has no Missile Reloading marker")
+        return
+    if unit.status.disrupted:
+        illegal(ctx, "7.3", "only Undisrupted units attempt a Missile Reload")
+        return
+    ctx.answer.set("roll_required", True)
+    if roll(ctx, Check(morale_value(ctx, unit))):
+        ctx.emit(StatusChanged(unit.key, "ammo", "none"))
+        because(ctx, "7.3", "the Missile Reloading marker is removed")
+    else:
+        ctx.answer.gap(f"units.{unit.key}.status.ammo",
+                       "not supported: WaW85 §7.3 (the Missile Ammo Usage Chart is on PAC05)")

@@ -1,0 +1,151 @@
+"""Movement Actions outside the Terrain Effects Chart: River crossings (§9.5), the
+Chemical Strike surcharge (§14.12), Helicopter modes (§9.7) and Combat Lift-Off (§9.9),
+unloading Passengers (§9.8.2) and Clearing Rubble (§10.9.1).
+
+Terrain movement costs come from the WaW85 Terrain Effects Chart (a player aid card,
+not in the rulebook text), so a plain move answers "not supported: WaW85 §9.1".
+"""
+from __future__ import annotations
+
+from referee.errors import NotStated, NotSupported
+from referee.events import MarkerPlaced, MarkerRemoved, ModeChanged, StatusChanged
+from referee.model import Unit, need
+from referee.ruleset import Ctx
+from referee.waw85.artillery import MINES, chemical_move_cost
+from referee.waw85.command import Check, check_for, roll
+from referee.waw85.common import because, illegal, morale_value, tables
+
+HELICOPTER_MODES = ("flying", "nap_of_earth", "hovering", "landed")
+
+
+def river_crossing(ctx: Ctx, unit: Unit) -> bool:
+    """§9.5: across an unbridged, unforded River only amphibious units, starting adjacent
+    (no MP spent yet) and spending all their MPs; then they are Ops Complete. Returns
+    whether the move crosses such a River."""
+    if ctx.game.facts.get("hexside") != "river":
+        return False
+    if "amphibious" not in unit.type.abilities:
+        illegal(ctx, "9.5", f"{unit.name} is not amphibious: Rivers only at a Bridge or Ford")
+        return True
+    if isinstance(unit.status.mp_spent, int) and unit.status.mp_spent > 0:
+        illegal(ctx, "9.5", "an amphibious River crossing starts the Movement Action adjacent to the River")
+        return True
+    cost = need(unit.type.mp, f"units.{unit.key}.mp")
+    ctx.answer.set("cost", cost)
+    ctx.emit(StatusChanged(unit.key, "ops_complete", True))
+    because(ctx, "9.5", f"amphibious River crossing: all {cost} MPs, then Ops Complete")
+    return True
+
+
+def move(ctx: Ctx) -> None:
+    """A River crossing (§9.5), or the Chemical Strike surcharge (§14.12) on a move whose
+    terrain cost needs the WaW85 Terrain Effects Chart."""
+    unit = ctx.unit(ctx.action.actor)
+    if not river_crossing(ctx, unit):
+        hex_id = ctx.action.target if isinstance(ctx.action.target, str) else None
+        extra = chemical_move_cost(ctx, need(hex_id, "query.target"))
+        if extra:
+            ctx.answer.set("modifiers", {"cost": extra})
+        raise NotSupported("WaW85 §9.1", "movement costs from the WaW85 Terrain Effects Chart")
+    if ctx.answer.legal is None:
+        ctx.answer.set("legal", True)
+
+
+def mode_change(ctx: Ctx) -> None:
+    """§9.7: a Helicopter picks its mode when activated and keeps it for the activation
+    (§9.9 Combat Lift-Off excepted); changing mode triggers Opportunity Fire (§10.11)."""
+    unit = ctx.unit(ctx.action.actor)
+    mode = ctx.action.choice
+    if unit.type.target_type != "helicopter":
+        raise NotSupported("WaW85 §16.3.3", "mode changes of units other than Helicopters")
+    if mode not in HELICOPTER_MODES:
+        raise NotStated("query.choice (flying, nap_of_earth, hovering or landed)")
+    spent = unit.status.mp_spent
+    if unit.status.moving or (isinstance(spent, int) and spent > 0) or unit.status.ops_complete:
+        illegal(ctx, "9.7", "the mode is chosen at the start of the activation, not after acting")
+        return
+    ctx.answer.set("legal", True)
+    ctx.answer.set("triggers_opportunity_fire", True)
+    if mode != unit.mode:
+        ctx.emit(ModeChanged(unit.key, mode))
+    because(ctx, "9.7", f"{unit.name} takes {mode.replace('_', '-')} mode for this activation")
+
+
+def lift_off(ctx: Ctx) -> None:
+    """§9.9 Combat Lift-Off: after loading or unloading, 2d6 at or under Morale/Training
+    lets a Landed Helicopter Transport change to another mode. (The text also calls a
+    roll equal to the value a failure; the at-or-under rule of every other check wins.)"""
+    unit = ctx.unit(ctx.action.actor)
+    if unit.type.target_type != "helicopter" or unit.mode != "landed":
+        illegal(ctx, "9.9", "only a Landed Helicopter may attempt a Combat Lift-Off")
+        return
+    ctx.answer.set("legal", True)
+    mode = ctx.action.choice
+    passed = ctx.action.passed
+    if passed is None:
+        passed = roll(ctx, Check(morale_value(ctx, unit)))
+    else:
+        ctx.answer.set("passed", passed)
+    if passed and mode in ("hovering", "nap_of_earth", "flying"):
+        ctx.emit(ModeChanged(unit.key, mode))
+    because(ctx, "9.9", "Combat Lift-Off " + ("succeeds" if passed else "fails: Landed until its next activation"))
+
+
+def unload(ctx: Ctx) -> None:
+    """§9.8.2: the Passenger unloads into its Transport's hex or an adjacent hex and is
+    Ops Complete (unless unloading into an Assault, §9.8.3); unloading always triggers
+    Opportunity Fire (§9.8.4). A Transport that had not moved may still move half its MPs."""
+    passenger = ctx.unit(ctx.action.actor)
+    carrier = ctx.game.unit(need(passenger.carried_by, f"units.{passenger.key}.carried_by"))
+    helicopter = carrier.type.target_type == "helicopter"
+    if helicopter and carrier.mode != "landed":
+        illegal(ctx, "9.8.5", "Helicopter Transports unload only in Landed mode")
+    target = ctx.action.target if isinstance(ctx.action.target, str) else None
+    enemy = target is not None and ctx.game.hex(target).stated.get("enemy_units")
+    if enemy and helicopter:
+        illegal(ctx, "9.8.5", "no unloading from Helicopters into an enemy-occupied hex")
+    elif enemy:
+        illegal(ctx, "9.8.3", "unloading into an enemy hex is an Assault Action")
+    if ctx.answer.legal is False:
+        return
+    ctx.answer.set("legal", True)
+    ctx.answer.set("triggers_opportunity_fire", True)
+    ctx.emit(StatusChanged(passenger.key, "ops_complete", True))
+    spent = carrier.status.mp_spent
+    half = need(carrier.type.mp, f"units.{carrier.key}.mp") // 2
+    moved = need(spent, f"units.{carrier.key}.status.mp_spent")
+    ctx.answer.unit(carrier.key, mp_after=0 if isinstance(moved, int) and moved > 0 else half)
+    because(ctx, "9.8.2", f"{passenger.name} unloads and is Ops Complete; the Transport may move "
+            + ("no further" if moved else f"up to {half} MPs") + ", then is Ops Complete")
+
+
+def clear_rubble(ctx: Ctx) -> None:
+    """§10.9.1: an Engineer or CEV that began its impulse in the Rubble hex spends all its
+    MPs: 2d6 - 3 at or under Morale/Training replaces Rubble with Cleared. Not while a
+    Minefield is in the hex. Ops Complete either way."""
+    unit = ctx.unit(ctx.action.actor)
+    hex_id = ctx.action.target if isinstance(ctx.action.target, str) else unit.hex
+    hex_state = ctx.game.hex(need(hex_id, "query.target"))
+    if not {"engineer", "cev"} & unit.type.abilities:
+        illegal(ctx, "10.9.1", f"{unit.name} is not an Engineer or CEV")
+    if "rubble" not in hex_state.markers:
+        illegal(ctx, "10.9.1", "there is no Rubble marker to clear")
+    if any(m in hex_state.markers for m in MINES):
+        illegal(ctx, "10.9.1", "Rubble with a Minefield in it cannot be cleared")
+    if ctx.answer.legal is False:
+        return
+    ctx.answer.set("legal", True)
+    check = check_for(ctx, unit)
+    if roll(ctx, Check(check.target_number, check.modifier + tables()["clear_rubble_modifier"])):
+        ctx.emit(MarkerRemoved(hex_state.id, "rubble"), MarkerPlaced(hex_state.id, "cleared"))
+        because(ctx, "10.9.1", "the hex is Cleared")
+    ctx.emit(StatusChanged(unit.key, "ops_complete", True))
+
+
+def bonus_formation_entry(ctx: Ctx) -> None:
+    """§17.4.3.4: from Turn 3, 1d6 1-3 shuffles a bonus Formation into the deck; 4-6 rolls
+    again next turn."""
+    die = ctx.roll(1, "d6")[0]
+    enters = die <= tables()["bonus_entry_max"]
+    ctx.answer.set("passed", enters)
+    because(ctx, "17.4.3.4", f"1d6 {die}: " + ("the bonus Formation enters" if enters else "roll again next turn"))
