@@ -192,6 +192,10 @@ TLD_EXPECTED = {
     "scenarios/campaign.sav": {("error", "stacking"): 45, ("error", "unknown-map"): 3,
                                ("warning", "definition-changed"): 1462, ("warning", "no-piece-slot"): 4,
                                ("warning", "not-recognised"): 104},
+    "logs/0606-1.log": {("error", "stacking"): 45, ("error", "unknown-map"): 3, ("warning", "definition-changed"): 1462,
+                        ("warning", "no-piece-slot"): 4, ("warning", "not-recognised"): 104},
+    "logs/0608-3.log": {("error", "stacking"): 31, ("error", "unknown-map"): 3, ("warning", "definition-changed"): 1452,
+                        ("warning", "no-piece-slot"): 6, ("warning", "not-recognised"): 138},
 }
 
 
