@@ -238,15 +238,17 @@ def spread(ctx: Ctx, units: list[Unit], hits: int) -> dict[str, int]:
         pick = top[0] if die <= 3 else top[-1]
         allocation[pick.key] += 1
         because(ctx, "13.2.1", f"odd hit, 1d6 {die}: {pick.name} takes it")
-    ctx.answer.set("hit_allocation", allocation)
     return allocation
 
 
 def _settle(ctx: Ctx, attackers: list[Unit], defenders: list[Unit], on_defenders: int,
             on_attackers: int, hex_id: str | None) -> None:
+    allocation: dict[str, int] = {}
     for side, hits in ((defenders, on_defenders), (attackers, on_attackers)):
         for key, n in spread(ctx, side, hits).items():
+            allocation[key] = n
             damage.take_hits(ctx, key, n)
+    ctx.answer.set("hit_allocation", {k: n for k, n in allocation.items() if n})
     results.aftermath(ctx, [u.key for u in defenders + attackers])
     for unit in defenders + attackers:
         ctx.answer.unit(unit.key, retreat=0)

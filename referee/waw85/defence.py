@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from referee.errors import NotStated, NotSupported
 from referee.model import Unit, Weapon, need
 from referee.ruleset import Ctx
+from referee.situation import reference
 from referee.waw85.common import HARD, because, tables
 
 SOFT_SAVE = 5                     # §1.9.7
@@ -62,8 +63,10 @@ def is_concealed(ctx: Ctx, target: Unit) -> bool:
             raise NotStated(f"units.{other.key}.side")
         if other.side == target.side:
             continue
-        distance = ctx.game.facts.relation(other.key).distance
-        adjacent = ctx.game.facts.relation(other.key).adjacent
+        # relations are carried by the related unit; the reference unit's by the target
+        carrier = target.key if other.key == reference(ctx) else other.key
+        distance = ctx.game.facts.relation(carrier).distance
+        adjacent = ctx.game.facts.relation(carrier).adjacent
         if distance is None and adjacent is None:
             raise NotStated(f"units.{other.key}.distance")
         if adjacent or (distance is not None and distance <= 1):

@@ -1,0 +1,262 @@
+"""WaW85 procedures beyond the rule cases: full resolutions with given dice, the edges of
+the tables, and every action of the case vocabulary answered or refused with a section."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from referee.cases import CaseDice, build_action, build_game
+from referee.events import apply_all, result_of
+from referee.rulesets import get_ruleset
+from referee.verdict import Answer
+from referee.waw85 import NOT_SUPPORTED, NOT_WAW85, PROCEDURES
+from referee.waw85.fire import Reach
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+CASES = SHARED / "cases"
+WAW85 = get_ruleset("waw85")
+
+
+def run(given: dict[str, Any], dice: dict[str, list[int]] | None = None) -> tuple[Answer, Any]:
+    game = build_game(given)
+    answer = WAW85.resolve(game, build_action(given["query"]), CaseDice(dice))
+    return answer, apply_all(game, answer.events)
+
+
+def test_every_action_of_the_vocabulary_is_answered_or_refused_with_a_section() -> None:
+    schema = json.loads((CASES / "rule-case.schema.json").read_text(encoding="utf-8"))
+    actions = schema["$defs"]["given"]["properties"]["query"]["properties"]["action"]["enum"]
+    assert set(actions) == set(PROCEDURES)
+    refused = set(NOT_SUPPORTED) | set(NOT_WAW85)
+    assert refused == {"event_roll", "battlegen", "airstrike", "overrun", "conditional_morale",
+                       "hq_replacement", "sw_loss_check"}
+    answer, _ = run({"query": {"action": "overrun", "unit": "A"}, "units": {"A": {}}})
+    assert answer.gaps == {"*": "not supported: WaW85 §13.0 (overrun is not a WaW85 rule)"}
+
+
+def test_range_bands_of_the_rulebook_example() -> None:
+    """§10.3.4: printed 4 -> 1-2 Point Blank, 3-4 Effective, 5-8 Long, 8 maximum."""
+    reach = Reach(4, printed_only=False)
+    assert [reach.band(d) for d in range(1, 10)] == [
+        "point_blank", "point_blank", "effective", "effective", "long", "long", "long", "long",
+        "out_of_range"]
+    assert reach.max_range == 8
+    assert Reach(4, printed_only=True).bands == ["effective"]
+
+
+def _atgm_shot(dice: dict[str, list[int]]) -> tuple[Answer, Any]:
+    return run({
+        "units": {
+            "A": {"side": "nato", "ap": {"fp": 3, "to_hit": 4, "range": 6, "color": "green"}},
+            "T": {"side": "pact", "target_type": "heavy_armor", "armor": 3, "save": 5,
+                  "abilities": ["composite_armor"], "steps": 2, "strength": "full", "hex": "t",
+                  "distance": 4},
+        },
+        "hexes": [{"id": "t", "terrain": "woods", "terrain_db": 1}],
+        "query": {"action": "direct_fire", "unit": "A", "target": "T", "weapon": "ap"},
+    }, dice)
+
+
+def test_an_atgm_shot_at_a_concealed_t72_in_woods() -> None:
+    """Concealed (+1), ATGM into blocking terrain (+1), capped at 2 (§10.6.12-14);
+    Reactive armor saves on 4 against green AP (§10.6.9); a Wreck is not left by a
+    two-step tank that survives."""
+    answer, after = _atgm_shot({"attack": [6, 5, 4], "save": [1, 2, 3, 4, 1]})
+    v = answer.values
+    assert (v["band"], v["to_hit"], v["fp"]) == ("effective", 4, 3)
+    assert (v["concealed"], v["db_dice"], v["armor_dice"], v["defense_dice"]) == (True, 2, 3, 5)
+    assert (v["save_number"], v["hits"], v["saves"], v["net_hits"]) == (4, 3, 1, 2)
+    assert result_of("T", answer.events) == "disrupted_and_reduced"
+    assert after.units["A"].status.ops_complete is True
+    assert after.hexes["t"].markers == frozenset()
+    assert answer.rolls == [("attack", [6, 5, 4]), ("save", [1, 2, 3, 4, 1])]
+
+
+def test_three_net_hits_eliminate_and_leave_a_wreck() -> None:
+    answer, after = _atgm_shot({"attack": [6, 6, 6], "save": [1, 1, 1, 1, 1]})
+    assert answer.values["net_hits"] == 3
+    assert after.units["T"].location == "eliminated"
+    assert after.hexes["t"].markers == frozenset({"wrecks"})
+
+
+@pytest.mark.parametrize(("distance", "legal", "fp", "to_hit"), [(5, True, 2, 6), (6, True, 2, 6),
+                                                                   (7, False, None, None)])
+def test_black_dice_at_a_flying_helicopter(distance: int, legal: bool, fp: int, to_hit: int | None) -> None:
+    """§10.6.1: printed range only, FP -2, To-Hit 6."""
+    answer, _ = run({"units": {"A": {"ap": {"fp": 4, "to_hit": 4, "range": 6, "color": "black"}},
+                               "T": {"target_type": "helicopter", "mode": "flying", "distance": distance}},
+                     "query": {"action": "direct_fire", "unit": "A", "target": "T", "weapon": "ap"}})
+    assert answer.values["legal"] is legal
+    assert answer.values["bands"] == ["effective"]
+    assert answer.values["max_range"] == 6
+    assert answer.values.get("fp") == fp
+    assert answer.values.get("to_hit") == to_hit
+
+
+@pytest.mark.parametrize(("distance", "legal"), [(3, True), (4, False)])
+def test_high_rate_of_fire_he_at_heavy_armor_has_no_long_range(distance: int, legal: bool) -> None:
+    answer, _ = run({"units": {"A": {"abilities": ["high_rate_of_fire_he"],
+                                     "he": {"fp": 3, "to_hit": 5, "range": 3}},
+                               "T": {"target_type": "heavy_armor", "distance": distance}},
+                     "query": {"action": "direct_fire", "unit": "A", "target": "T", "weapon": "he"}})
+    assert answer.values["legal"] is legal
+
+
+@pytest.mark.parametrize(("spent", "fp"), [(1, 4), (3, 4), (4, 3), (6, 3)])
+def test_nato_orange_move_and_fire(spent: int, fp: int) -> None:
+    """§11.0: NATO orange FP: no effect up to half MPs, -1 beyond."""
+    answer, _ = run({"units": {"A": {"side": "nato", "mp": 6, "status": {"mp_spent": spent},
+                                     "ap": {"fp": 4, "to_hit": 4, "color": "orange"}},
+                               "T": {"target_type": "light_armor"}},
+                     "query": {"action": "move_and_fire", "unit": "A", "target": "T", "weapon": "ap"}})
+    assert (answer.values["legal"], answer.values["fp"], answer.values["to_hit"]) == (True, fp, 4)
+
+
+def test_an_assault_with_an_odd_hit_and_a_defender_retreat() -> None:
+    """§13.2.1: one hit each, the odd hit by 1d6 (2: the top unit); the defender took more
+    hits than it gave and retreats; the attacker holds the hex; everyone Ops Complete."""
+    answer, after = run({
+        "units": {
+            "A": {"target_type": "troops", "assault": {"fp": 3, "to_hit": 4}, "hex": "a"},
+            "T": {"target_type": "troops", "assault": {"fp": 1, "to_hit": 5}, "hex": "t",
+                  "stack_order": 1, "steps": 2, "strength": "full"},
+            "T2": {"target_type": "troops", "hex": "t", "stack_order": 2, "steps": 2,
+                   "strength": "full"},
+        },
+        "query": {"action": "assault", "unit": "A", "target": "t"},
+    }, {"attack": [6, 6, 5], "counter": [1], "d6": [2]})
+    assert answer.values["hit_allocation"] == {"T": 2, "T2": 1}
+    assert (result_of("T", answer.events), result_of("T2", answer.events)) == (
+        "disrupted_and_reduced", "disrupted")
+    assert answer.unit_values["T"]["retreat"] == 1 and answer.unit_values["A"]["retreat"] == 0
+    assert after.units["A"].hex == "t"
+    assert all(after.units[k].status.ops_complete for k in ("A", "T", "T2"))
+
+
+def test_an_attacker_that_does_not_win_falls_back() -> None:
+    answer, after = run({
+        "units": {"A": {"target_type": "troops", "assault": {"fp": 2, "to_hit": 6}, "hex": "a"},
+                  "T": {"target_type": "troops", "assault": {"fp": 2, "to_hit": 4}, "hex": "t",
+                        "steps": 2, "strength": "full"}},
+        "query": {"action": "assault", "unit": "A", "target": "T"},
+    }, {"attack": [5, 1], "counter": [4, 2]})
+    assert (answer.values["hits"], answer.unit_values["A"]["retreat"]) == (0, 1)
+    assert after.units["A"].hex == "a"
+    assert result_of("A", answer.events) == "disrupted"
+
+
+def test_scatter_two_hexes_and_cancelled() -> None:
+    answer, _ = run({"query": {"action": "scatter", "target": "x"}}, {"d6": [6, 3, 4, 1]})
+    assert (answer.values["scatter"], answer.values["cancelled"]) == (["SE", "N"], False)
+    answer, _ = run({"query": {"action": "scatter", "target": "x"}, "situation": {"strikes_left": 1}},
+                    {"d6": [6, 2, 6]})
+    assert answer.values["cancelled"] is True
+    assert answer.values["situation"] == {"strikes_left": 0}
+
+
+@pytest.mark.parametrize(("range_colour", "rolls", "ammo"), [("blue", True, "reloading"),
+                                                             ("white", False, "none")])
+def test_only_missile_aa_checks_its_ammo(range_colour: str, rolls: bool, ammo: str) -> None:
+    answer, after = run({"units": {"A": {"morale": 7, "aa": {"color": "blue", "range_color": range_colour}}},
+                         "query": {"action": "missile_ammo_check", "unit": "A", "weapon": "aa"}},
+                        {"2d6": [9]})
+    assert answer.values["roll_required"] is rolls
+    assert after.units["A"].status.ammo == ammo
+
+
+def test_ew_makes_units_in_range_roll_for_command() -> None:
+    given = {"units": {"A": {"formation": "F", "morale": 7, "hex": "a"},
+                       "H": {"target_type": "hq", "formation": "F", "strength": "full", "hex": "h",
+                             "command_range": {"full": 5}, "distance": 2,
+                             "status": {"ew_marker": "ew"}}},
+             "query": {"action": "command_check", "unit": "A"}}
+    answer, after = run(given, {"2d6": [8]})
+    assert (answer.values["roll_required"], answer.values["passed"]) == (True, False)
+    assert after.units["A"].status.out_of_command is True
+    given["units"]["H"]["status"] = {}
+    answer, after = run(given, {"2d6": [8]})
+    assert answer.values["roll_required"] is False
+    assert after.units["A"].status.out_of_command is False
+
+
+@pytest.mark.parametrize(("terrain", "die", "markers"), [
+    ("city", 6, {"rubble"}), ("woods", 6, {"burnt_out"}), ("woods", 5, {"fire"})])
+def test_fire_burn_out(terrain: str, die: int, markers: set[str]) -> None:
+    _, after = run({"hexes": [{"id": "x", "terrain": terrain, "markers": ["fire"]}],
+                    "query": {"action": "marker_removal", "target": "x"}}, {"d6": [die]})
+    assert after.hexes["x"].markers == frozenset(markers)
+
+
+def test_a_failed_night_targeting_check_ends_the_unit() -> None:
+    answer, after = run({"units": {"A": {"morale": 8}, "T": {"distance": 3}},
+                         "situation": {"night": True},
+                         "query": {"action": "night_targeting_check", "unit": "A", "target": "T"}},
+                        {"2d6": [5]})
+    assert (answer.values["target_number"], answer.values["passed"]) == (4, False)
+    assert after.units["A"].status.ops_complete is True
+
+
+def test_a_wild_parachute_drift() -> None:
+    answer, _ = run({"units": {"A": {}}, "query": {"action": "parachute_drift", "unit": "A"}},
+                    {"d6": [6, 6, 1]})
+    assert answer.values["scatter"] == ["NW", "NW"]
+
+
+def test_a_reduced_transport_may_reduce_its_passenger() -> None:
+    answer, after = run({"units": {"TR": {"target_type": "light_armor", "steps": 2, "strength": "full",
+                                          "abilities": ["transport"], "hex": "x"},
+                                   "P": {"target_type": "troops", "steps": 2, "strength": "full",
+                                         "carried_by": "TR"}},
+                         "query": {"action": "apply_damage", "target": "TR", "hits": 2}},
+                        {"d6": [5]})
+    assert result_of("TR", answer.events) == "disrupted_and_reduced"
+    assert result_of("P", answer.events) == "disrupted_and_reduced"
+    assert after.units["P"].strength == "reduced"
+
+
+def test_victory_points_follow_the_prose() -> None:
+    answer, _ = run({"units": {"E": {"side": "nato", "cost": 150, "location": "eliminated"},
+                               "R": {"side": "nato", "cost": 40, "steps": 2, "strength": "reduced"},
+                               "X": {"side": "pact", "cost": 99, "location": "eliminated"}},
+                     "situation": {"objectives": 2},
+                     "query": {"action": "victory_points", "side": "nato"}})
+    assert answer.values["value"] == 230
+
+
+def test_combat_lift_off_and_mode_choice() -> None:
+    helicopter = {"target_type": "helicopter", "mode": "landed", "morale": 7}
+    answer, after = run({"units": {"A": helicopter},
+                         "query": {"action": "lift_off", "unit": "A", "choice": "flying"}}, {"2d6": [7]})
+    assert answer.values["passed"] is True and after.units["A"].mode == "flying"
+    answer, after = run({"units": {"A": helicopter},
+                         "query": {"action": "lift_off", "unit": "A", "choice": "flying"}}, {"2d6": [8]})
+    assert answer.values["passed"] is False and after.units["A"].mode == "landed"
+    answer, _ = run({"units": {"A": {**helicopter, "status": {"mp_spent": 3}}},
+                     "query": {"action": "mode_change", "unit": "A", "choice": "hovering"}})
+    assert answer.values["legal"] is False and answer.values["reason_rule"] == "9.7"
+
+
+def test_unloading_triggers_opportunity_fire_and_lets_an_unmoved_transport_move() -> None:
+    answer, after = run({"units": {"TR": {"mp": 6, "status": {"mp_spent": 0}, "hex": "a"},
+                                   "P": {"carried_by": "TR"}},
+                         "query": {"action": "unload", "unit": "P", "target": "a"}})
+    assert answer.values["triggers_opportunity_fire"] is True
+    assert answer.unit_values["TR"]["mp_after"] == 3
+    assert after.units["P"].status.ops_complete is True
+
+
+def test_reasons_cite_waw85_sections() -> None:
+    answer, _ = _atgm_shot({"attack": [6, 5, 4], "save": [1, 2, 3, 4, 1]})
+    sections = {r.section for r in answer.reasons}
+    assert {"WaW85 §10.3", "WaW85 §10.6.13", "WaW85 §10.6.8", "WaW85 §10.4"} <= sections
+
+
+def test_the_cases_command_runs_the_waw85_cases() -> None:
+    from converter.cli import main
+    result = CliRunner().invoke(main, ["cases", str(CASES / "rule-cases.yaml"), "--ruleset", "waw85"])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[-1] == "296 passed, 0 failed, 1 gaps"
