@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from converter.errors import SchemaError, WawkitError
+from converter.vassal.container import read_container, write_atomic
 
 FORMAT = "wawkit-audit/1"
 
@@ -104,7 +105,6 @@ class AuditRecord:
         return cls.from_dict(data, file=name)
 
     def write(self, path: str | os.PathLike[str]) -> None:
-        from converter.vassal.container import write_atomic
         write_atomic(path, self.to_json().encode("utf-8"), overwrite=True)
 
 
@@ -166,7 +166,7 @@ def compare(record: AuditRecord, again: AuditRecord) -> list[str]:
 
 def verify(record_path: str | os.PathLike[str]) -> Verification:
     """Replay a record (inputs checked first) and compare the replay with what was recorded."""
-    from converter.resolve import replay_record
+    from converter.resolve import replay_record   # resolve imports this module: imported here
     record = AuditRecord.read(record_path)
     paths = check_inputs(record, record_path)
     again = replay_record(record, paths)
@@ -177,7 +177,6 @@ def verify(record_path: str | os.PathLike[str]) -> Verification:
         if not written.is_file():
             result.differences.append(f"output {output['path']!r} is missing")
         else:
-            from converter.vassal.container import read_container
             plaintext = read_container(written).plaintext
             if sha256_bytes(plaintext) != output["plaintext_sha256"]:
                 result.differences.append(f"output {output['path']!r} was changed after it was written")

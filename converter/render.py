@@ -13,12 +13,21 @@ import io
 import math
 import os
 import re
+import zipfile
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
 
 from PIL import Image, ImageDraw, ImageFont
 
+from converter.actions_text import resolve_actor, resolve_target
+from converter.audit import AuditRecord
 from converter.errors import GeometryError, WawkitError
+from converter.importer import save_layouts
+from converter.resolve import read_position, ruleset_named
+from converter.scenario import read_scenario
+from converter.vassal.container import write_atomic
+from converter.vassal.module import Module
+from referee.actions import make_action
 from referee.model import Game, Unit
 
 Point = tuple[float, float]
@@ -212,7 +221,6 @@ def png_bytes(scene: Scene) -> bytes:
 
 def write_png(scene: Scene, path: str | os.PathLike[str]) -> None:
     """Write the picture atomically (a temporary file renamed into place)."""
-    from converter.vassal.container import write_atomic
     write_atomic(path, png_bytes(scene), overwrite=True)
 
 
@@ -235,7 +243,7 @@ def board_image(module: Any, geometry: Any) -> tuple[Image.Image | None, tuple[i
             continue
         try:
             picture = Image.open(io.BytesIO(archive.read(entry))).convert("RGB")
-        except (OSError, ValueError):
+        except (OSError, ValueError, Image.DecompressionBombError, WawkitError):
             continue
         if placement.reversed:
             picture = picture.rotate(180)
@@ -317,7 +325,6 @@ def scene_for_game(game: Game, *, title: str = "") -> Scene:
 
 def add_sight(scene: Scene, game: Game, ruleset: Any, actor: str, target: str) -> Sight:
     """Ask the referee for LOS between two units and draw the line in its colour."""
-    from referee.actions import make_action
     answer = ruleset.check(game, make_action("los", unit=actor, target=target))
     blocked = answer.values.get("blocked")
     clear = (not blocked) if isinstance(blocked, bool) else None
@@ -342,7 +349,6 @@ def mark_results(scene: Scene, results: Iterable[Mapping[str, str]]) -> None:
 # -- the whole job ------------------------------------------------------------------------------
 
 def _is_save(path: str | os.PathLike[str]) -> bool:
-    import zipfile
     return zipfile.is_zipfile(path)
 
 
@@ -350,23 +356,17 @@ def picture(source: str | os.PathLike[str], output: str | os.PathLike[str], *, m
             profile: str | None = None, map_name: str | None = None, sights: Iterable[tuple[str, str]] = (),
             audit: str | None = None, ruleset: str = "classic") -> Scene:
     """Draw a save (read through module + profile) or a scenario file, annotate it, write the PNG."""
-    from converter.actions_text import resolve_actor, resolve_target
-    from converter.resolve import ruleset_named
-    from converter.vassal.module import Module
     title = os.path.basename(str(source))
     if _is_save(source):
         if module is None or profile is None:
             raise RenderError("a save is drawn through its module and profile: give --module and --profile",
                               file=str(source))
-        from converter.importer import save_layouts
-        from converter.resolve import read_position
         position = read_position(source, module, profile)
         game = position.game
         chosen_map = map_name or position.profile.main_map
         scene = scene_for_map(game, position.module, chosen_map, save_layouts(position.save).get(chosen_map),
                               title=title)
     else:
-        from converter.scenario import read_scenario
         game = read_scenario(source).game
         if module is not None:
             module_obj = Module.read(module)
@@ -381,7 +381,6 @@ def picture(source: str | os.PathLike[str], output: str | os.PathLike[str], *, m
         actor = resolve_actor(game, first, f"--los {first} {second}")
         add_sight(scene, game, referee, actor.key, resolve_target(game, actor, second, f"--los {first} {second}"))
     if audit is not None:
-        from converter.audit import AuditRecord
         results = AuditRecord.read(audit).results
         mark_results(scene, results)
         names = {u.key: u.name for u in game.units.values()}

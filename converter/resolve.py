@@ -19,8 +19,14 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from converter.actions_text import TUPLE_FIELDS, ActionSpec, ActionSyntaxError
-from converter.audit import AuditRecord, plain, describe_input, event_record, rolls_of, sha256_bytes
+from converter.audit import AuditRecord, describe_input, event_record, plain, rolls_of, sha256_bytes
 from converter.errors import WawkitError
+from converter.exporter import apply_events
+from converter.report import Finding
+from converter.importer import Imported, import_save
+from converter.profile import Profile, read_profile
+from converter.terrain import read_terrain
+from converter.unit_table import read_unit_table
 from converter.vassal.container import read_container
 from converter.vassal.module import Module
 from converter.vassal.save import SavedGame
@@ -34,7 +40,7 @@ from referee.rulesets import get_ruleset
 from referee.verdict import Answer
 
 #: Answer values worth a line in the report, in this order.
-REPORTED = ("legal", "los", "range_band", "to_hit", "fp", "hits", "defense_dice", "db_dice", "saves", "net_hits",
+REPORTED = ("los", "range_band", "to_hit", "fp", "hits", "defense_dice", "db_dice", "saves", "net_hits",
             "passed")
 
 
@@ -52,9 +58,9 @@ class Position:
     module: Module
     game: Game
     piece_of: dict[str, str]
+    profile: Profile
+    imported: Imported
     inputs: dict[str, Path] = field(default_factory=dict)
-    profile: Any = None
-    imported: Any = None
 
     def name(self, key: str) -> str:
         unit = self.game.units.get(key)
@@ -70,10 +76,6 @@ def read_position(save: str | os.PathLike[str] | SavedGame, module: str | os.Pat
                   terrain: str | os.PathLike[str] | None = None) -> Position:
     """Read a save with its module and profile; the unit table and terrain are the ones the
     profile names unless ``units`` / ``terrain`` are given."""
-    from converter.importer import import_save
-    from converter.profile import read_profile
-    from converter.terrain import read_terrain
-    from converter.unit_table import read_unit_table
     module_obj = module if isinstance(module, Module) else Module.read(module)
     save_obj = save if isinstance(save, SavedGame) else read_save(save)
     loaded = read_profile(profile)
@@ -93,7 +95,7 @@ def read_position(save: str | os.PathLike[str] | SavedGame, module: str | os.Pat
     inputs["units"] = Path(units_file)
     if terrain_file:
         inputs["terrain"] = Path(terrain_file)
-    return Position(save_obj, module_obj, imported.game, dict(imported.pieces), inputs, loaded, imported)
+    return Position(save_obj, module_obj, imported.game, dict(imported.pieces), loaded, imported, inputs)
 
 
 def read_save(path: str | os.PathLike[str]) -> SavedGame:
@@ -110,7 +112,6 @@ def position_reader(module: Module, profile: str, ruleset: str = "classic", unit
         -> Callable[[SavedGame], tuple[Game, dict[str, str], Ruleset, list[Any]]]:
     """For ``wawkit validate``: a function from a save to its Game, piece ids, ruleset, and a
     finding for each piece the profile does not recognise."""
-    from converter.report import Finding
     chosen = ruleset_named(ruleset)
 
     def read(save: SavedGame) -> tuple[Game, dict[str, str], Ruleset, list[Any]]:
@@ -308,7 +309,7 @@ def report_text(outcome: Outcome, position_name: Callable[[str], str], hex_of: C
         for reason in answer.reasons:
             lines.append(f"  {reason.text} ({reason.section})")
         for name in REPORTED:
-            if name in answer.values and name != "legal":
+            if name in answer.values:
                 lines.append(f"  {name.replace('_', ' ')}: {answer.values[name]}")
         results = [describe(e, game) for e in answer.events]
         lines.append("  result: " + ("; ".join(results) if results else "no effect"))
@@ -334,7 +335,6 @@ def run(position: Position, specs: Sequence[ActionSpec], *, ruleset: str = "clas
         dice: Sequence[int] | None = None, seed: int | None = None, audit_dir: str | os.PathLike[str] = ".",
         actions_input: str | os.PathLike[str] | None = None) -> Resolved:
     """Resolve ``specs`` on a position; the save is edited in memory (written by the caller)."""
-    from converter.exporter import apply_events
     chosen = ruleset_named(ruleset)
     source, dice_record = dice_source(dice, seed)
     outcome = resolve_actions(position.game, specs, chosen, source)

@@ -19,26 +19,29 @@ runs a folder on all cores with stable output order.
 """
 from __future__ import annotations
 
+import heapq
 import os
 import re
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 from converter.errors import GeometryError, WawkitError
+from converter.profile import read_profile
 from converter.report import Finding, Report, unreadable
-from converter.vassal.commands import AddPiece, Check, EndSave
+from converter.resolve import position_reader
+from converter.vassal.commands import AddPiece, ChangePiece, Check, EndSave, MovePiece, RemovePiece
+from converter.vassal.container import Container, Entry
 from converter.vassal.grids.placement import MapGeometry, parse_board_picker
+from converter.vassal.log import Replay
 from converter.vassal.module import MapDef, Module, PieceSlot
 from converter.vassal.save import SavedGame
+from converter.vassal.sequence import ESC, join
 from referee.actions import make_action
 from referee.model import Game, Unit
 from referee.ruleset import Ruleset
-
-if TYPE_CHECKING:
-    from converter.vassal.log import Replay
 
 SAVE_SUFFIXES = (".vsav", ".sav", ".vlog", ".log")
 _SAVED_WITH = re.compile(r"Game saved using (.+) version (.*?)\.?$")
@@ -315,11 +318,9 @@ def _unit_findings(game: Game, ruleset: Ruleset, unit: Unit, piece: str | None) 
 
 # -- logs -----------------------------------------------------------------------------
 
-def snapshot(replay: "Replay", template: SavedGame, only: set[str] | None = None) -> SavedGame:
+def snapshot(replay: Replay, template: SavedGame, only: set[str] | None = None) -> SavedGame:
     """The replay's current position (or only the pieces ``only`` names) as a save of its own,
     with the template's boards, global properties and metadata."""
-    from converter.vassal.container import Container, Entry
-    from converter.vassal.sequence import ESC, join
     texts = [c.text for c in template._state_commands() if not isinstance(c, (AddPiece, EndSave))]
     chosen = [pid for pid in replay.pieces if only is None or pid in only]
     holders = {pid for pid in chosen if _is_holder(replay.pieces[pid][0])}
@@ -347,7 +348,6 @@ def cheapest_path(game: Game, ruleset: Ruleset, unit_key: str, goal: str, limit:
     Raises :class:`RouteUnknown` when the hexes have no map positions, or when no route was
     found but some step could not be priced (the referee named a missing fact).
     """
-    import heapq
     unit = game.unit(unit_key)
     here_state, goal_state = game.hexes.get(unit.hex or ""), game.hexes.get(goal)
     if here_state is None or goal_state is None or here_state.at is None or goal_state.at is None:
@@ -393,7 +393,6 @@ class LogBinding:
 
 def _touched(step: Any) -> set[str]:
     """Ids of the pieces a logged step adds, changes, moves or removes."""
-    from converter.vassal.commands import ChangePiece, MovePiece, RemovePiece
     return {c.id for c in step.commands if isinstance(c, (AddPiece, ChangePiece, MovePiece, RemovePiece))}
 
 
@@ -405,7 +404,6 @@ def log_findings(save: SavedGame, binding: LogBinding) -> list[Finding]:
     After each step only the stacks it touched are read again through the profile (their
     markers decide the units' status), so a long log costs little more than its steps.
     """
-    from converter.vassal.log import Replay
     replay = Replay(save)
     found: list[Finding] = []
     game, piece_of, ruleset, _ = binding.read(save)
@@ -524,8 +522,6 @@ def validate_path(path: str | os.PathLike[str], options: Options) -> Report:
         position = None
         aliases: Mapping[str, tuple[str, int, int]] = {}
         if options.profile is not None and module is not None:
-            from converter.profile import read_profile
-            from converter.resolve import position_reader
             aliases = read_profile(options.profile).board_aliases
             position = position_reader(module, options.profile, options.ruleset, options.units)
         return validate_save(save, module, file=name, board_aliases=aliases, position=position,

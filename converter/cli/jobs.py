@@ -1,7 +1,8 @@
 """The three jobs on the command line: ``validate``, ``resolve`` (+ ``verify``), ``render``, ``migrate``.
 
 Exit codes are the group's: 0 clean (or done), 1 findings (or a refused action),
-2 unreadable input. Reports go to stdout; progress and notes to stderr.
+2 unreadable input. Reports go to stdout; progress and notes to stderr. Each command
+imports its job module when it runs, so ``wawkit --help`` stays quick.
 """
 from __future__ import annotations
 
