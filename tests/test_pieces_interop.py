@@ -17,9 +17,10 @@ from pathlib import Path
 
 from converter.vassal.pieces import Piece, decode_piece
 from converter.vassal.traits.chain import split_levels
-from converter.vassal.traits import (BasicPiece, CalculatedProperty, Clone, Delete, Deselect, DynamicProperty,
-                                     Embellishment, FreeRotator, GlobalHotKey, GlobalKeyCommand, Hideable,
-                                     Immobilized, Labeler, Marker, MenuSeparator, PlaceMarker, PlaySound, Replace,
+from converter.vassal.traits import (ActionButton, AreaOfEffect, BasicPiece, CalculatedProperty, Clone, Delete,
+                                     Deselect, DynamicProperty, Embellishment, FreeRotator, GlobalHotKey,
+                                     GlobalKeyCommand, Hideable, Immobilized, Labeler, Marker, MenuSeparator,
+                                     NonRectangular, Pivot, PlaceMarker, PlaySound, PropertySheet, Replace,
                                      ReportState, Restricted, RestrictCommands, ReturnToDeck, SendToLocation,
                                      SetGlobalProperty, SubMenu, TranslatableMessage, Translate, TriggerAction)
 from tests.interop.engine import engine_classpath
@@ -28,16 +29,17 @@ from tests.test_pieces_corpus import corpus
 SAFE = (BasicPiece, Embellishment, Marker, DynamicProperty, Labeler, ReportState, TriggerAction, GlobalKeyCommand,
         SendToLocation, Delete, Clone, RestrictCommands, FreeRotator, Immobilized, Translate, SubMenu, Hideable,
         PlaceMarker, Replace, CalculatedProperty, SetGlobalProperty, TranslatableMessage, GlobalHotKey, Restricted,
-        Deselect, MenuSeparator, PlaySound, ReturnToDeck)
+        Deselect, MenuSeparator, PlaySound, ReturnToDeck, PropertySheet, AreaOfEffect, Pivot, NonRectangular,
+        ActionButton)
 #: Why VASSAL's engine cannot build some pieces without a running module: no GameModule (gpid
 #: support, global properties, player roster), a 3.7 Global Key Command target unknown to the 3.6
 #: build, and an animation library the Swing side wants.
 HEADLESS_LIMITS = {"FAIL java.lang.NullPointerException: GameModule",
                    "FAIL java.lang.IllegalArgumentException",
                    "FAIL java.lang.NoClassDefFoundError"}
-COMPARED = 1125
-EDITED = 366
-SAME_STATE = 311
+COMPARED = 1170
+EDITED = 394
+SAME_STATE = 323
 EXTRA_JARS = ["/usr/share/java/miglayout-core.jar", "/usr/share/java/miglayout-swing.jar"]
 
 HARNESS = r"""

@@ -6,9 +6,10 @@ import pytest
 
 from converter.errors import EncodingError
 from converter.vassal.sequence import LEGACY
-from converter.vassal.traits import (BasicName, BasicPiece, CalculatedProperty, Clone, Deck, Delete, DynamicProperty,
-                                     Embellishment, FreeRotator, GlobalKeyCommand, Hideable, Immobilized, Labeler,
-                                     LegacyEmbellishment, Marker, MovementMarkable, Obscurable, PlaceMarker, Replace,
+from converter.vassal.traits import (AreaOfEffect, BasicName, BasicPiece, CalculatedProperty, Clone, Deck, Delete,
+                                     DynamicProperty, Embellishment, FreeRotator, GlobalKeyCommand, Hideable,
+                                     Immobilized, Labeler, LegacyEmbellishment, Marker, MovementMarkable,
+                                     NonRectangular, Obscurable, Pivot, PlaceMarker, PropertySheet, Replace,
                                      ReportState, Restricted, RestrictCommands, ReturnToDeck, SendToLocation,
                                      SetGlobalProperty, Stack, TranslatableMessage, Translate, TriggerAction,
                                      UnknownTrait, UsePrototype, decode_trait)
@@ -371,11 +372,11 @@ def test_use_prototype_and_parameters() -> None:
 
 
 def test_unknown_trait_is_kept_verbatim() -> None:
-    aoe = "AreaOfEffect;102,102,102;30;1;false;Show ZOC;90,195;;true;;ZOC;;;;;;true"  # ragnarok-start.vsav
-    unknown = decode_trait(aoe, "false")
+    turret = "turr;Turret;CA;65,130"
+    unknown = decode_trait(turret, "2")
     assert isinstance(unknown, UnknownTrait)
-    assert unknown.id_prefix == "AreaOfEffect;"
-    assert (unknown.type_text(), unknown.state_text()) == (aoe, "false")
+    assert unknown.id_prefix == "turr;"
+    assert (unknown.type_text(), unknown.state_text()) == (turret, "2")
     assert decode_trait("no prefix at all", None).id_prefix == "no prefix at all"
 
 
@@ -391,6 +392,39 @@ def test_more_command_traits() -> None:
     assert isinstance(restricted, Restricted)
     assert (restricted.sides, restricted.restrict_movement, restricted.owning_player) == (
         ["Allied", "Axis"], True, "player1")
+
+
+def test_area_of_effect() -> None:
+    aoe = decode_trait("AreaOfEffect;102,102,102;30;1;false;Show ZOC;90,195;;true;;ZOC;;;;;;true",
+                       "false")  # ragnarok-start.vsav
+    assert isinstance(aoe, AreaOfEffect)
+    assert (aoe.color, aoe.transparency_percent, aoe.radius, aoe.always_active, aoe.activate_command) == (
+        "102,102,102", 30, "1", False, "Show ZOC")
+    assert (aoe.name, aoe.globally_visible, aoe.shown) == ("", True, False)
+
+
+def test_property_sheet() -> None:
+    sheet = decode_trait("propertysheet;2Goblin~5HP~1Equipment;Stats;S;0;;;", "12/12~")  # tour.mod
+    assert isinstance(sheet, PropertySheet)
+    assert (sheet.field_names, sheet.values, sheet.menu_name) == (["Goblin", "HP", "Equipment"],
+                                                                  ["12/12", "", ""], "Stats")
+    assert sheet.exposed_properties() == {"Goblin": "12/12", "HP": "", "Equipment": ""}
+    ticks = decode_trait("propertysheet;0Name~5HP;Stats;;0;;;", "Hans~3/5")
+    assert ticks.exposed_properties() == {"Name": "Hans", "HP": "3"}
+
+
+def test_pivot_and_outline() -> None:
+    pivot = decode_trait("pivot;Pivot Left;80,195;-25;48;true;-90.0", "")  # tour.mod
+    assert isinstance(pivot, Pivot)
+    assert (pivot.command, pivot.pivot_x, pivot.pivot_y, pivot.fixed_angle, pivot.angle, pivot.angle2) == (
+        "Pivot Left", -25, 48, True, -90.0, 270.0)
+    pivot.angle = 45.5
+    assert pivot.type_text() == "pivot;Pivot Left;80,195;-25;48;true;45.5"
+    outline = decode_trait("nonRect2;0.5;c,0,0,10;l,5,5", "")
+    assert isinstance(outline, NonRectangular)
+    assert (outline.scale, outline.shape) == (0.5, "c,0,0,10;l,5,5")
+    legacy = decode_trait("nonRect;c,0,0,10", "")
+    assert legacy.shape == "c,0,0,10"
 
 
 def test_basic_name_trait_overrides_the_name() -> None:

@@ -2,7 +2,8 @@
 
 ReportState, TriggerAction, GlobalKeyCommand, SendToLocation, Delete, Clone,
 RestrictCommands, PlaceMarker, Replace, TranslatableMessage, Translate,
-ReturnToDeck, GlobalHotKey, SubMenu, Deselect, MenuSeparator and PlaySound. Except for
+ReturnToDeck, ActionButton, GlobalHotKey, SubMenu, Deselect, MenuSeparator and
+PlaySound. Except for
 ReportState's cycle index and SendToLocation's way back, they have no state;
 keystrokes stay in their encoded text form (``68,130``, ``57344,0,Flip``).
 """
@@ -253,6 +254,28 @@ class ReturnToDeck(Trait):
     deck_expression = Str(7)
 
 
+class ActionButton(Trait):
+    """``button;``: clicking an area of the piece sends a key; no state.
+
+    From version 1 the area may be a polygon: a point count then x;y per point
+    (kept as text after the typed fields).
+    """
+
+    prefix = "button;"
+    kind = "ActionButton"
+    __slots__ = ()
+
+    key = Str(0)
+    x = Int(1, 0)
+    y = Int(2, 0)
+    width = Int(3, 0)
+    height = Int(4, 0)
+    description = Str(5)
+    launch_popup_menu = Bool(6, False)
+    use_whole_shape = Bool(7, False)
+    version = Int(8, 0)
+
+
 class GlobalHotKey(Trait):
     """``globalhotkey;``: fires a module-level hotkey."""
 
@@ -320,4 +343,4 @@ class PlaySound(Trait):
 
 __all__ = ["ReportState", "TriggerAction", "GlobalKeyCommand", "SendToLocation", "Delete", "Clone",
            "RestrictCommands", "PlaceMarker", "Replace", "TranslatableMessage", "Translate", "ReturnToDeck",
-           "GlobalHotKey", "SubMenu", "Deselect", "MenuSeparator", "PlaySound"]
+           "ActionButton", "GlobalHotKey", "SubMenu", "Deselect", "MenuSeparator", "PlaySound"]

@@ -1,6 +1,6 @@
 """Traits that change how a piece looks, who may see or use it, and how it handles:
-Labeler, Obscurable, Hideable, Restricted, FreeRotator, MovementMarkable and
-Immobilized (spec section 2.5).
+Labeler, Obscurable, Hideable, Restricted, FreeRotator, AreaOfEffect, Pivot,
+NonRectangular, MovementMarkable and Immobilized (spec section 2.5).
 
 Their states carry rules-relevant facts: a label text, who masks or hides the
 piece, its facing, whether it has moved.
@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from converter.vassal.sequence import java_parse_int
-from converter.vassal.traits.base import STATE, Bool, Int, StateValue, Str, StrList, Trait
+from converter.vassal.traits.base import STATE, Bool, Double, Int, StateValue, Str, StrList, Trait
 
 NO_PLAYER = "null"
 _JAVA_WHITESPACE = "".join(chr(c) for c in range(33))
@@ -219,6 +219,85 @@ class FreeRotator(StateValue):
         return -self.facing * 360.0 / max(self.facings, 1)
 
 
+class AreaOfEffect(StateValue):
+    """``AreaOfEffect;``: a shaded radius around the piece; the state is ``true`` while shown."""
+
+    prefix = "AreaOfEffect;"
+    kind = "AreaOfEffect"
+    __slots__ = ()
+
+    color = Str(0, "128,128,128")
+    transparency_percent = Int(1, 30)
+    radius = Str(2, "1")
+    always_active = Bool(3, True)
+    activate_command = Str(4, "Show area")
+    activate_key = Str(5)
+    map_shader_name = Str(6)
+    fixed_radius = Bool(7, True)
+    radius_marker = Str(8)
+    description = Str(9)
+    name = Str(10)
+    on_menu_text = Str(11)
+    on_key = Str(12)
+    off_menu_text = Str(13)
+    off_key = Str(14)
+    globally_visible = Bool(15, True)
+
+    @property
+    def shown(self) -> bool:
+        return self.value == "true"
+
+
+class Pivot(Trait):
+    """``pivot;``: rotates the piece about a point by a fixed angle; no state."""
+
+    prefix = "pivot;"
+    kind = "Pivot"
+    __slots__ = ()
+
+    command = Str(0, "Pivot")
+    key = Str(1)
+    pivot_x = Int(2, 0)
+    pivot_y = Int(3, 0)
+    fixed_angle = Bool(4, True)
+    angle = Double(5, 90.0)
+    description = Str(6)
+    command2 = Str(7)
+    key2 = Str(8)
+    angle2 = Double(9, 270.0)
+
+
+class NonRectangular(Trait):
+    """``nonRect2;`` (3.6+; legacy ``nonRect;``): the piece's outline as a path spec; no state.
+
+    ``nonRect2;<scale>;<shape>``: the shape is the rest of the text, kept as it is.
+    """
+
+    prefix = "nonRect2;"
+    kind = "NonRectangular"
+    __slots__ = ()
+
+    scale = Double(0, 1.0)
+
+    @property
+    def shape(self) -> str:
+        body = self.type_text()[len(self.prefix):]
+        cut = body.find(";")
+        return "" if cut < 0 else body[cut + 1:]
+
+
+class LegacyNonRectangular(Trait):
+    """``nonRect;<shape>``: the pre-3.6 outline, the whole rest of the text being the shape."""
+
+    prefix = "nonRect;"
+    kind = "NonRectangular"
+    __slots__ = ()
+
+    @property
+    def shape(self) -> str:
+        return self.type_text()[len(self.prefix):]
+
+
 class MovementMarkable(StateValue):
     """``markmoved;`` ("Mark When Moved"): the state is ``true`` once the piece has moved."""
 
@@ -299,4 +378,5 @@ class Immobilized(Trait):
             fields.raw.append(text)
 
 
-__all__ = ["Labeler", "Obscurable", "Hideable", "Restricted", "FreeRotator", "MovementMarkable", "Immobilized"]
+__all__ = ["Labeler", "Obscurable", "Hideable", "Restricted", "FreeRotator", "AreaOfEffect", "Pivot", "NonRectangular",
+           "LegacyNonRectangular", "MovementMarkable", "Immobilized"]

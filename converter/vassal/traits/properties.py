@@ -1,5 +1,5 @@
 """Traits that hold named piece properties: Marker, DynamicProperty, BasicName,
-CalculatedProperty, SetGlobalProperty (spec section 2.5).
+PropertySheet, CalculatedProperty, SetGlobalProperty (spec section 2.5).
 
 Marker values (side, formation, unit type) and DynamicProperty values (strength,
 status) are the properties a module profile maps onto the rules.
@@ -7,7 +7,7 @@ status) are the properties a module profile maps onto the rules.
 from __future__ import annotations
 
 from converter.vassal.sequence import split
-from converter.vassal.traits.base import STATE, Str, StateValue, Trait
+from converter.vassal.traits.base import STATE, Int, Str, StateValue, Trait
 
 
 class Marker(Trait):
@@ -98,6 +98,54 @@ class BasicName(Trait):
     name = Str(0)
 
 
+class PropertySheet(Trait):
+    """``propertysheet;``: a form of named fields; the state holds one value per field (``'~'`` list).
+
+    The definition is a ``'~'`` list of entries, each a type digit (0 text, 1 text area,
+    2 label, 3-6 tick marks, 7 spinner) followed by the field name. Newlines in
+    values are stored as ``|``; tick marks as ``value/max``.
+    """
+
+    prefix = "propertysheet;"
+    kind = "PropertySheet"
+    state_delimiter = "~"
+    __slots__ = ()
+
+    definition = Str(0)
+    menu_name = Str(1)
+    launch_key = Str(2)
+    commit_style = Int(3, 0)
+    red = Str(4)
+    green = Str(5)
+    blue = Str(6)
+    launch_keystroke = Str(7)
+    description = Str(8)
+
+    TICK_TYPES = "3456"
+
+    def _entries(self) -> list[str]:
+        return [entry for entry in split(self.definition, "~") if entry]
+
+    @property
+    def field_names(self) -> list[str]:
+        return [entry[1:] for entry in self._entries()]
+
+    @property
+    def values(self) -> list[str]:
+        """The state's values, one per field in definition order (``""`` where it has none)."""
+        state = self.fields(STATE).values() if self.state_text() else []
+        count = len(self._entries())
+        return (state + [""] * count)[:count]
+
+    def exposed_properties(self) -> dict[str, str]:
+        """Each field's value as a property; tick-mark fields give the part before ``/``."""
+        props = {}
+        for entry, value in zip(self._entries(), self.values):
+            cut = value.find("/")
+            props[entry[1:]] = value[:cut] if entry[0] in self.TICK_TYPES and cut > 0 else value
+        return props
+
+
 class CalculatedProperty(Trait):
     """``calcProp;``: a property computed from a BeanShell expression; no state."""
 
@@ -125,4 +173,4 @@ class SetGlobalProperty(Trait):
     search_name = Str(5)
 
 
-__all__ = ["Marker", "DynamicProperty", "BasicName", "CalculatedProperty", "SetGlobalProperty"]
+__all__ = ["Marker", "DynamicProperty", "BasicName", "PropertySheet", "CalculatedProperty", "SetGlobalProperty"]
