@@ -3,7 +3,6 @@ Scatter Check and its direction table, Strike Reduction Checks, Chemical Strikes
 Minefields (§16.2, §16.3.1), which attack like ADM (§14.10)."""
 from __future__ import annotations
 
-from referee import damage
 from referee.errors import NotStated, NotSupported
 from referee.events import MarkerRemoved, StatusChanged
 from referee.model import Unit, need

@@ -11,8 +11,8 @@ from referee.events import StatusChanged, UnitEliminated, UnitMoved, result_of
 from referee.model import Unit, need
 from referee.ruleset import Ctx
 from referee.waw85 import results
+from referee.waw85.common import VEHICLES, because, illegal
 from referee.waw85.movement import river_crossing
-from referee.waw85.common import VEHICLES, because, illegal, modify
 from referee.waw85.transport import STACKING_LIMIT
 
 RIVER_HEXSIDES = frozenset({"bridge", "river"})

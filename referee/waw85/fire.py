@@ -155,7 +155,8 @@ def _support_weapons(ctx: Ctx, actor: Unit, kind: str) -> None:
 def _sight(ctx: Ctx, actor: Unit, target: Unit) -> None:
     """§10.2: a stated LOS, or the LOS traced through the stated intervening hexes."""
     relation = ctx.game.facts.relation(target.key)
-    if relation.los is False and not relation.adjacent and not (relation.distance or 2) <= 1:
+    adjacent = relation.adjacent or (relation.distance is not None and relation.distance <= 1)
+    if relation.los is False and not adjacent:
         illegal(ctx, "10.2", f"no LOS to {target.name}")
     elif relation.los is None and (ctx.game.facts.get("intervening") is not None
                                    or ctx.game.facts.get("along_hexsides") is not None):
@@ -222,7 +223,8 @@ def _volley(ctx: Ctx, actor: Unit, shot: Shot, kind: str) -> list[str]:
         return []
     ok = [p for p in partners if actor.type.target_type == "heavy_armor"
           and p.type.target_type == "heavy_armor" and side_group(actor) == "pact"
-          and p.nation == actor.nation and p.hex == actor.hex]
+          and p.nation == actor.nation and p.hex == actor.hex
+          and not (p.status.disrupted or p.status.ops_complete)]
     if not ok:
         because(ctx, "10.6.10", "Volley Fire is for Pact Heavy Armor stacked with its own nation's")
         return []
