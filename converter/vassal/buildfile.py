@@ -25,7 +25,7 @@ from lxml import etree
 
 from converter.errors import LimitExceeded, ModuleError
 from converter.vassal.container import _read_entry, open_archive
-from converter.vassal.limits import Limits
+from converter.vassal.limits import DEFAULT_LIMITS, Limits, check_xml_depth
 
 MIB = 1 << 20
 #: Largest buildFile accepted by default. The largest real one seen is 1.7 MB; a
@@ -46,10 +46,11 @@ def _parser() -> etree.XMLParser:
 
 
 def parse_buildfile(data: bytes, *, file: str | None = None, entry: str | None = None,
-                    max_size: int = DEFAULT_MAX_BUILDFILE_SIZE) -> etree._Element:
+                    max_size: int = DEFAULT_MAX_BUILDFILE_SIZE, limits: Limits = DEFAULT_LIMITS) -> etree._Element:
     """Parse buildFile bytes into an lxml element tree, refusing anything unsafe or not a module.
 
-    Raises :class:`LimitExceeded` over ``max_size`` bytes and :class:`ModuleError` for a
+    Raises :class:`LimitExceeded` over ``max_size`` bytes or ``limits.max_xml_depth``
+    levels of nesting, and :class:`ModuleError` for a
     DOCTYPE, malformed XML or a root element that is not a module or extension.
     """
     if len(data) > max_size:
@@ -69,6 +70,7 @@ def parse_buildfile(data: bytes, *, file: str | None = None, entry: str | None =
         message = str(error.msg if hasattr(error, "msg") else error)
         raise ModuleError(f"malformed XML at line {line}, column {column}: {message}", file=file,
                           entry=entry) from None
+    check_xml_depth(root, limits, file=file, entry=entry)
     if root.getroottree().docinfo.doctype:
         raise ModuleError("buildFile declares a DOCTYPE, which VASSAL never writes; refused", file=file,
                           entry=entry)

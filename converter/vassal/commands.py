@@ -583,6 +583,10 @@ class _Parser:
         return node
 
     def _leaf(self, node: Node, depth: int) -> Node:
+        if len(node.text) > self.limits.max_string_length:
+            raise LimitExceeded(f"a command of {len(node.text)} characters, over the "
+                                f"{self.limits.max_string_length}-character cap", file=self.file,
+                                entry="savedGame", position=self.position, command=self.leaves)
         self.leaves += 1
         if self.leaves > self.limits.max_commands:
             raise LimitExceeded(f"more than {self.limits.max_commands} commands", file=self.file,

@@ -144,8 +144,19 @@ def read_container(source: str | os.PathLike[str] | bytes | BinaryIO, *, file: s
         if not any(info.filename == SAVED_GAME for info in infos):
             listed = ", ".join(i.filename for i in infos[:5]) or "none"
             raise ContainerError(f"no {SAVED_GAME} entry (entries: {listed}); not a save or log", file=name)
-        entries = [Entry(info.filename, _read_entry(archive, info, name, limits), info.compress_type,
-                         info.date_time) for info in infos]
+        declared = sum(info.file_size for info in infos)
+        if declared > limits.max_total_size:
+            raise LimitExceeded(f"declares {declared} bytes uncompressed in all, over the "
+                                f"{limits.max_total_size}-byte cap", file=name)
+        entries = []
+        total = 0
+        for info in infos:
+            entries.append(Entry(info.filename, _read_entry(archive, info, name, limits), info.compress_type,
+                                 info.date_time))
+            total += len(entries[-1].data)
+            if total > limits.max_total_size:  # headers can lie: count what really came out
+                raise LimitExceeded(f"inflates past the {limits.max_total_size}-byte cap in all", file=name,
+                                    entry=info.filename)
     saved = next(e for e in entries if e.name == SAVED_GAME)
     plaintext, obfuscation = deobfuscate(saved.data, file=name, entry=SAVED_GAME, limits=limits)
     metadata = {e.name: parse_metadata(e.data, e.name, file=name, limits=limits)

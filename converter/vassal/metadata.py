@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from converter.errors import ContainerError, LimitExceeded
-from converter.vassal.limits import DEFAULT_LIMITS, Limits
+from converter.vassal.limits import DEFAULT_LIMITS, Limits, check_xml_depth
 
 METADATA_ENTRIES = ("savedata", "moduledata", "extensiondata")
 
@@ -62,6 +62,7 @@ def parse_metadata(raw: bytes, entry: str, *, file: str | None = None,
         line = getattr(error, "position", (None, None))[0]
         raise ContainerError(f"metadata is not well-formed XML (line {line}): {error.msg}",
                              file=file, entry=entry) from None
+    check_xml_depth(root, limits, file=file, entry=entry)
     meta = MetaData(entry=entry, raw=raw)
     for child in root:
         if not isinstance(child.tag, str):

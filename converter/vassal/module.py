@@ -270,7 +270,8 @@ class Module:
         """Read a .vmod/.vmdx (zip) or a bare buildFile / buildFile.xml."""
         data = Path(path).read_bytes() if not zipfile.is_zipfile(path) else None
         if data is not None:
-            return cls(parse_buildfile(data, file=str(path), max_size=max_buildfile_size), file=str(path))
+            return cls(parse_buildfile(data, file=str(path), max_size=max_buildfile_size, limits=limits),
+                       file=str(path))
         return cls._from_archive(ModuleArchive(path, str(path), limits), max_buildfile_size)
 
     @classmethod
@@ -278,7 +279,7 @@ class Module:
                    max_buildfile_size: int = DEFAULT_MAX_BUILDFILE_SIZE, limits: Limits = DEFAULT_LIMITS) -> "Module":
         if data[:4] == b"PK\x03\x04":
             return cls._from_archive(ModuleArchive(data, file, limits), max_buildfile_size)
-        return cls(parse_buildfile(data, file=file, max_size=max_buildfile_size), file=file)
+        return cls(parse_buildfile(data, file=file, max_size=max_buildfile_size, limits=limits), file=file)
 
     @classmethod
     def _from_archive(cls, archive: ModuleArchive, max_size: int) -> "Module":
@@ -286,8 +287,8 @@ class Module:
         if entry is None:
             raise ContainerError(f"no buildFile.xml or buildFile entry; not a VASSAL module", file=archive.file)
         data = archive.read(entry, max_size=max_size)
-        return cls(parse_buildfile(data, file=archive.file, entry=entry, max_size=max_size), file=archive.file,
-                   entry=entry, archive=archive)
+        return cls(parse_buildfile(data, file=archive.file, entry=entry, max_size=max_size, limits=archive.limits),
+                   file=archive.file, entry=entry, archive=archive)
 
     # -- identity ------------------------------------------------------------------
     @property
