@@ -260,3 +260,38 @@ def test_the_cases_command_runs_the_waw85_cases() -> None:
     result = CliRunner().invoke(main, ["cases", str(CASES / "rule-cases.yaml"), "--ruleset", "waw85"])
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[-1] == "296 passed, 0 failed, 1 gaps"
+
+
+SHAPES = [{}, {"units": {"A": {}, "T": {}}},
+          {"units": {"A": {"hex": "a"}, "T": {"hex": "t"}}, "hexes": [{"id": "t"}]},
+          {"units": {"A": {"target_type": "helicopter", "hex": "a"},
+                     "T": {"target_type": "heavy_armor", "hex": "t", "carried_by": "A"}}}]
+QUERIES = [{}, {"unit": "A"}, {"unit": "A", "target": "T"}, {"unit": "A", "target": "t"},
+           {"target": "T"}, {"target": "t"}, {"unit": "A", "target": "T", "weapon": "ap", "hits": 3},
+           {"unit": ["A", "T"], "target": "t", "hits": {"A": 1}}, {"unit": "A", "target": "T", "hits": {"T": 2}},
+           {"unit": "A", "target": "T", "hits": "x", "choice": "fire"},
+           {"unit": "A", "target": "T", "weapon": "he", "mission": {"type": "mlrs", "fp": "x"}}]
+DICE = [None, {"d6": [6, 6, 6, 6], "2d6": [12, 12], "attack": [6] * 9, "save": [1] * 9, "counter": [6] * 9}]
+
+
+@pytest.mark.parametrize("kind", sorted(PROCEDURES))
+def test_partial_and_malformed_positions_give_answers_or_referee_errors(kind: str) -> None:
+    """Every procedure, on positions missing most facts or with ill-typed ones, answers
+    with gaps or raises a RefereeError: never another exception."""
+    from referee.errors import RefereeError
+    for shape in SHAPES:
+        for query in QUERIES:
+            for dice in DICE:
+                given = {**shape, "query": {"action": kind, **query}}
+                try:
+                    answer, _ = run(given, dice)
+                except RefereeError:
+                    continue
+                assert isinstance(answer, Answer)
+
+
+def test_ill_typed_hits_are_refused_by_name() -> None:
+    from referee.errors import RefereeError
+    with pytest.raises(RefereeError, match=r"query.hits must be a whole number or hits by unit, not 'x'"):
+        run({"units": {"A": {"assault": {"fp": 1, "to_hit": 4}}, "T": {}},
+             "query": {"action": "assault", "unit": "A", "target": "T", "hits": "x"}})

@@ -9,7 +9,7 @@ from referee.model import Unit, need
 from referee.ruleset import Ctx
 from referee.waw85 import results
 from referee.waw85.command import Check, ew_on, formation_hq, helpers, roll
-from referee.waw85.common import HARD, because, illegal, modify, morale_value, tables
+from referee.waw85.common import HARD, because, illegal, modify, morale_value, tables, whole
 from referee.waw85.fire import BAND_SECTION, BAND_TO_HIT, Reach
 
 
@@ -151,7 +151,8 @@ def strike_reduction(ctx: Ctx) -> None:
     totals = tables()["strike_reduction"].get(mission)
     if totals is None:
         raise NotSupported("WaW85 §14.6", f"no Strike Reduction Check for {mission}")
-    fp = need(ctx.action.mission.fp if ctx.action.mission else None, "query.mission.fp")
+    fp = whole(need(ctx.action.mission.fp if ctx.action.mission else None, "query.mission.fp"),
+               "query.mission.fp")
     ctx.answer.set("hexes_affected", tables()["strike_hexes"][mission])
     total = ctx.roll_2d6("2d6")
     ctx.answer.set("modified_roll", total)

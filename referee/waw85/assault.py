@@ -11,7 +11,7 @@ from referee.events import StatusChanged, UnitEliminated, UnitMoved, result_of
 from referee.model import Unit, need
 from referee.ruleset import Ctx
 from referee.waw85 import results
-from referee.waw85.common import VEHICLES, because, illegal
+from referee.waw85.common import VEHICLES, because, illegal, stated_hits
 from referee.waw85.movement import river_crossing
 from referee.waw85.transport import STACKING_LIMIT
 
@@ -175,7 +175,7 @@ def assault(ctx: Ctx) -> None:
 def _resolve(ctx: Ctx, participants: list[Unit], defenders: list[Unit], fighting: list[Unit],
              hex_id: str | None) -> None:
     ans = ctx.answer
-    given = ctx.action.hits
+    given = stated_hits(ctx)
     if given is None:
         on_defenders = _roll_side(ctx, participants, defenders, hex_id, True, "attack")
         on_attackers = _roll_side(ctx, fighting, participants, hex_id, False, "counter")

@@ -11,7 +11,7 @@ from typing import Any
 
 import yaml
 
-from referee.errors import NotStated
+from referee.errors import NotStated, RefereeError
 from referee.model import Unit
 from referee.ruleset import Ctx
 from referee.tec import DATA
@@ -83,3 +83,20 @@ def morale_value(ctx: Ctx, unit: Unit) -> int:
     if formation is not None and formation.morale is not None:
         return formation.morale
     raise NotStated(f"units.{unit.key}.morale")
+
+
+def whole(value: object, name: str) -> int:
+    """A stated count (hits, FP dice) must be a whole number; anything else is refused."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RefereeError(f"{name} must be a whole number, not {value!r}")
+    return value
+
+
+def stated_hits(ctx: Ctx) -> int | dict[str, int] | None:
+    """``query.hits``: a number, or hits by unit key; checked before any use."""
+    hits = ctx.action.hits
+    if hits is None or isinstance(hits, int) and not isinstance(hits, bool):
+        return hits
+    if isinstance(hits, dict):
+        return {str(k): whole(v, f"query.hits.{k}") for k, v in hits.items()}
+    raise RefereeError(f"query.hits must be a whole number or hits by unit, not {hits!r}")

@@ -16,7 +16,7 @@ from referee.model import Unit, Weapon, need
 from referee.ruleset import Ctx
 from referee.waw85 import defence, los, results
 from referee.waw85.common import (VEHICLES, air_class, because, illegal, modify, side_group,
-                                  tables, target_kind)
+                                  stated_hits, tables, target_kind, whole)
 from referee.waw85.smoke import smoke_to_hit
 
 BAND_TO_HIT = {"point_blank": -1, "effective": 0, "long": 1}
@@ -446,8 +446,9 @@ def _resolve(ctx: Ctx, actor: Unit, target: Unit, name: str, weapon: Weapon, kin
 
 def _attack(ctx: Ctx) -> int:
     ans = ctx.answer
-    if ctx.action.hits is not None:
-        hits = int(ctx.action.hits)
+    given = stated_hits(ctx)
+    if given is not None:
+        hits = whole(given, "query.hits")
     else:
         fp, to_hit = ans.values.get("fp"), ans.values.get("to_hit")
         if fp is None or to_hit is None:

@@ -8,7 +8,7 @@ from referee.events import MarkerPlaced, MarkerRemoved, StatusChanged, UnitElimi
 from referee.model import HexState, Unit, need
 from referee.ruleset import Ctx
 from referee.waw85.command import Check, roll
-from referee.waw85.common import because, morale_value, tables
+from referee.waw85.common import because, morale_value, tables, whole
 
 
 def operations_phase(ctx: Ctx) -> None:
@@ -194,10 +194,10 @@ def rubble_check(ctx: Ctx) -> None:
     """§10.9: 3+ net hits from one Direct or Indirect Fire attack in burnable terrain:
     1d6, 4 Rubble, 5 Fire (not in a Burnt Out hex), 6 both."""
     hex_state = ctx.game.hex(ctx.action.target if isinstance(ctx.action.target, str) else None)
-    hits = need(ctx.action.hits, "query.hits")
+    hits = whole(need(ctx.action.hits, "query.hits"), "query.hits")
     cause = need(ctx.action.cause, "query.cause")
     terrain = need(hex_state.terrain, f"hexes.{hex_state.id}.terrain")
-    required = (isinstance(hits, int) and hits >= tables()["rubble_min_hits"]
+    required = (hits >= tables()["rubble_min_hits"]
                 and cause in ("direct_fire", "opportunity_fire", "move_and_fire", "indirect_fire")
                 and terrain in tables()["burnable_terrain"])
     ctx.answer.set("roll_required", required)

@@ -12,7 +12,7 @@ from referee.events import (MarkerPlaced, StatusChanged, UnitEliminated, UnitRed
                             UnitRemoved, result_of)
 from referee.model import Unit
 from referee.ruleset import Ctx
-from referee.waw85.common import VEHICLES, because, target_kind
+from referee.waw85.common import VEHICLES, because, target_kind, whole
 
 COMMAND = frozenset({"hq", "leader"})
 NOT_FIGHTING = frozenset({"hq", "leader", "support_weapon"})
@@ -248,9 +248,7 @@ def apply_damage(ctx: Ctx) -> None:
         raise NotStated("query.target")
     opportunity = ctx.action.cause == "opportunity_fire"
     if ctx.action.hits is not None:
-        if not isinstance(ctx.action.hits, int):
-            raise NotStated("query.hits (an integer)")
-        net = improved_position(ctx, ctx.game.unit(key), ctx.action.hits)
+        net = improved_position(ctx, ctx.game.unit(key), whole(ctx.action.hits, "query.hits"))
         ctx.answer.set("net_hits", net)
         fire_results(ctx, key, net, ctx.action.weapon, opportunity=opportunity)
         return
