@@ -106,8 +106,12 @@ def carry_state(old: Piece, new: Piece, gpid: str) -> None:
 
 
 def migrated_piece(old: Piece, slot: PieceSlot, module: Module, quoting: str) -> Piece:
-    """The piece as the new module's slot makes it, carrying the old piece's state."""
-    fresh = module.expand(slot.piece())
+    """The piece as the new module's slot makes it, carrying the old piece's state.
+
+    VASSAL stores pieces with their prototypes expanded; a piece that still names its
+    prototypes (as files written by other tools may) keeps them by name.
+    """
+    fresh = slot.piece() if old.prototypes() else module.expand(slot.piece())
     new = decode_piece(fresh.type_text(), fresh.state_text(), quoting=quoting)
     carry_state(old, new, slot.gpid)
     return new
@@ -151,7 +155,10 @@ def migrate(save: SavedGame, module: Module) -> Migration:
 
 def _saved_module(save: SavedGame) -> str:
     meta = save.container.metadata.get("moduledata")
-    return f"{meta.name} {meta.version}" if meta is not None else "(module not named in the save)"
+    saved = save.container.metadata.get("savedata")
+    name = (meta.name if meta is not None else None) or (saved.name if saved is not None else None)
+    version = (meta.version if meta is not None else None) or (saved.version if saved is not None else None)
+    return f"{name} {version}" if name else "(module not named in the save)"
 
 
 def _rename_module(save: SavedGame, module: Module) -> None:

@@ -7,6 +7,7 @@ reads cleanly with wawkit's codec and with VASSAL's own engine classes.
 """
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -63,6 +64,7 @@ def test_positions_layers_and_properties_are_kept(migrated: tuple[Path, object])
         if new.type_text() != old.type_text():
             changed += 1
             assert new.inner.gpid in slots
+        assert not set(new.prototypes()) & set(module.prototypes)     # expanded, as VASSAL stores pieces
     assert changed == 401
 
 
@@ -194,3 +196,30 @@ def test_vassal_engine_reads_the_migrated_save(migrated: tuple[Path, object]) ->
         assert gpid in gpids
         seen[piece_id] = name
     assert sorted(seen) == sorted(pid for pid, e in after.pieces.items() if not (e.is_stack or e.is_deck))
+
+
+def test_cli_migrate_reports_and_exit_codes(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from converter.cli import main
+    samples = Path(__file__).resolve().parents[1] / "samples"
+    runner = CliRunner()
+    same = runner.invoke(main, ["migrate", str(samples / "demo.vsav"), "--to-module", str(samples / "waw-sample.vmod"),
+                                "-o", str(tmp_path / "same.vsav")])
+    assert same.exit_code == 0
+    assert same.stdout.startswith("migrated World at War Sample 1.0 -> World at War Sample 1.0: 10 pieces, "
+                                  "10 matched by gpid, 0 by name (10 already identical), 0 not matched")
+    assert SavedGame.read(tmp_path / "same.vsav").to_text() == SavedGame.read(samples / "demo.vsav").to_text()
+    other = runner.invoke(main, ["migrate", str(CORPUS / "ragnarok-spi" / "ragnarok-start.vsav"), "--to-module",
+                                 str(CORPUS / "hexncounters-template" / "template-src" / "buildFile.xml"),
+                                 "-o", str(tmp_path / "other.vsav"), "--json"])
+    assert other.exit_code == 1
+    data = json.loads(other.stdout)
+    assert (data["pieces"], data["matched_by_gpid"], len(data["unmatched"])) == (99, 0, 99)
+    bad = tmp_path / "bad.vsav"
+    bad.write_bytes(b"nonsense")
+    broken = runner.invoke(main, ["migrate", str(bad), "--to-module", str(samples / "waw-sample.vmod"),
+                                  "-o", str(tmp_path / "x.vsav")])
+    assert broken.exit_code == 2
+    assert broken.stderr.startswith("wawkit: ")
+    assert not (tmp_path / "x.vsav").exists()
