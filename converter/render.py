@@ -15,6 +15,7 @@ import os
 import re
 import zipfile
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Callable, Iterable, Mapping
 
 from PIL import Image, ImageDraw, ImageFont
@@ -86,8 +87,13 @@ class Scene:
     title: str = ""
 
 
+@lru_cache(maxsize=None)
 def _font(size: int) -> ImageFont.ImageFont:
-    return ImageFont.load_default(size)
+    """DejaVu Sans where the system has it (it has the § of rule sections), else Pillow's own."""
+    try:
+        return ImageFont.truetype("DejaVuSans.ttf", size)
+    except OSError:
+        return ImageFont.load_default(size)
 
 
 def _tags(unit: Unit) -> tuple[str, ...]:
@@ -313,9 +319,26 @@ def offset_centre(name: str, radius: float = 36.0) -> Point:
     return (radius + 20 + col * width, height / 2 + 40 + row * height + (height / 2 if col % 2 else 0.0))
 
 
+def cube_centre(at: Any, radius: float = 36.0) -> Point:
+    """Centre of a hex given by cube coordinates on a flat-topped map (VASSAL's default grid)."""
+    return radius * 1.5 * at.q, radius * math.sqrt(3) * (at.r + at.q / 2)
+
+
 def scene_for_game(game: Game, *, title: str = "") -> Scene:
-    """A drawn hex map of the hexes the game names, units placed by hex name."""
-    centre = _safe(offset_centre)
+    """A drawn hex map of the hexes the game names, units placed at their hexes: by the
+    hexes' map positions when the game has them (true adjacency), else by their names."""
+    names = {h for h in game.hexes} | {u.hex for u in game.units.values() if u.hex and u.on_map}
+    placed = {n: game.hexes[n].at for n in names if n in game.hexes and game.hexes[n].at is not None}
+    if placed and len(placed) == len(names):
+        raw = {name: cube_centre(at) for name, at in placed.items()}
+        left = min(x for x, _ in raw.values()) - 60
+        top = min(y for _, y in raw.values()) - 60
+
+        def centre(hex_id: str) -> Point:
+            x, y = raw[hex_id]
+            return x - left, y - top
+    else:
+        centre = _safe(offset_centre)
     scene = Scene((0, 0), None, _hex_outlines(game, centre), counters(game, centre), title=title)
     scene.size = _fit(scene)
     return scene

@@ -107,3 +107,16 @@ def test_bad_requests_are_typed_errors(tmp_path: Path) -> None:
     with pytest.raises(RenderError, match="not a column-letter row-number name"):
         offset_centre("0407x")
     assert not (tmp_path / "x.png").exists()
+
+
+def test_hexes_with_map_positions_are_drawn_where_they_lie() -> None:
+    from referee.hexes import Hex
+    game = Game(units={"a": Unit("a", UnitType(name="A"), hex="X"), "b": Unit("b", UnitType(name="B"), hex="Y")},
+                hexes={"X": HexState("X", at=Hex(0, 0)), "Y": HexState("Y", at=Hex(1, 0)),
+                       "Z": HexState("Z", at=Hex(0, 1))})
+    scene = scene_for_game(game)
+    centres = {name: (sum(p[0] for p in c) / 6, sum(p[1] for p in c) / 6) for name, c, _t in scene.hexes}
+    assert round(centres["Y"][0] - centres["X"][0], 6) == 54.0              # 1.5 radii east
+    assert round(centres["Y"][1] - centres["X"][1], 6) == round(36 * 3 ** 0.5 / 2, 6)
+    assert round(centres["Z"][1] - centres["X"][1], 6) == round(36 * 3 ** 0.5, 6)
+    assert [c.at for c in scene.counters] == [centres["X"], centres["Y"]]
