@@ -58,32 +58,39 @@ def validate(path: str, module_path: str | None, profile_path: str | None, units
 @click.argument("save", type=EXISTING)
 @click.option("--module", "module_path", required=True, type=EXISTING, help="The module (.vmod or buildFile).")
 @click.option("--profile", "profile_path", required=True, type=EXISTING, help="The module profile (YAML).")
+@click.option("--units", type=EXISTING, help="Unit table (default: the profile's units_file).")
+@click.option("--terrain", type=EXISTING, help="Terrain map (default: the profile's terrain_file).")
 @click.option("--action", "actions", multiple=True, help='A short action, e.g. "fire C7 F6 ap" (repeatable).')
 @click.option("--actions", "actions_file", type=EXISTING, help="An actions file (YAML).")
 @click.option("--dice", help="Dice to use in order, e.g. 4,5,6,3.")
 @click.option("--seed", type=int, help="Seed for rolled dice (reported in the audit).")
 @click.option("--ruleset", default="classic", type=RULESETS, show_default=True)
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="Corrected save to write.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Corrected save to write.")
+@click.option("--in-place", is_flag=True, help="Write the corrected save over SAVE, keeping the original as SAVE.bak.")
 @click.option("--audit", "audit_path", type=click.Path(dir_okay=False),
               help="Audit record to write (default: OUTPUT with .audit.json).")
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
-def resolve(save: str, module_path: str, profile_path: str, actions: tuple[str, ...], actions_file: str | None,
-            dice: str | None, seed: int | None, ruleset: str, output: str, audit_path: str | None,
-            force: bool) -> None:
+def resolve(save: str, module_path: str, profile_path: str, units: str | None, terrain: str | None,
+            actions: tuple[str, ...], actions_file: str | None,
+            dice: str | None, seed: int | None, ruleset: str, output: str | None, in_place: bool,
+            audit_path: str | None, force: bool) -> None:
     """Check and resolve actions on SAVE; write the corrected save, the report and an audit record."""
     from converter.actions_text import load_actions, parse
     from converter.resolve import ResolveError, parse_dice, read_position, run
     if bool(actions) == bool(actions_file):
         raise ResolveError("give --action (one or more) or --actions FILE, not both and not neither")
+    if (output is None) == (not in_place):
+        raise ResolveError("give -o OUTPUT or --in-place, not both and not neither")
+    output = save if in_place else str(output)
     specs = [parse(text) for text in actions] if actions else load_actions(actions_file)  # type: ignore[arg-type]
     audit_file = Path(audit_path or _audit_name(output))
-    position = read_position(save, module_path, profile_path)
+    position = read_position(save, module_path, profile_path, units=units, terrain=terrain)
     resolved = run(position, specs, ruleset=ruleset, dice=parse_dice(dice) if dice else None, seed=seed,
                    audit_dir=audit_file.parent, actions_input=actions_file)
     click.echo(resolved.report)
     if resolved.save is None:
         _exit(EXIT_FINDINGS)
-    resolved.save.write(output, overwrite=force)
+    resolved.save.write(output, overwrite=force or in_place, backup=save + ".bak" if in_place else None)
     from converter.audit import describe_input
     resolved.record.output = {**describe_input(output, audit_file.parent), **(resolved.record.output or {})}
     resolved.record.write(audit_file)
@@ -111,17 +118,18 @@ def verify(audit: str) -> None:
 @click.argument("source", type=EXISTING)
 @click.option("--module", "module_path", type=EXISTING, help="The module (for a save, or to draw on its board).")
 @click.option("--profile", "profile_path", type=EXISTING, help="The module profile (for a save).")
+@click.option("--units", type=EXISTING, help="Unit table (default: the profile's units_file).")
 @click.option("--map", "map_name", help="Map to draw (default: the profile's main map).")
 @click.option("--los", nargs=2, multiple=True, help="Draw the line of sight between two units (keys or hexes).")
 @click.option("--last-resolution", "audit", type=EXISTING, help="Mark the results of this audit record.")
 @click.option("--ruleset", default="classic", type=RULESETS, show_default=True)
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="PNG file to write.")
-def render(source: str, module_path: str | None, profile_path: str | None, map_name: str | None,
+def render(source: str, module_path: str | None, profile_path: str | None, units: str | None, map_name: str | None,
            los: tuple[tuple[str, str], ...], audit: str | None, ruleset: str, output: str) -> None:
     """Draw a save (with --module and --profile) or a scenario file as a PNG picture."""
     from converter.render import picture
-    picture(source, output, module=module_path, profile=profile_path, map_name=map_name, sights=list(los),
-            audit=audit, ruleset=ruleset)
+    picture(source, output, module=module_path, profile=profile_path, units=units, map_name=map_name,
+            sights=list(los), audit=audit, ruleset=ruleset)
     click.echo(f"wrote {output}", err=True)
 
 

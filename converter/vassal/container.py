@@ -144,13 +144,13 @@ def read_container(source: str | os.PathLike[str] | bytes | BinaryIO, *, file: s
         if not any(info.filename == SAVED_GAME for info in infos):
             listed = ", ".join(i.filename for i in infos[:5]) or "none"
             raise ContainerError(f"no {SAVED_GAME} entry (entries: {listed}); not a save or log", file=name)
-        declared = sum(info.file_size for info in infos)
-        if declared > limits.max_total_size:
-            raise LimitExceeded(f"declares {declared} bytes uncompressed in all, over the "
-                                f"{limits.max_total_size}-byte cap", file=name)
         entries = []
         total = 0
         for info in infos:
+            declared = total + info.file_size
+            if info.file_size <= limits.max_entry_size and declared > limits.max_total_size:
+                raise LimitExceeded(f"declares {declared} bytes uncompressed in all, over the "
+                                    f"{limits.max_total_size}-byte cap", file=name, entry=info.filename)
             entries.append(Entry(info.filename, _read_entry(archive, info, name, limits), info.compress_type,
                                  info.date_time))
             total += len(entries[-1].data)
@@ -172,11 +172,16 @@ def new_container(plaintext: bytes, obfuscation: Obfuscation | str = VCSK) -> Co
 
 
 def write_atomic(path: str | os.PathLike[str], data: bytes, *, overwrite: bool = False,
-                 protect: str | os.PathLike[str] | None = None) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same directory.
+                 protect: str | os.PathLike[str] | None = None,
+                 backup: str | os.PathLike[str] | None = None) -> None:
+    """Write ``data`` to ``path`` so that a crash at any moment leaves the old file or the new one.
 
+    The bytes go to a temporary file in the same directory, are synced, and the file is
+    renamed over ``path`` in one step. On Linux the temporary file has no name until it
+    is complete (``O_TMPFILE``), so even a killed process leaves no partial file behind.
     Refuses to replace an existing file unless ``overwrite``; ``protect`` names the
-    input file, which is never replaced unless ``overwrite`` is given either.
+    input file, which is never replaced unless ``overwrite`` is given either. With
+    ``backup``, an existing ``path`` is first kept under that name.
     """
     target = Path(path)
     if target.exists() and not overwrite:
@@ -184,16 +189,49 @@ def write_atomic(path: str | os.PathLike[str], data: bytes, *, overwrite: bool =
     if protect is not None and not overwrite and target.resolve() == Path(protect).resolve():
         raise ContainerError("is the input file; refusing to overwrite it", file=str(target))
     directory = target.parent if str(target.parent) else Path(".")
-    handle, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=directory)
+    if backup is not None and target.exists():
+        write_atomic(backup, target.read_bytes(), overwrite=True)
+    temp = _complete_temp_file(directory, target.name, data)
     try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
         os.replace(temp, target)
     except BaseException:
-        try:
-            os.unlink(temp)
-        except FileNotFoundError:
-            pass
+        _remove(temp)
         raise
+
+
+def _complete_temp_file(directory: Path, name: str, data: bytes) -> str:
+    """A hidden file in ``directory`` holding all of ``data``, synced; its path."""
+    temp = str(directory / f".{name}.{os.getpid()}.{os.urandom(4).hex()}.part")
+    try:
+        handle = os.open(directory, os.O_TMPFILE | os.O_WRONLY, 0o666)  # type: ignore[attr-defined]
+    except (AttributeError, OSError):  # not Linux, or a file system without unnamed files
+        handle = None
+    if handle is not None:
+        with os.fdopen(handle, "wb") as stream:
+            _write_synced(stream, data)
+            try:
+                os.link(f"/proc/self/fd/{stream.fileno()}", temp)  # named only now, complete
+                return temp
+            except OSError:  # no /proc: fall back to a named temporary file
+                pass
+    handle, temp = tempfile.mkstemp(prefix=f".{name}.", suffix=".part", dir=directory)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            _write_synced(stream, data)
+    except BaseException:
+        _remove(temp)
+        raise
+    return temp
+
+
+def _write_synced(stream: BinaryIO, data: bytes) -> None:
+    stream.write(data)
+    stream.flush()
+    os.fsync(stream.fileno())
+
+
+def _remove(path: str) -> None:
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass

@@ -476,9 +476,12 @@ class SavedGame:
         return self.container.to_bytes(self.to_plaintext(), obfuscation)
 
     def write(self, path: str | os.PathLike[str], *, overwrite: bool = False,
-              obfuscation: Obfuscation | str | None = None) -> None:
-        """Write atomically; refuses to replace an existing file (or the input) unless ``overwrite``."""
-        write_atomic(path, self.to_bytes(obfuscation), overwrite=overwrite, protect=self.path)
+              obfuscation: Obfuscation | str | None = None, backup: str | os.PathLike[str] | None = None) -> None:
+        """Write atomically; refuses to replace an existing file (or the input) unless ``overwrite``.
+
+        With ``backup``, the file being replaced is first kept under that name.
+        """
+        write_atomic(path, self.to_bytes(obfuscation), overwrite=overwrite, protect=self.path, backup=backup)
 
 
 def _quoting(container: Container) -> str:
