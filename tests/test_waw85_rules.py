@@ -295,3 +295,52 @@ def test_ill_typed_hits_are_refused_by_name() -> None:
     with pytest.raises(RefereeError, match=r"query.hits must be a whole number or hits by unit, not 'x'"):
         run({"units": {"A": {"assault": {"fp": 1, "to_hit": 4}}, "T": {}},
              "query": {"action": "assault", "unit": "A", "target": "T", "hits": "x"}})
+
+
+def test_an_off_board_he_strike_attacks_each_unit_in_the_hex() -> None:
+    """§14.7.2: armor rolls no Armor dice but 1d6 more DB; troops their terrain DB; the
+    Strike is used up on the Artillery Track."""
+    answer, after = run({
+        "units": {"T": {"target_type": "heavy_armor", "armor": 4, "save": 5, "hex": "t", "stack_order": 1,
+                        "steps": 2, "strength": "full", "status": {"concealed": False}},
+                  "I": {"target_type": "troops", "hex": "t", "stack_order": 2, "steps": 2,
+                        "strength": "full", "status": {"concealed": False}}},
+        "hexes": [{"id": "t", "terrain_db": 1}],
+        "situation": {"strikes_left": 2},
+        "query": {"action": "indirect_fire", "target": "t", "mission": {"type": "he", "fp": 3, "to_hit": 4}},
+    }, {"attack": [6, 5, 1, 4, 4, 4], "save": [5, 1, 6]})
+    assert (answer.values["hits"], answer.values["saves"], answer.values["net_hits"]) == (5, 2, 3)
+    assert result_of("T", answer.events) == "disrupted"
+    assert result_of("I", answer.events) == "disrupted_and_reduced"
+    assert answer.values["situation"] == {"strikes_left": 1}
+    assert answer.rolls == [("attack", [6, 5, 1]), ("save", [5, 1]), ("attack", [4, 4, 4]), ("save", [6])]
+
+
+def test_an_on_board_mortar_strike_at_long_range_on_heavy_armor() -> None:
+    """§14.7.2: Long Range +1, no Point Blank bonus; a mortar meets Heavy Armor's own
+    Armor and Save; the firer is Ops Complete."""
+    answer, after = run({
+        "units": {"M": {"arty_type": "mrtr", "caliber_mm": 81, "abilities": ["indirect_fire"],
+                        "he": {"fp": 2, "to_hit": 4, "range": 8}},
+                  "T": {"target_type": "heavy_armor", "armor": 3, "save": 6, "hex": "t", "steps": 2,
+                        "strength": "full", "status": {"concealed": False}}},
+        "hexes": [{"id": "t", "terrain_db": 0, "distance": 10}],
+        "query": {"action": "indirect_fire", "unit": "M", "target": "t", "weapon": "he"},
+    }, {"attack": [5, 6], "save": [6, 1, 1]})
+    assert (answer.values["to_hit"], answer.values["armor_dice"], answer.values["net_hits"]) == (5, 3, 1)
+    assert after.units["M"].status.ops_complete is True
+    assert result_of("T", answer.events) == "disrupted"
+
+
+def test_dpicm_reduction_and_adm_mines() -> None:
+    answer, _ = run({"query": {"action": "indirect_fire", "target": "t",
+                               "mission": {"type": "dpicm", "fp": 4, "to_hit": 5}},
+                     "units": {"I": {"target_type": "troops", "hex": "t", "status": {"concealed": False}}},
+                     "hexes": [{"id": "t", "terrain_db": 0}]},
+                    {"2d6": [3], "attack": [5, 5, 5]})
+    assert (answer.values["fp"], answer.values["hits"]) == (3, 3)
+    answer, after = run({"query": {"action": "indirect_fire", "target": "t", "mission": {"type": "adm"}},
+                         "units": {"I": {"target_type": "troops", "hex": "t", "steps": 2, "strength": "full"}}},
+                        {"d6": [6]})
+    assert after.hexes["t"].markers == frozenset({"minefield_random"})
+    assert (answer.values["hits"], result_of("I", answer.events)) == (2, "disrupted_and_reduced")

@@ -4,10 +4,11 @@ Minefields (§16.2, §16.3.1), which attack like ADM (§14.10)."""
 from __future__ import annotations
 
 from referee.errors import NotStated, NotSupported
-from referee.events import MarkerRemoved, StatusChanged
+from referee import damage
+from referee.events import MarkerPlaced, MarkerRemoved, StatusChanged
 from referee.model import Unit, need
 from referee.ruleset import Ctx
-from referee.waw85 import results
+from referee.waw85 import defence, results
 from referee.waw85.command import Check, ew_on, formation_hq, helpers, roll
 from referee.waw85.common import HARD, because, illegal, modify, morale_value, tables, whole
 from referee.waw85.fire import BAND_SECTION, BAND_TO_HIT, Reach
@@ -59,6 +60,127 @@ def indirect_fire(ctx: Ctx) -> None:
             ans.set("max_markers", markers[where])
     if ans.legal is None:
         ans.set("legal", True)
+    if ans.legal and mission is not None:
+        ctx.stage(("hits", "saves", "net_hits", "units", "hexes", "situation"),
+                  lambda: _strike(ctx, mission, unit))
+
+
+def _strike_hexes(ctx: Ctx, mission: str) -> list[str]:
+    """The target hex, and for a seven-hex Strike the hexes stated adjacent to it."""
+    target = ctx.action.target
+    if isinstance(target, str) and target in ctx.game.units:
+        target = ctx.game.unit(target).hex
+    if not isinstance(target, str):
+        return []
+    hexes = [target]
+    if tables()["strike_hexes"].get(mission, 1) > 1:
+        hexes += sorted(h.id for h in ctx.game.hexes.values()
+                        if target in (h.stated.get("adjacent_to") or ()))
+    return hexes
+
+
+def _strike(ctx: Ctx, mission: str, firer: Unit | None) -> None:
+    """Resolve a Strike on target (§14.7-§14.12): every unit in the affected hexes is
+    attacked on its own; the on-board firer is Ops Complete, an off-board Strike used up."""
+    hexes = _strike_hexes(ctx, mission)
+    if not hexes:
+        return
+    target = hexes[0]
+    if mission in ("smoke", "adm", "chemical"):
+        marker = {"smoke": "smoke", "adm": "minefield_random", "chemical": "chemical"}[mission]
+        ctx.emit(MarkerPlaced(target, marker))
+        because(ctx, "14.6", f"{marker.replace('_', ' ')} marker placed in {target}")
+    units = [u for h in hexes for u in ctx.game.stack(h)
+             if u.carried_by is None and u.type.target_type not in ("hq", "leader", "support_weapon", "aircraft")]
+    if mission in ("he", "dpicm", "mlrs") and units:
+        fp, to_hit = _strike_numbers(ctx, mission, firer)
+        for unit in units:
+            _he_attack(ctx, unit, fp, to_hit, firer)
+    elif mission == "adm":
+        for unit in units:
+            _mine_attack(ctx, unit, "14.10")
+    elif mission == "chemical":
+        for unit in units:
+            _chemical_attack(ctx, unit)
+    if firer is not None:
+        ctx.emit(StatusChanged(firer.key, "ops_complete", True))
+        because(ctx, "14.7.2", f"{firer.name} fired: Ops Complete")
+    elif ctx.game.facts.get("strikes_left") is not None:
+        ctx.answer.set("situation", {"strikes_left": ctx.game.facts.get("strikes_left") - 1})
+
+
+def _strike_numbers(ctx: Ctx, mission: str, firer: Unit | None) -> tuple[int, int]:
+    """FP dice and To-Hit: the firing unit's HE values (§14.7.1, with the Long Range
+    penalty already in ``to_hit``) or the Strike's; MLRS and DPICM after their Strike
+    Reduction Check (§14.9.1, §14.11.1)."""
+    ans = ctx.answer
+    if firer is not None:
+        he = need(firer.type.he, f"units.{firer.key}.he")
+        fp = whole(need(he.fp, f"units.{firer.key}.he.fp"), "he.fp")
+        to_hit = ans.values.get("to_hit", he.to_hit)
+        to_hit = need(to_hit, f"units.{firer.key}.he.to_hit")
+    else:
+        mission_values = ctx.action.mission
+        fp = whole(need(mission_values.fp if mission_values else None, "query.mission.fp"), "query.mission.fp")
+        to_hit = whole(need(mission_values.to_hit if mission_values else None, "query.mission.to_hit"),
+                       "query.mission.to_hit")
+    if mission in tables()["strike_reduction"]:
+        total = ctx.roll_2d6("2d6")
+        if total in tables()["strike_reduction"][mission]:
+            fp -= 1
+            because(ctx, "14.9.1" if mission == "mlrs" else "14.11.1", f"2d6 {total}: Strike FP -1")
+    ans.set("fp", fp)
+    ans.set("to_hit", to_hit)
+    return fp, to_hit
+
+
+def _he_attack(ctx: Ctx, unit: Unit, fp: int, to_hit: int, firer: Unit | None) -> None:
+    """§14.7.2: Direct Fire procedures with the HE Strike defence roll."""
+    hits = sum(1 for d in ctx.roll(fp, "attack") if d >= to_hit)
+    roll_ = defence.defence(ctx, unit, firer, "he", firer.type.he if firer else None, mission="he")
+    saves = defence.roll_saves(ctx, roll_, hits)
+    net = max(0, results.improved_position(ctx, unit, hits) - saves)
+    ctx.answer.unit(unit.key, hits=0)
+    because(ctx, "14.7.2", f"{unit.name}: {hits} hit(s), {saves} save(s), {net} net")
+    _record(ctx, hits, saves, net, roll_)
+    damage.take_hits(ctx, unit.key, net)
+    results.aftermath(ctx, [unit.key])
+
+
+def _record(ctx: Ctx, hits: int, saves: int, net: int, roll_: "defence.DefenceRoll | None") -> None:
+    """Top-level hits, saves and net hits add up over the units a Strike attacks."""
+    values = ctx.answer.values
+    for name, value in (("hits", hits), ("saves", saves), ("net_hits", net)):
+        values[name] = values.get(name, 0) + value
+    if roll_ is not None:
+        defence.put(ctx, roll_)
+
+
+def _mine_attack(ctx: Ctx, unit: Unit, section: str) -> int:
+    """§16.2, §14.10: 1d6, 4-5 one hit, 6 two; no saves."""
+    die = ctx.roll(1, "d6")[0]
+    hits = tables()["mine_hits"][die]
+    because(ctx, section, f"{unit.name}: 1d6 {die}, {hits} hit(s), no saves")
+    ctx.answer.unit(unit.key, hits=0)
+    _record(ctx, hits, 0, hits, None)
+    if hits:
+        damage.take_hits(ctx, unit.key, hits)
+        results.aftermath(ctx, [unit.key])
+    return hits
+
+
+def _chemical_attack(ctx: Ctx, unit: Unit) -> int:
+    """§14.12: 2d6 over Morale/Training: armor takes 1 hit, anything else 2; no saves."""
+    passed = roll(ctx, Check(morale_value(ctx, unit)))
+    kind = need(unit.type.target_type, f"units.{unit.key}.target_type")
+    hits = 0 if passed else tables()["chemical_hits"]["armored" if kind in HARD else "other"]
+    because(ctx, "14.12", f"{unit.name}: {hits} hit(s), no saves")
+    ctx.answer.unit(unit.key, hits=0)
+    _record(ctx, hits, 0, hits, None)
+    if hits:
+        damage.take_hits(ctx, unit.key, hits)
+        results.aftermath(ctx, [unit.key])
+    return hits
 
 
 def _on_board(ctx: Ctx, unit: Unit, mission: str | None) -> None:
@@ -163,16 +285,10 @@ def strike_reduction(ctx: Ctx) -> None:
 
 
 def chemical_attack(ctx: Ctx) -> None:
-    """§14.12: 2d6 over Morale/Training: armor takes 1 hit, anything else 2; no saves."""
+    """§14.12 for one unit: 2d6 over Morale/Training, armor 1 hit, others 2; no saves."""
     unit = ctx.unit(ctx.action.actor)
     ctx.answer.set("saves_allowed", False)
-    passed = roll(ctx, Check(morale_value(ctx, unit)))
-    kind = need(unit.type.target_type, f"units.{unit.key}.target_type")
-    hits = 0 if passed else tables()["chemical_hits"]["armored" if kind in HARD else "other"]
-    ctx.answer.set("hits", hits)
-    because(ctx, "14.12", f"{hits} hit(s), no saves")
-    if hits:
-        results.fire_results(ctx, unit.key, hits, None, opportunity=False)
+    _chemical_attack(ctx, unit)
 
 
 def chemical_move_cost(ctx: Ctx, hex_id: str) -> int:
@@ -208,15 +324,11 @@ def minefield_attack(ctx: Ctx) -> None:
             because(ctx, "16.2", "a Placed Minefield does not attack its own side")
             return
     ctx.answer.set("roll_required", True)
-    die = ctx.roll(1, "d6")[0]
-    hits = tables()["mine_hits"][die]
-    ctx.answer.set("hits", hits)
-    because(ctx, "16.2", f"1d6 {die}: {hits} hit(s), no saves (then a §16.2.2 depletion roll)")
-    if hits:
-        results.fire_results(ctx, unit.key, hits, None, opportunity=False)
+    if _mine_attack(ctx, unit, "16.2"):
         ctx.answer.unit(unit.key, retreat=1)
         ctx.emit(StatusChanged(unit.key, "ops_complete", True))
-        because(ctx, "16.2", f"{unit.name} retreats to the hex it entered from, Ops Complete")
+        because(ctx, "16.2", f"{unit.name} retreats to the hex it entered from, Ops Complete "
+                "(then a §16.2.2 depletion roll)")
 
 
 def minefield_breach(ctx: Ctx) -> None:

@@ -161,6 +161,13 @@ def defense(ctx: Ctx) -> None:
     name = ctx.action.weapon
     weapon = firer.type.weapon(name) if firer is not None and name else None
     mission = ctx.action.mission.type if ctx.action.mission else None
+    if mission in ("adm", "chemical"):
+        ctx.answer.set("saves_allowed", False)
+        because(ctx, MISSION_SECTIONS[mission], "no defensive Save rolls against this Strike")
+        return
+    if mission in ("dpicm", "mlrs"):
+        because(ctx, MISSION_SECTIONS[mission], "resolved as an HE Strike (§14.7.2)")
+        mission = "he"
     if mission not in (None, "he"):
         raise NotSupported(f"WaW85 §{MISSION_SECTIONS.get(mission, '14.6')}", f"{mission} Strike defence")
     put(ctx, defence(ctx, target, firer, name, weapon, mission=mission))
