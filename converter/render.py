@@ -266,11 +266,19 @@ def scene_for_map(game: Game, module: Any, map_name: str, layout: Any = None, *,
     def centre(hex_id: str) -> Point:
         x, y = geometry.locate(hex_id)
         return float(x), float(y)
-    placed = counters(game, _safe(centre))
-    scene = Scene(size, background, title=title, counters=placed)
-    if background is None:
-        scene.hexes = _hex_outlines(game, centre)
-        scene.size = _fit(scene)
+    if background is not None:
+        return Scene(size, background, title=title, counters=counters(game, _safe(centre)))
+    # No board image: draw the hexes the game names, cropped to them.
+    names = sorted({h for h in game.hexes} | {u.hex for u in game.units.values() if u.hex and u.on_map})
+    raw = {name: _safe(centre)(name) for name in names}
+    left = min((x for x, _ in raw.values()), default=0.0) - 60
+    top = min((y for _, y in raw.values()), default=0.0) - 60
+
+    def cropped(hex_id: str) -> Point:
+        x, y = raw[hex_id]
+        return x - left, y - top
+    scene = Scene((0, 0), None, _hex_outlines(game, cropped), counters(game, cropped), title=title)
+    scene.size = _fit(scene)
     return scene
 
 
@@ -376,7 +384,8 @@ def _is_save(path: str | os.PathLike[str]) -> bool:
 
 
 def picture(source: str | os.PathLike[str], output: str | os.PathLike[str], *, module: str | None = None,
-            profile: str | None = None, map_name: str | None = None, sights: Iterable[tuple[str, str]] = (),
+            profile: str | None = None, units: str | None = None, map_name: str | None = None,
+            sights: Iterable[tuple[str, str]] = (),
             audit: str | None = None, ruleset: str = "classic") -> Scene:
     """Draw a save (read through module + profile) or a scenario file, annotate it, write the PNG."""
     title = os.path.basename(str(source))
@@ -384,11 +393,13 @@ def picture(source: str | os.PathLike[str], output: str | os.PathLike[str], *, m
         if module is None or profile is None:
             raise RenderError("a save is drawn through its module and profile: give --module and --profile",
                               file=str(source))
-        position = read_position(source, module, profile)
+        position = read_position(source, module, profile, units=units)
         game = position.game
         chosen_map = map_name or position.profile.main_map
-        scene = scene_for_map(game, position.module, chosen_map, save_layouts(position.save).get(chosen_map),
-                              title=title)
+        layout = save_layouts(position.save).get(chosen_map)
+        if layout and any(placed.name in position.profile.board_aliases for placed in layout):
+            layout = None      # boards of an older module: the import placed their hexes on today's board
+        scene = scene_for_map(game, position.module, chosen_map, layout, title=title)
     else:
         game = read_scenario(source).game
         if module is not None:

@@ -378,7 +378,8 @@ def replay_record(record: AuditRecord, paths: Mapping[str, Path]) -> AuditRecord
     """Resolve a recorded run again from its (checked) inputs; the result is compared by ``verify``."""
     if not {"save", "module", "profile"} <= set(paths):
         raise ResolveError("the audit record lacks its save, module or profile input")
-    position = read_position(paths["save"], paths["module"], paths["profile"])
+    position = read_position(paths["save"], paths["module"], paths["profile"], units=paths.get("units"),
+                             terrain=paths.get("terrain"))
     dice = record.dice.get("given")
     seed = record.dice.get("seed")
     again = run(position, specs_from_record(record), ruleset=record.ruleset, dice=dice, seed=seed)

@@ -120,3 +120,16 @@ def test_hexes_with_map_positions_are_drawn_where_they_lie() -> None:
     assert round(centres["Y"][1] - centres["X"][1], 6) == round(36 * 3 ** 0.5 / 2, 6)
     assert round(centres["Z"][1] - centres["X"][1], 6) == round(36 * 3 ** 0.5, 6)
     assert [c.at for c in scene.counters] == [centres["X"], centres["Y"]]
+
+
+def test_module_without_board_images_gets_a_cropped_drawn_map(tmp_path: Path) -> None:
+    """The Longest Day's buildFile comes without images, and its 2007 saves lay out boards of an
+    older module version (the profile's board aliases place them on today's Normandy board)."""
+    tld = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "tld-longest-day"
+    scene = picture(tld / "scenarios" / "scenario_2.sav", tmp_path / "tld.png", module=str(tld / "buildFile"),
+                    profile=str(Path(__file__).resolve().parents[1] / "profiles" / "longest-day.yaml"),
+                    units=str(tld / "faces.csv"))
+    assert scene.background is None
+    assert len(scene.counters) == 12
+    assert min(p[0] for _n, corners, _t in scene.hexes for p in corners) > 0
+    assert Image.open(tmp_path / "tld.png").size == scene.size
