@@ -344,3 +344,28 @@ def test_dpicm_reduction_and_adm_mines() -> None:
                         {"d6": [6]})
     assert after.hexes["t"].markers == frozenset({"minefield_random"})
     assert (answer.values["hits"], result_of("I", answer.events)) == (2, "disrupted_and_reduced")
+
+
+@pytest.mark.parametrize(("unit", "rule"), [
+    ({"carried_by": "TR"}, "9.8"),
+    ({"status": {"ammo": "reloading"}}, "7.3"),
+    ({"status": {"ammo": "out"}}, "7.3"),
+    ({"hex": "w"}, "10.6.17"),
+])
+def test_who_may_not_fire_missiles(unit: dict[str, Any], rule: str) -> None:
+    answer, _ = run({"units": {"A": {"ap": {"fp": 2, "to_hit": 5, "color": "green"}, **unit},
+                               "TR": {}, "T": {"target_type": "heavy_armor"}},
+                     "hexes": [{"id": "w", "terrain": "water"}],
+                     "query": {"action": "direct_fire", "unit": "A", "target": "T", "weapon": "ap"}})
+    assert (answer.values["legal"], answer.values["reason_rule"]) == (False, rule)
+
+
+def test_off_board_strikes_need_an_hq_or_recon_spotter() -> None:
+    given = {"units": {"S": {"target_type": "troops"}},
+             "query": {"action": "indirect_fire", "target": "t", "spotter": "S", "mission": {"type": "smoke"}}}
+    answer, _ = run(given)
+    assert (answer.values["legal"], answer.values["reason_rule"]) == (False, "14.3")
+    given["units"]["S"]["abilities"] = ["recon"]
+    answer, after = run(given)
+    assert answer.values["legal"] is True and answer.values["max_markers"] == 3
+    assert after.hexes["t"].markers == frozenset({"smoke"})

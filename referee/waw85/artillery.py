@@ -53,6 +53,8 @@ def indirect_fire(ctx: Ctx) -> None:
     unit = ctx.game.unit(ctx.action.actor) if ctx.action.actor else None
     if unit is not None:
         _on_board(ctx, unit, mission)
+    if ctx.action.spotter is not None:
+        _spotter(ctx, ctx.game.unit(ctx.action.spotter), on_board=unit is not None)
     markers = t["strike_markers"].get(mission or "")
     if markers is not None:
         where = "off_board" if unit is None else need(unit.type.arty_type, f"units.{unit.key}.arty_type")
@@ -63,6 +65,20 @@ def indirect_fire(ctx: Ctx) -> None:
     if ans.legal and mission is not None:
         ctx.stage(("hits", "saves", "net_hits", "units", "hexes", "situation"),
                   lambda: _strike(ctx, mission, unit))
+
+
+def _spotter(ctx: Ctx, spotter: Unit, *, on_board: bool) -> None:
+    """§14.3: the Formation's HQ or a Recon unit spots; for On-Board Strikes any unit
+    allowed by its table after a Spotter Check. Disrupted units do not spot (§10.8.2)."""
+    if spotter.status.disrupted:
+        illegal(ctx, "10.8.2", f"{spotter.name} is Disrupted and may not spot")
+    free = spotter.type.target_type == "hq" or {"recon", "elite"} & spotter.type.abilities
+    if not free and not on_board:
+        illegal(ctx, "14.3", "Off-Board Strikes are spotted by the HQ or a Recon unit only")
+    elif not free:
+        because(ctx, "14.3", f"{spotter.name} must pass a Spotter Check")
+    if ctx.game.facts.relation(spotter.key).los is False:
+        illegal(ctx, "14.3", f"{spotter.name} has no LOS to the target hex")
 
 
 def _strike_hexes(ctx: Ctx, mission: str) -> list[str]:

@@ -118,6 +118,19 @@ def _status(ctx: Ctx, actor: Unit, opportunity: bool) -> None:
         illegal(ctx, "10.11", "only one Opportunity Fire attack per hex of movement")
 
 
+def _firer_restrictions(ctx: Ctx, actor: Unit, weapon: Weapon | None) -> None:
+    """Passengers do not fire (§9.8); amphibious units in all-water hexes do not fire
+    (§10.6.17); missiles wait while Reloading or with No Missile Ammo (§7.3)."""
+    if actor.carried_by is not None:
+        illegal(ctx, "9.8", f"{actor.name} is a Passenger and must unload to fire")
+    if actor.hex is not None and ctx.game.hex(actor.hex).terrain in ("water", "all_water"):
+        illegal(ctx, "10.6.17", f"{actor.name} is in an all-water hex")
+    missile = weapon is not None and (weapon.colour == "green" or is_missile_aa(weapon))
+    if missile and actor.status.ammo in ("reloading", "out"):
+        illegal(ctx, "7.3", f"{actor.name} is {'Reloading' if actor.status.ammo == 'reloading' else 'out of'} "
+                "missiles: no green or blue missile fire")
+
+
 def _helicopter(ctx: Ctx, actor: Unit, weapon_name: str | None) -> None:
     """§9.7: NOE Helicopters do not fire, Landed ones not their green AP, Flying ones not
     after more than 12 MPs."""
@@ -338,6 +351,7 @@ def fire(ctx: Ctx, kind: str) -> None:
         printed = any(actor.type.weapon(n) for n in ("ap", "he", "aa"))
         if printed:
             illegal(ctx, "10.0", f"{actor.name} has no {name.upper()} firepower")
+    _firer_restrictions(ctx, actor, weapon)
     if weapon is not None:
         if kind == "move_and_fire":
             ctx.stage(("legal", "fp", "modifiers"), lambda: _move_and_fire(ctx, actor, weapon, shot))
