@@ -13,7 +13,7 @@ from referee.cases import CaseDice, build_action, build_game
 from referee.events import apply_all, result_of
 from referee.rulesets import get_ruleset
 from referee.verdict import Answer
-from referee.waw85 import NOT_SUPPORTED, NOT_WAW85, PROCEDURES
+from referee.waw85 import EXTRA_ACTIONS, NOT_SUPPORTED, NOT_WAW85, PROCEDURES
 from referee.waw85.fire import Reach
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
@@ -30,7 +30,7 @@ def run(given: dict[str, Any], dice: dict[str, list[int]] | None = None) -> tupl
 def test_every_action_of_the_vocabulary_is_answered_or_refused_with_a_section() -> None:
     schema = json.loads((CASES / "rule-case.schema.json").read_text(encoding="utf-8"))
     actions = schema["$defs"]["given"]["properties"]["query"]["properties"]["action"]["enum"]
-    assert set(actions) == set(PROCEDURES)
+    assert set(actions) == set(PROCEDURES) - EXTRA_ACTIONS
     refused = set(NOT_SUPPORTED) | set(NOT_WAW85)
     assert refused == {"event_roll", "battlegen", "airstrike", "overrun", "conditional_morale",
                        "hq_replacement", "sw_loss_check"}
@@ -369,3 +369,28 @@ def test_off_board_strikes_need_an_hq_or_recon_spotter() -> None:
     answer, after = run(given)
     assert answer.values["legal"] is True and answer.values["max_markers"] == 3
     assert after.hexes["t"].markers == frozenset({"smoke"})
+
+
+def _deploy(path: list[str], enemy: dict[str, Any]) -> Answer:
+    return run({"units": {"H": {"target_type": "hq", "side": "nato", "formation": "F", "hex": "a"},
+                          "U": {"side": "nato", "formation": "F", "hex": "c"},
+                          "E": {"side": "pact", "hex": "b", **enemy}},
+                "query": {"action": "hq_deployment", "unit": "H", "target": "c", "path": path}})[0]
+
+
+def test_hq_deployment_needs_a_path_clear_of_armed_enemies() -> None:
+    """§7.2.2: an enemy with AP, HE or Assault FP on the path blocks the deployment."""
+    assert _deploy(["b", "c"], {"he": {"fp": 2}}).values["reason_rule"] == "7.2.2"
+    assert _deploy(["b", "c"], {}).values["legal"] is True
+    assert _deploy(["d", "c"], {"he": {"fp": 2}}).values["legal"] is True
+
+
+def test_a_suppressed_hq_does_not_deploy_and_leaders_stay_in_their_stack() -> None:
+    answer, _ = run({"units": {"H": {"target_type": "hq", "formation": "F", "location": "suppressed"},
+                               "U": {"formation": "F", "hex": "c"}},
+                     "query": {"action": "hq_deployment", "unit": "H", "target": "c"}})
+    assert answer.values["legal"] is False
+    answer, _ = run({"units": {"L": {"target_type": "leader", "nation": "US", "hex": "a"},
+                               "U": {"nation": "US", "hex": "b"}},
+                     "query": {"action": "leader_transfer", "unit": "L", "target": "U"}})
+    assert (answer.values["legal"], answer.values["reason_rule"]) == (False, "7.2.1")

@@ -12,6 +12,9 @@ from referee.ruleset import Ctx, Params, Procedure, Ruleset
 from referee.waw85 import (air, artillery, assault, command, defence, fire, los, movement, phases,
                            results, transport, victory)
 
+#: Procedures beyond the rule-case vocabulary, for callers that build actions themselves.
+EXTRA_ACTIONS = frozenset({"leader_transfer", "hq_deployment"})
+
 #: WaW85 actions whose tables are on player aid cards, not in the rulebook text.
 NOT_SUPPORTED: dict[str, str] = {
     "event_roll": "6.1",            # Battlefield Event and Friction Tables
@@ -44,6 +47,8 @@ PROCEDURES: dict[str, Procedure] = {
     "night_targeting_check": command.night_targeting_check,
     "missile_ammo_check": command.missile_ammo_check,
     "missile_reload": command.missile_reload,
+    "leader_transfer": command.leader_transfer,
+    "hq_deployment": command.hq_deployment,
     "operations_phase": phases.operations_phase,
     "ew_side_roll": phases.ew_side_roll,
     "event_side_roll": phases.event_side_roll,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from referee.errors import NotStated
-from referee.events import StatusChanged, UnitRallied
+from referee.events import StatusChanged, UnitMoved, UnitPlaced, UnitRallied
 from referee.model import Unit, need
 from referee.ruleset import Ctx
 from referee.waw85.common import because, illegal, modify, morale_value
@@ -252,3 +252,59 @@ def missile_reload(ctx: Ctx) -> None:
     else:
         ctx.answer.gap(f"units.{unit.key}.status.ammo",
                        "not supported: WaW85 §7.3 (the Missile Ammo Usage Chart is on PAC05)")
+
+
+# ---------------------------------------------------------------- Command Step --------
+
+def leader_transfer(ctx: Ctx) -> None:
+    """§7.2.1: a Leader moves to another unit of its nationality in the same stack; this
+    is not an Action, so nobody is marked Ops Complete."""
+    leader = ctx.unit(ctx.action.actor)
+    unit = ctx.unit(ctx.action.target if isinstance(ctx.action.target, str) else None, "target")
+    if leader.type.target_type != "leader":
+        illegal(ctx, "7.2.1", f"{leader.name} is not a Leader")
+    if need(leader.hex, f"units.{leader.key}.hex") != need(unit.hex, f"units.{unit.key}.hex"):
+        illegal(ctx, "7.2.1", "Leaders transfer only within their stack")
+    if need(leader.nation, f"units.{leader.key}.nation") != need(unit.nation, f"units.{unit.key}.nation"):
+        illegal(ctx, "7.2.1", "Leaders transfer only to units of their nationality")
+    if ctx.answer.legal is None:
+        ctx.answer.set("legal", True)
+        because(ctx, "7.2.1", f"{leader.name} is assigned to {unit.name}; not an Action")
+
+
+def hq_deployment(ctx: Ctx) -> None:
+    """§7.2.2: an HQ in the Holding Box deploys to any hex with a unit of its Formation; one
+    on the map needs an eligible path (``query.path``, the hexes from its own to the new
+    one) free of enemy units with AP, HE or Assault FP and of hexes Prohibited to ground
+    units; a Suppressed HQ does not deploy."""
+    hq = ctx.unit(ctx.action.actor)
+    target = need(ctx.action.target if isinstance(ctx.action.target, str) else None, "query.target")
+    if hq.location in SUPPRESSED:
+        illegal(ctx, "7.2.2", f"{hq.name} is Suppressed and may not deploy this turn")
+        return
+    formation = need(hq.formation, f"units.{hq.key}.formation")
+    if not any(u.formation == formation and u.key != hq.key and u.type.target_type != "hq"
+               for u in ctx.game.stack(target)):
+        illegal(ctx, "7.2.2", f"no unit of {formation} in {target}")
+        return
+    if hq.on_map:
+        for hex_id in ctx.action.path or ():
+            _eligible_path_hex(ctx, hq, hex_id)
+        if not ctx.action.path:
+            raise NotStated("query.path")
+    if ctx.answer.legal is False:
+        return
+    ctx.answer.set("legal", True)
+    ctx.emit(UnitPlaced(hq.key, target) if not hq.on_map else UnitMoved(hq.key, target))
+    because(ctx, "7.2.2", f"{hq.name} deploys to {target}")
+
+
+def _eligible_path_hex(ctx: Ctx, hq: Unit, hex_id: str) -> None:
+    hex_state = ctx.game.hex(hex_id)
+    if hex_state.stated.get("prohibited"):
+        illegal(ctx, "7.2.2", f"the path crosses {hex_id}, Prohibited to ground units")
+    side = need(hq.side, f"units.{hq.key}.side")
+    for unit in ctx.game.stack(hex_id):
+        armed = any(w is not None for w in (unit.type.ap, unit.type.he, unit.type.assault))
+        if armed and need(unit.side, f"units.{unit.key}.side") != side:
+            illegal(ctx, "7.2.2", f"the path crosses {hex_id}, held by armed enemy {unit.name}")
