@@ -263,3 +263,12 @@ def test_a_route_the_map_cannot_price_is_not_supported() -> None:
     [finding] = _move_findings(game, get_ruleset("classic"), unit, "0102", "77", 5)
     assert (finding.severity, finding.code, finding.step, finding.piece, finding.section) == (
         "unsupported", "move", 5, "77", "§5.0")
+
+
+def test_cli_no_replay_checks_only_the_starting_position(tmp_path: Path) -> None:
+    log = _log(tmp_path, [("Leopard C1", "H7")])
+    args = ["validate", str(log), "--module", str(MODULE), "--profile", str(PROFILE)]
+    assert CliRunner().invoke(main, [*args, "--no-replay"]).exit_code == 0
+    replayed = CliRunner().invoke(main, args)
+    assert replayed.exit_code == 1
+    assert "step 0: " in replayed.stdout and "(§5.0)" in replayed.stdout

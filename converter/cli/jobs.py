@@ -33,11 +33,12 @@ RULESETS = click.Choice(["classic", "classic:untold", "classic:eisenbach", "waw8
 @click.option("--ruleset", default="classic", type=RULESETS, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="JSON (one line per file for a folder).")
 @click.option("--workers", type=int, default=None, help="Processes for a folder (default: all cores).")
+@click.option("--no-replay", is_flag=True, help="For logs: check the starting position only, not every step.")
 def validate(path: str, module_path: str | None, profile_path: str | None, units: str | None, ruleset: str,
-             as_json: bool, workers: int | None) -> None:
+             as_json: bool, workers: int | None, no_replay: bool) -> None:
     """Check a save, a log, or a folder of them: soundness, and legality with --profile."""
     from converter.validate import Options, saves_in, validate_folder, validate_path
-    options = Options(module_path, profile_path, ruleset, units)
+    options = Options(module_path, profile_path, ruleset, units, replay_log=not no_replay)
     if os.path.isdir(path):
         paths = saves_in(path)
         with click.progressbar(length=len(paths), label="validating", file=sys.stderr) as bar:
