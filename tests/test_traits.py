@@ -6,13 +6,14 @@ import pytest
 
 from converter.errors import EncodingError
 from converter.vassal.sequence import LEGACY
-from converter.vassal.traits import (AreaOfEffect, BasicName, BasicPiece, CalculatedProperty, Clone, Deck, Delete,
-                                     DynamicProperty, Embellishment, FreeRotator, GlobalKeyCommand, Hideable,
-                                     Immobilized, Labeler, LegacyEmbellishment, Marker, MovementMarkable,
+from converter.vassal.traits import (AreaOfEffect, Attachment, BasicName, BasicPiece, BorderOutline,
+                                     CalculatedProperty, Clone, Deck, Delete, DynamicProperty, Embellishment,
+                                     Footprint, FreeRotator, GlobalKeyCommand, Hideable, Immobilized, Labeler,
+                                     LegacyEmbellishment, Marker, MovementMarkable, MultiLocationCommand,
                                      NonRectangular, Obscurable, Pivot, PlaceMarker, PropertySheet, Replace,
                                      ReportState, Restricted, RestrictCommands, ReturnToDeck, SendToLocation,
-                                     SetGlobalProperty, Stack, TranslatableMessage, Translate, TriggerAction,
-                                     UnknownTrait, UsePrototype, decode_trait)
+                                     SetGlobalProperty, SetPieceProperty, Stack, TranslatableMessage, Translate,
+                                     TriggerAction, UnknownTrait, UsePrototype, decode_trait)
 
 # Real trait texts, each copied from the corpus file named beside it.
 TOUR_BASIC = ("piece;;Z;AlbC.GIF;Albatros C", "null;35;56")  # vassal-tour/tour.mod
@@ -425,6 +426,35 @@ def test_pivot_and_outline() -> None:
     assert (outline.scale, outline.shape) == (0.5, "c,0,0,10;l,5,5")
     legacy = decode_trait("nonRect;c,0,0,10", "")
     assert legacy.shape == "c,0,0,10"
+
+
+def test_vassal_3_6_and_3_7_traits() -> None:
+    trail = decode_trait("footprint;77,130;;true;false;6;255,51,0;255,102,102;100;40;0;0;2.0;57359,0,trailsON;;"
+                         "57352,0,clrTrail;Matching Trail", "true;Map0;1;509,133;false")  # CCNv4 Tutorial.vlog
+    assert isinstance(trail, Footprint)
+    assert (trail.menu_command, trail.initially_visible, trail.circle_radius, trail.line_width, trail.description) == (
+        "", True, 6, 2.0, "Matching Trail")
+    assert (trail.start_map, trail.points, trail.ignore_same_location) == ("Map0", [(509, 133)], False)
+    attach = decode_trait("attach;cp;mutual attachment to marker;Attach to pieces;;Clear all attachments;;;false;1;"
+                          "true;;-1;COUNTER|false|MAP|||||0|0||false|||EQUALS||;Clear matching attachments;;;follow;"
+                          "nothing;clear;false;false", "2;1700000000001;1700000000002")  # ccn buildFile.xml
+    assert isinstance(attach, Attachment)
+    assert (attach.attach_name, attach.on_attach, attach.auto_attach, attach.attached) == (
+        "cp", "follow", False, ["1700000000001", "1700000000002"])
+    locations = decode_trait("locCommand;Legal places;locRegions;{true};To $LocationOfCommand$;57890,0,SRtoLocation;"
+                             "true", "")
+    assert isinstance(locations, MultiLocationCommand)
+    assert (locations.menu_text, locations.key, locations.current_map_only, locations.ascending) == (
+        "To $LocationOfCommand$", "57890,0,SRtoLocation", True, True)
+    setter = decode_trait("setpieceprop;tcSetting;false,0,100,false;:57679\\,0\\,placeDirect:P\\,1;Flag TC play;"
+                          "COUNTER|true|CURATTACH|||||0|0||false|||EQUALS|ap|;;false;1;true;;0;false", "")
+    assert isinstance(setter, SetPieceProperty)
+    assert (setter.key, setter.description, setter.select_from_deck, setter.override_constraints) == (
+        "tcSetting", "Flag TC play", "0", False)
+    border = decode_trait("border;is_activated;Activated;4;0,255,255;;AND", "")  # fields-of-normandy-2
+    assert isinstance(border, BorderOutline)
+    assert (border.property_name, border.thickness, border.color, border.compare_mode) == (
+        "is_activated", 4, "0,255,255", "AND")
 
 
 def test_basic_name_trait_overrides_the_name() -> None:

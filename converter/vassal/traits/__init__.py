@@ -8,18 +8,18 @@ including the first ``;``, or the whole text when it has none (``stack``).
 from __future__ import annotations
 
 from converter.vassal.sequence import MODERN
-from converter.vassal.traits.actions import (ActionButton, Clone, Delete, Deselect, GlobalHotKey, GlobalKeyCommand,
-                                             MenuSeparator, PlaceMarker, PlaySound, Replace, ReportState,
-                                             RestrictCommands, ReturnToDeck, SendToLocation, SubMenu,
-                                             TranslatableMessage, Translate, TriggerAction)
-from converter.vassal.traits.appearance import (AreaOfEffect, FreeRotator, Hideable, Immobilized, Labeler,
-                                                LegacyNonRectangular, MovementMarkable, NonRectangular, Obscurable,
-                                                Pivot, Restricted)
+from converter.vassal.traits.actions import (ActionButton, Attachment, Clone, Delete, Deselect, GlobalHotKey,
+                                             GlobalKeyCommand, MenuSeparator, MultiLocationCommand, PlaceMarker,
+                                             PlaySound, Replace, ReportState, RestrictCommands, ReturnToDeck,
+                                             SendToLocation, SubMenu, TranslatableMessage, Translate, TriggerAction)
+from converter.vassal.traits.appearance import (AreaOfEffect, BorderOutline, Footprint, FreeRotator, Hideable,
+                                                Immobilized, Labeler, LegacyNonRectangular, MovementMarkable,
+                                                NonRectangular, Obscurable, Pivot, Restricted)
 from converter.vassal.traits.base import Bool, Double, Int, StateValue, Str, StrList, Trait, UnknownTrait
 from converter.vassal.traits.basic import BasicPiece, Deck, PersistentProperties, Stack
 from converter.vassal.traits.layers import Embellishment, Layer, LegacyEmbellishment
 from converter.vassal.traits.properties import (BasicName, CalculatedProperty, DynamicProperty, Marker,
-                                                PropertySheet, SetGlobalProperty)
+                                                PropertySheet, SetGlobalProperty, SetPieceProperty)
 from converter.vassal.traits.prototypes import Comment, UsePrototype
 
 TRAIT_CLASSES: tuple[type[Trait], ...] = (
@@ -31,6 +31,7 @@ TRAIT_CLASSES: tuple[type[Trait], ...] = (
     PlaceMarker, Replace, TranslatableMessage,
     BasicName, Restricted, Translate, ReturnToDeck, GlobalHotKey, SubMenu, Deselect, MenuSeparator, PlaySound,
     PropertySheet, AreaOfEffect, Pivot, NonRectangular, LegacyNonRectangular, ActionButton,
+    Footprint, BorderOutline, MultiLocationCommand, Attachment, SetPieceProperty,
 )
 
 #: ID prefix -> trait class.
@@ -68,5 +69,6 @@ __all__ = [
     "PlaceMarker", "Replace", "TranslatableMessage",
     "BasicName", "Restricted", "Translate", "ReturnToDeck", "GlobalHotKey", "SubMenu", "Deselect", "MenuSeparator",
     "PlaySound", "PropertySheet", "AreaOfEffect", "Pivot", "NonRectangular", "LegacyNonRectangular", "ActionButton",
+    "Footprint", "BorderOutline", "MultiLocationCommand", "Attachment", "SetPieceProperty",
     "REGISTRY", "TRAIT_CLASSES", "INNER_CLASSES", "id_prefix", "trait_class", "decode_trait",
 ]

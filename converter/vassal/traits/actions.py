@@ -2,8 +2,8 @@
 
 ReportState, TriggerAction, GlobalKeyCommand, SendToLocation, Delete, Clone,
 RestrictCommands, PlaceMarker, Replace, TranslatableMessage, Translate,
-ReturnToDeck, ActionButton, GlobalHotKey, SubMenu, Deselect, MenuSeparator and
-PlaySound. Except for
+ReturnToDeck, ActionButton, MultiLocationCommand, Attachment, GlobalHotKey,
+SubMenu, Deselect, MenuSeparator and PlaySound. Except for
 ReportState's cycle index and SendToLocation's way back, they have no state;
 keystrokes stay in their encoded text form (``68,130``, ``57344,0,Flip``).
 """
@@ -276,6 +276,66 @@ class ActionButton(Trait):
     version = Int(8, 0)
 
 
+class MultiLocationCommand(Trait):
+    """``locCommand;`` (3.7): one menu command per matching location; no state."""
+
+    prefix = "locCommand;"
+    kind = "MultiLocationCommand"
+    __slots__ = ()
+
+    description = Str(0)
+    location_type = Str(1, "locRegions")
+    properties_filter = Str(2)
+    menu_text = Str(3, "Do Something At $LocationOfCommand$")
+    key = Str(4)
+    current_map_only = Bool(5, True)
+    menu_sort = Str(6)
+    ascending = Bool(7, True)
+    numeric = Bool(8, False)
+
+
+class Attachment(Trait):
+    """``attach;`` (3.7): links this piece to others; the state is ``N;id;id...``."""
+
+    prefix = "attach;"
+    kind = "Attachment"
+    __slots__ = ()
+
+    attach_name = Str(0)
+    description = Str(1)
+    attach_command_name = Str(2, "Attach to pieces")
+    attach_key = Str(3)
+    clear_all_command_name = Str(4, "Clear all attachments")
+    clear_all_key = Str(5)
+    properties_filter = Str(6)
+    restrict_range = Bool(7, False)
+    range = Int(8, 1)
+    fixed_range = Bool(9, True)
+    range_property = Str(10)
+    select_from_deck = Str(11, "-1")
+    target = Str(12)
+    clear_matching_command_name = Str(13, "Clear matching attachments")
+    clear_matching_key = Str(14)
+    clear_matching_filter = Str(15)
+    on_attach = Str(16, "nothing")
+    on_detach = Str(17, "nothing")
+    before_attach = Str(18, "clear")
+    allow_self_attach = Bool(19, False)
+    auto_attach = Bool(20, True)
+
+    @property
+    def attached(self) -> list[str]:
+        """Ids of the attached pieces (the count field bounds the list, as in ``mySetState``)."""
+        fields = self.fields(STATE) if self.state_text() else None
+        if fields is None:
+            return []
+        try:
+            count = max(java_parse_int(fields[0]), 0)
+        except ValueError:
+            return []
+        return fields.values()[1:1 + count]
+
+
 class GlobalHotKey(Trait):
     """``globalhotkey;``: fires a module-level hotkey."""
 
@@ -343,4 +403,5 @@ class PlaySound(Trait):
 
 __all__ = ["ReportState", "TriggerAction", "GlobalKeyCommand", "SendToLocation", "Delete", "Clone",
            "RestrictCommands", "PlaceMarker", "Replace", "TranslatableMessage", "Translate", "ReturnToDeck",
-           "ActionButton", "GlobalHotKey", "SubMenu", "Deselect", "MenuSeparator", "PlaySound"]
+           "ActionButton", "MultiLocationCommand", "Attachment", "GlobalHotKey", "SubMenu", "Deselect",
+           "MenuSeparator", "PlaySound"]

@@ -1,6 +1,7 @@
 """Traits that change how a piece looks, who may see or use it, and how it handles:
 Labeler, Obscurable, Hideable, Restricted, FreeRotator, AreaOfEffect, Pivot,
-NonRectangular, MovementMarkable and Immobilized (spec section 2.5).
+NonRectangular, Footprint, BorderOutline, MovementMarkable and Immobilized (spec
+section 2.5).
 
 Their states carry rules-relevant facts: a label text, who masks or hides the
 piece, its facing, whether it has moved.
@@ -9,11 +10,19 @@ from __future__ import annotations
 
 import re
 
-from converter.vassal.sequence import java_parse_int
+from converter.vassal.sequence import java_parse_int, split
 from converter.vassal.traits.base import STATE, Bool, Double, Int, StateValue, Str, StrList, Trait
 
 NO_PLAYER = "null"
 _JAVA_WHITESPACE = "".join(chr(c) for c in range(33))
+
+
+def _int_or_zero(text: str) -> int:
+    """``Decoder.nextInt(0)`` on one token."""
+    try:
+        return java_parse_int(text)
+    except ValueError:
+        return 0
 
 
 class Labeler(StateValue):
@@ -298,6 +307,69 @@ class LegacyNonRectangular(Trait):
         return self.type_text()[len(self.prefix):]
 
 
+class Footprint(Trait):
+    """``footprint;`` ("Movement Trail"): draws the path a piece moved along.
+
+    State: ``globalVisibility;startMapId;N;x,y;...;everInitialized;lastPointListSize``.
+    """
+
+    prefix = "footprint;"
+    kind = "Footprint"
+    __slots__ = ()
+
+    trail_key = Str(0)
+    menu_command = Str(1, "Movement Trail")
+    initially_visible = Bool(2, False)
+    globally_visible = Bool(3, False)
+    circle_radius = Int(4, 10)
+    fill_color = Str(5, "255,255,255")
+    line_color = Str(6, "0,0,0")
+    selected_transparency = Int(7, 100)
+    unselected_transparency = Int(8, 50)
+    edge_point_buffer = Int(9, 20)
+    edge_display_buffer = Int(10, 30)
+    line_width = Double(11, 1.0)
+    trail_key_on = Str(12)
+    trail_key_off = Str(13)
+    trail_key_clear = Str(14)
+    description = Str(15)
+    ignore_same_location = Bool(16, False)
+
+    start_map = Str(1, part=STATE)
+
+    @property
+    def points(self) -> list[tuple[int, int]]:
+        """The trail's points, oldest first (``x,y``; empty entries skipped, unreadable numbers 0, as VASSAL reads them)."""
+        fields = self.fields(STATE) if self.state_text() else None
+        if fields is None or len(fields) < 3:
+            return []
+        try:
+            count = max(java_parse_int(fields[2]), 0)
+        except ValueError:
+            count = 0
+        points = []
+        for index in range(3, min(3 + count, len(fields))):
+            if fields[index]:
+                xy = split(fields[index], ",") + [""]
+                points.append((_int_or_zero(xy[0]), _int_or_zero(xy[1])))
+        return points
+
+
+class BorderOutline(Trait):
+    """``border;`` (3.7): outlines the piece while a property is true; no state."""
+
+    prefix = "border;"
+    kind = "BorderOutline"
+    __slots__ = ()
+
+    property_name = Str(0)
+    description = Str(1)
+    thickness = Int(2, 2)
+    color = Str(3, "255,0,0")
+    property_name2 = Str(4)
+    compare_mode = Str(5, "AND")
+
+
 class MovementMarkable(StateValue):
     """``markmoved;`` ("Mark When Moved"): the state is ``true`` once the piece has moved."""
 
@@ -379,4 +451,4 @@ class Immobilized(Trait):
 
 
 __all__ = ["Labeler", "Obscurable", "Hideable", "Restricted", "FreeRotator", "AreaOfEffect", "Pivot", "NonRectangular",
-           "LegacyNonRectangular", "MovementMarkable", "Immobilized"]
+           "LegacyNonRectangular", "Footprint", "BorderOutline", "MovementMarkable", "Immobilized"]

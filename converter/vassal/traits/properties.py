@@ -1,5 +1,6 @@
 """Traits that hold named piece properties: Marker, DynamicProperty, BasicName,
-PropertySheet, CalculatedProperty, SetGlobalProperty (spec section 2.5).
+PropertySheet, CalculatedProperty, SetGlobalProperty, SetPieceProperty (spec
+section 2.5).
 
 Marker values (side, formation, unit type) and DynamicProperty values (strength,
 status) are the properties a module profile maps onto the rules.
@@ -7,7 +8,7 @@ status) are the properties a module profile maps onto the rules.
 from __future__ import annotations
 
 from converter.vassal.sequence import split
-from converter.vassal.traits.base import STATE, Int, Str, StateValue, Trait
+from converter.vassal.traits.base import STATE, Bool, Int, Str, StateValue, Trait
 
 
 class Marker(Trait):
@@ -173,4 +174,26 @@ class SetGlobalProperty(Trait):
     search_name = Str(5)
 
 
-__all__ = ["Marker", "DynamicProperty", "BasicName", "PropertySheet", "CalculatedProperty", "SetGlobalProperty"]
+class SetPieceProperty(Trait):
+    """``setpieceprop;`` (3.7): commands that set a Dynamic Property on other pieces; no state."""
+
+    prefix = "setpieceprop;"
+    kind = "SetPieceProperty"
+    __slots__ = ()
+
+    key = Str(0, "name")
+    constraints = Str(1)
+    key_commands = Str(2)
+    description = Str(3)
+    target = Str(4)
+    properties_filter = Str(5)
+    restrict_range = Bool(6, False)
+    range = Int(7, 1)
+    fixed_range = Bool(8, True)
+    range_property = Str(9)
+    select_from_deck = Str(10, "-1")
+    override_constraints = Bool(11, False)
+
+
+__all__ = ["Marker", "DynamicProperty", "BasicName", "PropertySheet", "CalculatedProperty", "SetGlobalProperty",
+           "SetPieceProperty"]
