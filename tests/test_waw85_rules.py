@@ -394,3 +394,22 @@ def test_a_suppressed_hq_does_not_deploy_and_leaders_stay_in_their_stack() -> No
                                "U": {"nation": "US", "hex": "b"}},
                      "query": {"action": "leader_transfer", "unit": "L", "target": "U"}})
     assert (answer.values["legal"], answer.values["reason_rule"]) == (False, "7.2.1")
+
+
+def test_refresh_clears_ops_complete_and_out_of_command() -> None:
+    _, after = run({"units": {"A": {"status": {"ops_complete": True, "out_of_command": True}}},
+                    "query": {"action": "refresh", "unit": ["A"]}})
+    assert (after.units["A"].status.ops_complete, after.units["A"].status.out_of_command) == (False, False)
+
+
+def test_a_cas_counter_flies_two_levels_above_its_hex() -> None:
+    """§4.1 and §10.2.3: the CAS counter is two levels above the obstacle height of its hex,
+    so a blocking hex of height 0 two hexes from the firer casts a one-hex Blind Spot;
+    height 1 makes it one level higher, and the firer falls in a two-hex Blind Spot."""
+    def los(obstacle: int) -> Answer:
+        return run({"units": {"A": {"level": 0}, "C": {"target_type": "aircraft", "hex": "c", "distance": 4}},
+                    "hexes": [{"id": "c", "obstacle_height": 0}],
+                    "situation": {"intervening": [{"los": "blocking", "obstacle_height": obstacle, "distance": 2}]},
+                    "query": {"action": "los", "unit": "A", "target": "C"}})[0]
+    assert (los(0).values["blocked"], los(0).values["blind_spot"]) == (False, 1)
+    assert (los(1).values["blocked"], los(1).values["blind_spot"]) == (True, 2)

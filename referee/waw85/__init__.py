@@ -13,7 +13,7 @@ from referee.waw85 import (air, artillery, assault, command, defence, fire, los,
                            results, transport, victory)
 
 #: Procedures beyond the rule-case vocabulary, for callers that build actions themselves.
-EXTRA_ACTIONS = frozenset({"leader_transfer", "hq_deployment"})
+EXTRA_ACTIONS = frozenset({"refresh", "leader_transfer", "hq_deployment"})
 
 #: WaW85 actions whose tables are on player aid cards, not in the rulebook text.
 NOT_SUPPORTED: dict[str, str] = {
@@ -47,6 +47,7 @@ PROCEDURES: dict[str, Procedure] = {
     "night_targeting_check": command.night_targeting_check,
     "missile_ammo_check": command.missile_ammo_check,
     "missile_reload": command.missile_reload,
+    "refresh": command.refresh,
     "leader_transfer": command.leader_transfer,
     "hq_deployment": command.hq_deployment,
     "operations_phase": phases.operations_phase,

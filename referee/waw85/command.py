@@ -308,3 +308,14 @@ def _eligible_path_hex(ctx: Ctx, hq: Unit, hex_id: str) -> None:
         armed = any(w is not None for w in (unit.type.ap, unit.type.he, unit.type.assault))
         if armed and need(unit.side, f"units.{unit.key}.side") != side:
             illegal(ctx, "7.2.2", f"the path crosses {hex_id}, held by armed enemy {unit.name}")
+
+
+def refresh(ctx: Ctx) -> None:
+    """§7.1 Refresh Step: the activated units lose their Ops Complete and Out of Command
+    markers."""
+    for key in ctx.action.actors:
+        unit = ctx.unit(key)
+        for name in ("ops_complete", "out_of_command"):
+            if getattr(unit.status, name):
+                ctx.emit(StatusChanged(unit.key, name, False))
+        because(ctx, "7.1", f"{unit.name} is refreshed")

@@ -26,6 +26,8 @@ def unit_height(ctx: Ctx, unit: Unit) -> int:
         return unit.level
     hex_state = ctx.game.hex(unit.hex) if unit.hex else None
     stated = hex_state.stated if hex_state is not None else {}
+    if unit.type.target_type == "aircraft":          # a CAS counter flies like a Helicopter (§4.1)
+        return need(stated.get("obstacle_height"), f"hexes.{unit.hex}.obstacle_height") + 2
     ground = need(stated.get("unit_height"), f"units.{unit.key}.level")
     if unit.type.target_type != "helicopter" or unit.mode == "landed":
         return ground
