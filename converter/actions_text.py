@@ -173,6 +173,8 @@ def load_actions(source: str | Path | Iterable[Any]) -> list[ActionSpec]:
             data = yaml.safe_load(Path(source).read_text(encoding="utf-8"))
         except yaml.YAMLError as error:
             raise ActionSyntaxError(f"not valid YAML: {error}", file=name) from None
+        except RecursionError:  # hostile [[[[... nesting
+            raise ActionSyntaxError("not valid YAML: nested too deeply to read", file=name) from None
     else:
         data = list(source)
     if isinstance(data, Mapping):

@@ -23,6 +23,8 @@ from converter.errors import SchemaError
 SCHEMAS = Path(__file__).resolve().parents[1] / "schemas"
 #: Largest document read (bytes); real profiles and scenarios are far below it.
 MAX_DOCUMENT_SIZE = 32 * 1024 * 1024
+#: Said of a document nested deeper than the parser can follow (no real document comes close).
+TOO_DEEP = "nested too deeply to read"
 #: Document kinds and their schema files.
 KINDS = {
     "scenario": "scenario.schema.json",
@@ -92,8 +94,12 @@ def parse_text(text: str, *, file: str | None = None, fmt: str | None = None) ->
         except json.JSONDecodeError as error:
             raise SchemaError(f"not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})",
                               file=file, position=error.pos) from None
+        except RecursionError:
+            raise SchemaError(TOO_DEEP, file=file) from None
     try:
         return yaml.load(text, Loader=_NoAliasLoader)  # noqa: S506 - a SafeLoader subclass
+    except RecursionError:  # the YAML parser recurses once per level of [ or { nesting
+        raise SchemaError(TOO_DEEP, file=file) from None
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark is not None else ""
