@@ -103,6 +103,10 @@ PROCEDURES.update({kind: _not_supported(section, "is not a WaW85 rule")
 
 
 def waw85_params() -> Params:
+    """WaW85's shared-mechanics parameters: Soft Targets save on 5 (§1.9.7), armored DB
+    capped at 2 (§10.6.14), an AP hit on a soft vehicle only Disrupts (§10.7.1). The
+    WaW85 Terrain Effects Chart is not in the rulebook text, so its procedures take DB
+    dice and heights as stated and never consult the classic chart loaded here."""
     return Params(ruleset="waw85", book="waw85", tec="classic", soft_save=5, hard_db_cap=2)
 
 
