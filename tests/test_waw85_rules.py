@@ -413,3 +413,28 @@ def test_a_cas_counter_flies_two_levels_above_its_hex() -> None:
                     "query": {"action": "los", "unit": "A", "target": "C"}})[0]
     assert (los(0).values["blocked"], los(0).values["blind_spot"]) == (False, 1)
     assert (los(1).values["blocked"], los(1).values["blind_spot"]) == (True, 2)
+
+
+def test_ranges_and_concealment_come_from_map_positions_when_not_stated() -> None:
+    """A position read from a map states no distances: WaW85 counts them on the hexes."""
+    from types import MappingProxyType
+
+    from referee.actions import DirectFire
+    from referee.hexes import Hex
+    from referee.model import Game, HexState, Status, Unit, UnitType, Weapon
+
+    hexes = {"a": HexState("a", terrain_db=0, at=Hex(0, 0)), "t": HexState("t", terrain_db=1, at=Hex(3, 0))}
+    units = {
+        "A": Unit("A", UnitType(ap=Weapon(fp=3, to_hit=4, range=2, colour="black")), side="nato", hex="a"),
+        "T": Unit("T", UnitType(target_type="light_armor", save=5), side="pact", hex="t", status=Status()),
+    }
+    game = Game(units=MappingProxyType(units), hexes=MappingProxyType(hexes))
+    answer = WAW85.check(game, DirectFire(unit="A", target="T", weapon="ap"))
+    assert (answer.values["range"], answer.values["band"], answer.values["to_hit"]) == (3, "long", 5)
+    defended = WAW85.check(game, build_action({"action": "concealment", "unit": "A", "target": "T"}))
+    assert defended.values["concealed"] is True
+    units["A"] = Unit("A", units["A"].type, side="nato", hex="n")
+    near = Game(units=MappingProxyType(units),
+                hexes=MappingProxyType({**hexes, "n": HexState("n", at=Hex(2, 0))}))
+    assert WAW85.check(near, build_action({"action": "concealment", "unit": "A", "target": "T"})).values[
+        "concealed"] is False

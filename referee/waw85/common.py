@@ -14,6 +14,7 @@ import yaml
 from referee.errors import NotStated, RefereeError
 from referee.model import Unit
 from referee.ruleset import Ctx
+from referee.situation import distance as situation_distance, reference
 from referee.tec import DATA
 
 HARD = frozenset({"heavy_armor", "light_armor"})
@@ -100,3 +101,18 @@ def stated_hits(ctx: Ctx) -> int | dict[str, int] | None:
     if isinstance(hits, dict):
         return {str(k): whole(v, f"query.hits.{k}") for k, v in hits.items()}
     raise RefereeError(f"query.hits must be a whole number or hits by unit, not {hits!r}")
+
+
+def distance_to(ctx: Ctx, key: str) -> int | None:
+    """Range from the reference unit to ``key``: stated, else counted on the map when both
+    have map positions, else ``None`` (not stated)."""
+    stated = ctx.game.facts.relation(key).distance
+    if stated is not None:
+        return stated
+    ref = reference(ctx)
+    if ref is None or ref == key:
+        return None
+    try:
+        return situation_distance(ctx, ref, key)
+    except NotStated:
+        return None

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from referee import situation
 from referee.errors import NotStated, NotSupported
 from referee.model import Unit, Weapon, need
 from referee.ruleset import Ctx
 from referee.situation import reference
-from referee.waw85.common import HARD, because, tables
+from referee.waw85.common import HARD, because, distance_to, tables
 
 SOFT_SAVE = 5                     # §1.9.7
 ARMOR_DB_CAP = 2                  # §10.6.14
@@ -65,8 +66,11 @@ def is_concealed(ctx: Ctx, target: Unit) -> bool:
             continue
         # relations are carried by the related unit; the reference unit's by the target
         carrier = target.key if other.key == reference(ctx) else other.key
-        distance = ctx.game.facts.relation(carrier).distance
+        distance = distance_to(ctx, carrier)
         adjacent = ctx.game.facts.relation(carrier).adjacent
+        if distance is None and adjacent is None and situation.position(ctx.game, other.key) \
+                and situation.position(ctx.game, target.key):
+            distance = situation.distance(ctx, other.key, target.key)
         if distance is None and adjacent is None:
             raise NotStated(f"units.{other.key}.distance")
         if adjacent or (distance is not None and distance <= 1):

@@ -16,7 +16,7 @@ from referee.model import Unit, Weapon, need
 from referee.ruleset import Ctx
 from referee.waw85 import defence, los, results
 from referee.waw85.common import (VEHICLES, air_class, because, illegal, modify, side_group,
-                                  stated_hits, tables, target_kind, whole)
+                                  distance_to, stated_hits, tables, target_kind, whole)
 from referee.waw85.smoke import smoke_to_hit
 
 BAND_TO_HIT = {"point_blank": -1, "effective": 0, "long": 1}
@@ -91,9 +91,7 @@ class Reach:
 
 
 def _distance(ctx: Ctx, target: Unit | None) -> int | None:
-    if target is None:
-        return None
-    return ctx.game.facts.relation(target.key).distance
+    return None if target is None else distance_to(ctx, target.key)
 
 
 # ---------------------------------------------------------------- the shot ------------
