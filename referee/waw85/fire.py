@@ -436,16 +436,18 @@ def _minimum_range(ctx: Ctx, actor: Unit, weapon: Weapon, distance: int) -> None
 def _resolve(ctx: Ctx, actor: Unit, target: Unit, name: str, weapon: Weapon, kind: str) -> None:
     """§10.4: attack dice, the target's defence roll, then §10.7 results."""
     ans = ctx.answer
-    roll = _defence(ctx, actor, target, name, weapon, kind)
-    if roll is not None:
-        defence.put(ctx, roll)
     hits = ctx.stage(("hits", "net_hits", "units"), lambda: _attack(ctx))
     if hits is not None:
         hits = results.improved_position(ctx, target, hits)
-    if roll is None:
+    if target.type.target_type == "aircraft":
         if hits is not None:
             results.fire_results(ctx, target.key, hits, name, opportunity=False)
         return
+    roll = ctx.stage(("db_dice", "armor_dice", "defense_dice", "save_number", "concealed", "saves",
+                      "net_hits", "units"), lambda: _defence(ctx, actor, target, name, weapon, kind))
+    if roll is None:
+        return
+    defence.put(ctx, roll)
     saves = defence.roll_saves(ctx, roll, hits)
     ans.set("saves", saves)
     if hits is None:
@@ -473,11 +475,9 @@ def _attack(ctx: Ctx) -> int:
 
 
 def _defence(ctx: Ctx, actor: Unit, target: Unit, name: str, weapon: Weapon,
-             kind: str) -> "defence.DefenceRoll | None":
-    """The target's defence: none for a CAS counter (§10.7.4 counts hits scored), one die
-    saving on 5-6 for a landing parachute unit (§16.7.3), else §10.6."""
-    if target.type.target_type == "aircraft":
-        return None
+             kind: str) -> defence.DefenceRoll:
+    """The target's defence: one die saving on 5-6 for a landing parachute unit
+    (§16.7.3), else §10.6. (A CAS counter rolls none: §10.7.4 counts hits scored.)"""
     if kind == "aa_fire" and is_parachute(target):
         because(ctx, "16.7.3", "a landing parachute unit rolls one defensive die, saving on 5-6")
         return defence.DefenceRoll(0, 1, defence.SOFT_SAVE, False)
