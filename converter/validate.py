@@ -258,7 +258,10 @@ def legality(game: Game, ruleset: Ruleset, piece_of: dict[str, str] | None = Non
     occupied = sorted({u.hex for u in game.units.values() if u.on_map and u.hex and _is_hex(game, u.hex)})
     for hex_id in occupied:
         answer = ruleset.check(game, make_action("stacking", target=hex_id))
-        found.extend(_answer_findings(answer, hex_id=hex_id, code="stacking"))
+        stack = game.stack(hex_id)
+        who = {"piece": ", ".join(piece_of[u.key] for u in stack if u.key in piece_of) or None,
+               "name": ", ".join(u.name for u in stack)}
+        found.extend(replace(f, **who) for f in _answer_findings(answer, hex_id=hex_id, code="stacking"))
     for unit in sorted(game.units.values(), key=lambda u: u.key):
         if not unit.on_map:
             continue

@@ -80,6 +80,9 @@ def test_overstacking_and_two_hqs_are_errors_with_sections(tmp_path: Path) -> No
     assert [(f.code, f.hex, f.section, f.message) for f in errors] == [
         ("stacking", "H4", "§1.4", "3 combat units in H4, at most 2"),
         ("stacking", "J4", "§1.3.3", "no more than one HQ in a hex")]
+    assert errors[0].name == "BMP-1, Soviet Infantry, T-64"
+    assert errors[0].piece == ", ".join(ids[n] for n in ("BMP-1", "Soviet Infantry", "T-64"))
+    assert errors[1].name == "Soviet HQ, US HQ"
     assert report.exit_code == 1
 
 
@@ -134,7 +137,8 @@ def test_unsupported_rules_are_reported_not_legal() -> None:
     game = Game(units={"a": Unit("a", UnitType(name="A"), hex="C3")})
     bare = Ruleset(Params(ruleset="none"), {})
     assert legality(game, bare) == [Finding("unsupported", "stacking",
-                                            "*: not supported: stacking is not a procedure of none", hex="C3")]
+                                            "*: not supported: stacking is not a procedure of none", name="A",
+                                            hex="C3")]
 
 
 # -- logs ------------------------------------------------------------------------------------
