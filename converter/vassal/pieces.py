@@ -196,9 +196,10 @@ class Piece:
         """A new piece with each UsePrototype replaced by the named definition's traits.
 
         A definition is its type text (a chain ending in a blank ``piece;;;;``) or a
-        (type, state) pair. Expansion is recursive; a prototype that is missing or
-        that would include itself is left as its UsePrototype trait, as VASSAL does.
-        Comment traits are dropped, as ``PieceCloner`` drops them.
+        (type, state) pair. Expansion is recursive. As in ``PieceCloner.clonePiece``, a
+        prototype that is missing or that would include itself contributes nothing,
+        and Comment traits are dropped; :meth:`prototypes` of the original piece still
+        names every reference.
         """
         traits = _expanded(self.traits, prototypes, (), self.quoting, self.piece_id,
                            with_state=self.state_text() is not None)
@@ -224,9 +225,11 @@ def _expanded(traits: Sequence[Trait], prototypes: Mapping[str, PrototypeText], 
     for trait in traits:
         if isinstance(trait, Comment):
             continue
-        definition = prototypes.get(trait.name) if isinstance(trait, UsePrototype) else None
-        if not isinstance(trait, UsePrototype) or definition is None or trait.name in active:
+        if not isinstance(trait, UsePrototype):
             out.append(decode_trait(trait.type_text(), trait.state_text(), quoting=quoting, piece_id=piece_id))
+            continue
+        definition = prototypes.get(trait.name)
+        if definition is None or trait.name in active:
             continue
         type_text, state_text = (definition, None) if isinstance(definition, str) else definition
         if trait.parameterised:
