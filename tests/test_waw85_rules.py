@@ -438,3 +438,22 @@ def test_ranges_and_concealment_come_from_map_positions_when_not_stated() -> Non
                 hexes=MappingProxyType({**hexes, "n": HexState("n", at=Hex(2, 0))}))
     assert WAW85.check(near, build_action({"action": "concealment", "unit": "A", "target": "T"})).values[
         "concealed"] is False
+
+
+@pytest.mark.parametrize(("firer", "target", "legal", "modifier"), [
+    ([], ["smoke"], True, 1), (["smoke"], [], True, 1), (["smoke"], ["smoke"], False, 0)])
+def test_smoke_at_an_adjacent_hex(firer: list[str], target: list[str], legal: bool, modifier: int) -> None:
+    """§14.8: +1 into or out of Smoke; from Smoke into Smoke there is no LOS."""
+    answer, _ = run({"units": {"A": {"hex": "a", "ap": {"to_hit": 4, "range": 1}}, "T": {"hex": "t", "distance": 1}},
+                     "hexes": [{"id": "a", "markers": firer}, {"id": "t", "markers": target}],
+                     "query": {"action": "direct_fire", "unit": "A", "target": "T", "weapon": "ap"}})
+    assert (answer.values["legal"], answer.values["blocked"]) == (legal, not legal)
+    assert answer.modifier_totals().get("to_hit", 0) == modifier
+    assert answer.values["to_hit"] == 4 + modifier
+
+
+def test_smoke_thinning_is_not_judged() -> None:
+    answer, _ = run({"units": {"A": {"level": 0}, "T": {"level": 0, "adjacent": False}},
+                     "situation": {"intervening": [{"los": "none", "markers": ["smoke_thinning"]}]},
+                     "query": {"action": "los", "unit": "A", "target": "T"}})
+    assert answer.gaps == {"*": "not supported: WaW85 §2.3.2 (the effect of Smoke Thinning is on the TEC)"}

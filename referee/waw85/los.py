@@ -15,9 +15,7 @@ from referee.errors import NotStated
 from referee.model import Unit, need
 from referee.ruleset import Ctx
 from referee.waw85.common import because, tables
-
-SMOKE = frozenset({"smoke", "smoke_thinning"})
-
+from referee.waw85.smoke import has_smoke
 
 def unit_height(ctx: Ctx, unit: Unit) -> int:
     """§10.2.1 and §9.7: the unit's LOS height; Helicopters by mode (Flying two levels above
@@ -48,7 +46,7 @@ def _adjacent(ctx: Ctx, target: Unit) -> bool | None:
 
 
 def _effect(raw: Mapping[str, Any]) -> str:
-    if set(raw.get("markers") or ()) & SMOKE:
+    if has_smoke(raw.get("markers") or ()):
         return "smoke"
     effect = raw.get("los")
     if effect is None:
@@ -58,17 +56,19 @@ def _effect(raw: Mapping[str, Any]) -> str:
 
 def blocked(ctx: Ctx, firer: Unit, target: Unit) -> bool:
     """Is the LOS from ``firer`` to ``target`` blocked? Records ``blind_spot`` when one applies."""
-    ans = ctx.answer
     adjacent = _adjacent(ctx, target)
+    in_smoke = [u for u in (firer, target) if u.hex and has_smoke(ctx.game.hex(u.hex).markers)]
+    if adjacent and len(in_smoke) == 2:
+        because(ctx, "14.8", "units in Smoke see only adjacent hexes without Smoke")
+        return True
     if adjacent:
         because(ctx, "10.2", "the LOS is never blocked between adjacent hexes")
         return False
-    for unit in (firer, target):
-        if unit.hex and ctx.game.hex(unit.hex).markers & SMOKE:
-            if adjacent is None:
-                raise NotStated(f"units.{target.key}.distance")
-            because(ctx, "14.8", f"{unit.name} is in Smoke: it sees only adjacent hexes")
-            return True
+    if in_smoke:
+        if adjacent is None:
+            raise NotStated(f"units.{target.key}.distance")
+        because(ctx, "14.8", f"{in_smoke[0].name} is in Smoke: it sees only adjacent hexes")
+        return True
     distance = ctx.game.facts.relation(target.key).distance
     if ctx.game.facts.get("night") and distance is not None and distance > tables()["night_max_los"]:
         because(ctx, "16.6.1", "the maximum LOS at night is 7 hexes")
