@@ -457,3 +457,21 @@ def test_smoke_thinning_is_not_judged() -> None:
                      "situation": {"intervening": [{"los": "none", "markers": ["smoke_thinning"]}]},
                      "query": {"action": "los", "unit": "A", "target": "T"}})
     assert answer.gaps == {"*": "not supported: WaW85 §2.3.2 (the effect of Smoke Thinning is on the TEC)"}
+
+
+def test_blue_missile_he_and_unlabelled_blue_values_against_ground_targets() -> None:
+    """§1.9.2: blue HE with a blue range fires at non-Heavy-Armor ground targets; a blue
+    value not said to be AP or HE is not judged against Troops or Heavy Armor."""
+    def shot(weapon: str, target_type: str) -> Answer:
+        return run({"units": {"A": {weapon: {"fp": 2, "to_hit": 5, "color": "blue", "range_color": "blue"}},
+                              "T": {"target_type": target_type}},
+                    "query": {"action": "direct_fire", "unit": "A", "target": "T", "weapon": weapon}})[0]
+    assert shot("he", "troops").values["legal"] is True
+    assert shot("he", "heavy_armor").values["reason_rule"] == "10.1"
+    assert shot("ap", "troops").values["reason_rule"] == "1.9.1"
+    assert shot("aa", "light_armor").values["reason_rule"] == "1.9.1"
+    gun, _ = run({"units": {"A": {"aa": {"fp": 2, "to_hit": 5, "color": "blue", "range_color": "white"}},
+                            "T": {"target_type": "troops"}},
+                  "query": {"action": "direct_fire", "unit": "A", "target": "T", "weapon": "aa"}})
+    assert "legal" not in gun.values
+    assert gun.gaps["legal"] == "not stated: units.A.aa (whether the blue value is AP or HE, §10.1)"

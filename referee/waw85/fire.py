@@ -41,9 +41,12 @@ def may_attack(ctx: Ctx, name: str, weapon: Weapon, target: Unit) -> None:
     if is_missile_aa(weapon):
         if noe:
             illegal(ctx, "10.6.1", "NOE Helicopters may not be attacked by missile-armed AA units")
-        elif kind != "aircraft" and name != "he":
+            return
+        if kind != "aircraft" and name != "he":
             illegal(ctx, "1.9.1", "blue AP with a blue range may only fire at aircraft")
-        return
+            return
+    if name == "aa" and kind in ("troops", "heavy_armor"):
+        raise NotStated(f"units.{ctx.action.actor}.aa (whether the blue value is AP or HE, §10.1)")
     if name == "ap":
         if colour == "green":
             if kind == "aircraft" or noe:
