@@ -1,0 +1,259 @@
+"""``make bench``: every benchmark in one run, as one table of ratios against baselines.
+
+Each row times a wawkit operation and, in the same process and run, the baseline it is
+judged against, so the ratio holds on any machine:
+
+* decoding a save against the decode floor (unzip, de-obfuscate, split on ESC) --
+  ``bench_decode.py``;
+* reading a module against lxml's bare parse of the same bytes -- ``bench_buildfile.py``;
+* line-of-sight checks against a naive sampled line -- ``bench_los.py``;
+* exact combat odds against plain ``Fraction`` arithmetic and against sampling --
+  ``bench_odds.py``;
+
+plus the peak memory (``tracemalloc``) of decoding the largest save of the corpus to
+typed pieces. A ``bench_*.py`` this script has no row for is run as it is and listed
+with its exit status, so a new benchmark is never silently skipped.
+
+The table is printed and written to ``bench/RESULTS.md`` together with the figures of
+the last ``make fuzz`` run (``fuzz/last-run.json``). ``--no-write`` only prints.
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import importlib.util
+import json
+import os
+import platform
+import random
+import subprocess
+import sys
+import time
+import tracemalloc
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Callable
+
+BENCH = Path(__file__).resolve().parent
+ROOT = BENCH.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from lxml import etree  # noqa: E402
+
+RESULTS = BENCH / "RESULTS.md"
+FUZZ_REPORT = ROOT / "fuzz" / "last-run.json"
+
+
+@dataclass
+class Row:
+    """One line of the table: what was timed, against what, and the target it answers."""
+
+    bench: str
+    case: str
+    measured: str
+    baseline: str
+    ratio: float | None
+    target: str
+    met: bool | None
+
+    @property
+    def verdict(self) -> str:
+        return "-" if self.met is None else ("met" if self.met else "NOT met")
+
+
+def load(name: str) -> ModuleType:
+    """Import ``bench/<name>.py`` as a module (the scripts are not a package)."""
+    spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def best(action: Callable[[], object], repeat: int) -> float:
+    """The least wall time of ``repeat`` calls (seconds)."""
+    times = []
+    for _ in range(repeat):
+        gc.collect()
+        start = time.perf_counter()
+        action()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def seconds(value: float) -> str:
+    return f"{value * 1e3:.3f} ms" if value < 0.01 else f"{value:.3f} s"
+
+
+def decode_rows(repeat: int) -> list[Row]:
+    bench = load("bench_decode")
+    largest = bench.largest_corpus_save()
+    rows = []
+    for label, data, synthetic in ((largest.name, largest.read_bytes(), False),
+                                   ("synthetic 20,000 pieces", bench.synthetic_save(20_000), True)):
+        floor = best(lambda: bench.floor(data), repeat)
+        typed = best(lambda: bench.typed(data), repeat)
+        write = best(lambda: bench.write(data), repeat)
+        ratio = typed / floor
+        target, met = "<= 3x floor", ratio <= 3.0
+        if synthetic:
+            target, met = "<= 3x floor, < 1.5 s", met and typed < 1.5
+        rows.append(Row("decode", f"{label}: typed pieces", seconds(typed), f"floor {seconds(floor)}", ratio,
+                        target, met))
+        rows.append(Row("decode", f"{label}: re-encode + zip", seconds(write), f"floor {seconds(floor)}",
+                        write / floor, "", None))
+    return rows
+
+
+def buildfile_rows(repeat: int) -> list[Row]:
+    bench = load("bench_buildfile")
+    largest = bench.largest_buildfile()
+    source = largest.read_bytes()
+    rows = []
+    for label, data, five_mb in ((largest.relative_to(bench.CORPUS).as_posix(), source, False),
+                                 ("synthetic 5 MB", bench.synthetic(source, 5 * 1024 * 1024), True)):
+        bare = best(lambda: etree.fromstring(data), repeat)
+        slots = best(lambda: bench.read_slots(data), repeat)
+        traits = best(lambda: bench.read_with_traits(data), max(1, repeat // 2))
+        ratio = slots / bare
+        target, met = "<= 6x lxml", ratio <= 6.0
+        if five_mb:
+            target, met = "<= 6x lxml, < 1 s", met and slots < 1.0
+        size = f"{len(data) / 1e6:.1f} MB"
+        rows.append(Row("buildFile", f"{label} ({size}): module + PieceSlots", seconds(slots),
+                        f"lxml {seconds(bare)}", ratio, target, met))
+        rows.append(Row("buildFile", f"{label} ({size}): + every piece's traits", seconds(traits),
+                        f"lxml {seconds(bare)}", traits / bare, "", None))
+    return rows
+
+
+def los_rows(sample_size: int) -> list[Row]:
+    bench = load("bench_los")
+    board = bench.make_board(1944)
+    pairs = bench.pairs_within(board)
+    sample = random.Random(1944).sample(pairs, min(sample_size, len(pairs)))
+    checker = bench.ShapeChecker(board)
+    checker.prepare(bench.MAX_RANGE)
+    naive_time, _ = bench.timed(lambda a, b: bench.naive_check(board, a, b), sample)
+    trace_time, traced = bench.timed(lambda a, b: bench.trace_check(board, a, b), sample)
+    shape_time, _ = bench.timed(checker.check, pairs)
+    open_checker = bench.ShapeChecker({hex_: bench.CLEAR for hex_ in board})
+    open_checker.prepare(bench.MAX_RANGE)
+    open_time, _ = bench.timed(open_checker.check, pairs)
+    naive_rate = len(sample) / naive_time
+    rows = []
+    for case, count, took, target in (("trace_line (public API)", len(sample), trace_time, None),
+                                      ("line shapes, all pairs", len(pairs), shape_time, 100_000),
+                                      ("line shapes, open board", len(pairs), open_time, 100_000)):
+        rate = count / took
+        rows.append(Row("LOS", case, f"{rate:,.0f} checks/s", f"naive {naive_rate:,.0f}/s", rate / naive_rate,
+                        ">= 100,000 checks/s" if target else "", rate >= target if target else None))
+    return rows
+
+
+def odds_rows(repeat: int) -> list[Row]:
+    bench = load("bench_odds")
+    assert bench.with_odds(10, 10) == bench.with_fractions(10, 10)
+    fast = bench.best_time(lambda: bench.with_odds(10, 10), repeat)
+    slow = bench.best_time(lambda: bench.with_fractions(10, 10), repeat)
+    start = time.perf_counter()
+    bench.by_sampling(10, 10)
+    sampled = time.perf_counter() - start
+    return [Row("odds", "10 v 10 dice, exact distribution", seconds(fast), f"Fractions {seconds(slow)}",
+                fast / slow, "< 1 ms", fast < 1e-3),
+            Row("odds", "10 v 10 dice, exact distribution", seconds(fast), f"100,000 rolls {seconds(sampled)}",
+                fast / sampled, "", None)]
+
+
+def memory_row() -> Row:
+    bench = load("bench_decode")
+    largest = bench.largest_corpus_save()
+    data = largest.read_bytes()
+    gc.collect()
+    tracemalloc.start()
+    pieces = bench.typed(data)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    mb = peak / (1 << 20)
+    return Row("memory", f"{largest.name}: {pieces:,} typed pieces (tracemalloc peak)", f"{mb:,.0f} MB",
+               f"file {len(data) / (1 << 20):.1f} MB", mb / (len(data) / (1 << 20)), "< 500 MB", mb < 500)
+
+
+#: Benchmarks with rows above; any other ``bench_*.py`` is run as a script.
+ADAPTED = {"bench_decode", "bench_buildfile", "bench_los", "bench_odds"}
+
+
+def other_rows() -> list[Row]:
+    rows = []
+    for path in sorted(BENCH.glob("bench_*.py")):
+        if path.stem in ADAPTED:
+            continue
+        start = time.perf_counter()
+        done = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, cwd=ROOT,
+                              env={**os.environ, "PYTHONPATH": str(ROOT)})
+        took = time.perf_counter() - start
+        last = (done.stdout.strip().splitlines() or [""])[-1][:60]
+        rows.append(Row(path.stem.removeprefix("bench_"), last or "(no output)", seconds(took), "-", None,
+                        "exit 0", done.returncode == 0))
+    return rows
+
+
+def table(rows: list[Row]) -> str:
+    """The rows as one Markdown table (readable as plain text too)."""
+    head = ["bench", "case", "measured", "baseline (same run)", "ratio", "target", "verdict"]
+    body = [[r.bench, r.case, r.measured, r.baseline, "-" if r.ratio is None else f"{r.ratio:.2f}x", r.target or "-",
+             r.verdict] for r in rows]
+    widths = [max(len(line[i]) for line in [head, *body]) for i in range(len(head))]
+    lines = ["| " + " | ".join(cell.ljust(w) for cell, w in zip(line, widths)) + " |" for line in [head, *body]]
+    lines.insert(1, "|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    return "\n".join(lines)
+
+
+def fuzz_section() -> str:
+    """The figures of the last long fuzz run, if there was one."""
+    if not FUZZ_REPORT.is_file():
+        return "No `make fuzz` run recorded yet (fuzz/last-run.json is missing).\n"
+    report = json.loads(FUZZ_REPORT.read_text(encoding="utf-8"))
+    lines = [f"`make fuzz` finished {report['finished']}: {report['total_inputs']:,} inputs on "
+             f"{report['workers']} workers in {report['seconds']:,.0f} s (seed {report['seed']}), "
+             f"{report['total_crashes']} crashes (exceptions other than the typed errors, or inputs over "
+             f"{report['timeout']:.0f} s), peak memory per worker {report['peak_rss_mb']:,.0f} MB (max RSS).", "",
+             "| target | inputs | typed errors | crashes | slowest input |", "|---|---:|---:|---:|---:|"]
+    for name in sorted(report["inputs"]):
+        lines.append(f"| {name} | {report['inputs'][name]:,} | {report['typed_errors'].get(name, 0):,} | "
+                     f"{report['crashes'].get(name, 0):,} | {report['slowest'][name]:.3f} s |")
+    return "\n".join(lines) + "\n"
+
+
+def results(rows: list[Row], took: float) -> str:
+    machine = (f"{platform.python_implementation()} {platform.python_version()}, {platform.system()} "
+               f"{platform.machine()}, {os.cpu_count()} CPUs")
+    met = sum(1 for r in rows if r.met)
+    judged = sum(1 for r in rows if r.met is not None)
+    return (f"# Benchmark results\n\nThe last `make bench` ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
+            f"{machine}; {took:.0f} s). Each ratio is against a baseline timed in the same run, so it holds "
+            f"across machines; times are the best of several repeats. Targets met: {met} of {judged}.\n\n"
+            f"{table(rows)}\n\n## Fuzzing\n\n{fuzz_section()}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeat", type=int, default=3, help="Repeats per timing (the best counts).")
+    parser.add_argument("--los-sample", type=int, default=20_000, help="Pairs timed for the slow LOS methods.")
+    parser.add_argument("--no-write", action="store_true", help="Print only; leave bench/RESULTS.md as it is.")
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+    rows = [*decode_rows(args.repeat), *buildfile_rows(args.repeat), *los_rows(args.los_sample),
+            *odds_rows(args.repeat), memory_row(), *other_rows()]
+    took = time.perf_counter() - start
+    print(table(rows))
+    if not args.no_write:
+        RESULTS.write_text(results(rows, took), encoding="utf-8")
+        print(f"\nwrote {RESULTS.relative_to(ROOT)}")
+    return 0 if all(r.met is not False for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
