@@ -26,7 +26,8 @@ from converter.vassal.obfuscation import VCSK, Obfuscation
 from converter.vassal.save import SavedGame
 from converter.vassal.sequence import join
 from referee.events import (Event, MarkerFlipped, MarkerPlaced, MarkerRemoved, StatusChanged, UnitDisrupted,
-                            UnitEliminated, UnitMoved, UnitPlaced, UnitRallied, UnitReduced, UnitRemoved)
+                            UnitEliminated, UnitMoved, UnitPlaced, UnitRallied, UnitReduced, UnitRemoved,
+                            UnitRestored)
 from referee.events import apply as apply_event
 from referee.model import Game, Status, Unit
 
@@ -224,8 +225,8 @@ class _Writer:
                 self.add_unit_marker(key, "disrupted")
         elif isinstance(event, UnitRallied):
             self.remove_unit_marker(key, "disrupted")
-        elif isinstance(event, UnitReduced):
-            self.set_strength(key, "reduced")
+        elif isinstance(event, (UnitReduced, UnitRestored)):
+            self.set_strength(key, unit.strength)
         elif isinstance(event, (UnitEliminated, UnitRemoved)):
             self.leave_map(key, unit.location)
         elif isinstance(event, UnitPlaced):
@@ -450,8 +451,8 @@ def events_between(before: Game, after: Game) -> list[Event]:
     """The events that turn ``before`` into ``after`` (as far as a save can show them).
 
     Used to write an edited scenario back onto the save it was imported from. Units
-    must be the same on both sides; a reduced unit cannot come back to full strength
-    on the map (no rule does that), and other model fields are not written to saves.
+    must be the same on both sides; a Reduced unit back at full strength on the map is
+    a step restored (WaW85 §6.0), and other model fields are not written to saves.
     """
     events: list[Event] = []
     if set(before.units) != set(after.units):
@@ -470,9 +471,12 @@ def events_between(before: Game, after: Game) -> list[Event]:
         elif new.on_map and new.hex != old.hex:
             events.append(UnitMoved(key, new.hex))
         if new.strength != old.strength and not (new.location != old.location and new.location == "map"):
-            if new.strength != "reduced":
+            if (old.strength, new.strength) == ("reduced", "full"):
+                events.append(UnitRestored(key))
+            elif new.strength == "reduced":
+                events.append(UnitReduced(key))
+            else:
                 raise ProfileError(f"unit {key!r}: {old.strength} -> {new.strength} is no event a save can show")
-            events.append(UnitReduced(key))
         if new.status.disrupted != old.status.disrupted:
             events.append(UnitDisrupted(key) if new.status.disrupted else UnitRallied(key))
         for name in (*FLAG_MARKERS, "ammo"):

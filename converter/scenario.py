@@ -147,7 +147,8 @@ def _weapon(raw: Mapping[str, Any]) -> Weapon:
 
 
 def _unit_type(raw: Mapping[str, Any]) -> UnitType:
-    return _build(UnitType, raw, {"ap": _weapon, "he": _weapon, "aa": _weapon,
+    """A unit type and, nested the same way, its reduced side."""
+    return _build(UnitType, raw, {"ap": _weapon, "he": _weapon, "aa": _weapon, "reduced": _unit_type,
                                   "assault": lambda r: _build(AssaultValue, r), "abilities": frozenset})
 
 

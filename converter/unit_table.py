@@ -11,7 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
 from converter.errors import SchemaError
@@ -54,17 +54,31 @@ def _weapon(raw: Mapping[str, Any] | None) -> Weapon | None:
     return Weapon(raw.get("fp"), raw.get("to_hit"), raw.get("range"), raw.get("underlined"), raw.get("colour"))
 
 
-def unit_type(raw: Mapping[str, Any]) -> UnitType:
-    """A UnitType from a table entry (or a scenario's unit type; the shapes agree)."""
+def _printed(raw: Mapping[str, Any]) -> dict[str, Any]:
+    """The values one side of a counter prints (:data:`~referee.model.SIDE_VALUES`)."""
     assault = raw.get("assault")
-    return UnitType(
+    return dict(ap=_weapon(raw.get("ap")), he=_weapon(raw.get("he")), aa=_weapon(raw.get("aa")),
+                assault=None if assault is None else AssaultValue(assault.get("fp"), assault.get("to_hit"),
+                                                                  bool(assault.get("augmented", False))),
+                armor=raw.get("armor"), save=raw.get("save"), mp=raw.get("mp"))
+
+
+def unit_type(raw: Mapping[str, Any]) -> UnitType:
+    """A UnitType from a table entry: the full-strength side, and the ``reduced`` side's values.
+
+    A counter of two or more steps whose reduced side the table does not give has a
+    reduced side with no values stated, so a Reduced unit never fights with the values
+    of its full-strength side."""
+    front = UnitType(
         name=raw.get("name"), target_type=raw.get("target_type"), steps=raw.get("steps"),
-        ap=_weapon(raw.get("ap")), he=_weapon(raw.get("he")), aa=_weapon(raw.get("aa")),
-        assault=None if assault is None else AssaultValue(assault.get("fp"), assault.get("to_hit"),
-                                                          bool(assault.get("augmented", False))),
-        armor=raw.get("armor"), save=raw.get("save"), mp=raw.get("mp"), movement_type=raw.get("movement_type"),
-        abilities=frozenset(raw.get("abilities") or ()), arty_type=raw.get("arty_type"),
-        caliber_mm=raw.get("caliber_mm"), cost=raw.get("cost"))
+        movement_type=raw.get("movement_type"), abilities=frozenset(raw.get("abilities") or ()),
+        arty_type=raw.get("arty_type"), caliber_mm=raw.get("caliber_mm"), cost=raw.get("cost"),
+        **_printed(raw))
+    if "reduced" in raw:
+        return replace(front, reduced=front.reduced_side(**_printed(raw["reduced"])))
+    if (front.steps or 1) >= 2:
+        return replace(front, reduced=front.reduced_side())
+    return front
 
 
 def table_from_document(data: Mapping[str, Any], *, file: str | None = None) -> UnitTable:
@@ -96,6 +110,21 @@ def _number(value: str) -> int | str | None:
         return value
 
 
+def _csv_mp(row: Mapping[str, str], column: str | None) -> int | None:
+    mp = _number(row[column]) if column is not None else None
+    return mp if isinstance(mp, int) else None
+
+
+def _csv_type(row: Mapping[str, str], spec: Mapping[str, Any], name: str) -> UnitType:
+    """The row's UnitType; its reduced side when the spec's ``reduced.when`` column is filled
+    (The Longest Day: a back-face image ``bid``, whose factors are ``o#2,d#2,m#2,s#2,r#2``)."""
+    front = UnitType(name=name, mp=_csv_mp(row, spec.get("mp")))
+    reduced = spec.get("reduced")
+    if reduced is None or not row[reduced["when"]].strip():
+        return front
+    return replace(front, reduced=front.reduced_side(mp=_csv_mp(row, reduced.get("mp"))))
+
+
 def table_from_csv(text: str, spec: Mapping[str, Any], *, file: str | None = None) -> UnitTable:
     """A table from CSV rows, read through the profile's ``unit_table`` spec."""
     reader = csv.reader(io.StringIO(text))
@@ -109,6 +138,8 @@ def table_from_csv(text: str, spec: Mapping[str, Any], *, file: str | None = Non
     needed += [spec[k] for k in ("nation", "formation", "mp") if k in spec]
     if "side" in spec:
         needed.append(spec["side"]["column"])
+    if "reduced" in spec:
+        needed += [spec["reduced"][k] for k in ("when", "mp") if k in spec["reduced"]]
     missing = [c for c in needed if c not in header]
     if missing:
         raise SchemaError(f"the CSV has no column(s) {missing} (columns: {header})",
@@ -130,10 +161,9 @@ def table_from_csv(text: str, spec: Mapping[str, Any], *, file: str | None = Non
             if "side" in spec:
                 raw_side = row[spec["side"]["column"]].strip()
                 side = spec["side"].get("map", {}).get(raw_side, raw_side) or None
-            mp = _number(row[spec["mp"]]) if "mp" in spec else None
             factors = {c: _number(row[c]) for c in spec.get("factors", ())}
             entries[key] = TableEntry(
-                key, UnitType(name=name or key, mp=mp if isinstance(mp, int) else None), side,
+                key, _csv_type(row, spec, name or key), side,
                 (row[spec["nation"]].strip() or None) if "nation" in spec else None,
                 (row[spec["formation"]].strip() or None) if "formation" in spec else None,
                 factors, {"other": f"{source} row {line}"})

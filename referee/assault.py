@@ -29,7 +29,7 @@ def _hex_of(units: list[Unit]) -> str | None:
 def assault_values(ctx: Ctx, unit: Unit, foes: list[Unit], hex_id: str | None,
                    defending: bool) -> tuple[int, int]:
     """(dice, to-hit) of one unit in an assault, with §6.3.1 and §6.3.2 applied."""
-    value = unit.type.assault
+    value = unit.current.assault
     if value is None:
         raise NotStated(f"units.{unit.key}.assault")
     fp = need(value.fp, f"units.{unit.key}.assault.fp")
@@ -66,7 +66,7 @@ def _roll(ctx: Ctx, units: list[Unit], foes: list[Unit], hex_id: str | None, def
         fp += bonus if index == 0 else 0
         dice = ctx.roll(fp, label)
         scored = sum(1 for d in dice if d >= to_hit)
-        if unit.type.assault and unit.type.assault.augmented and not defending:
+        if unit.current.assault and unit.current.assault.augmented and not defending:
             scored = min(scored, fp - 1)
         hits += scored
     return hits
@@ -95,20 +95,20 @@ def assault(ctx: Ctx) -> None:
     hex_id = _hex_of(defenders)
     actor = attackers[0]
     for unit in attackers:
-        if unit.type.assault is not None and unit.type.assault.fp == 0:
+        if unit.current.assault is not None and unit.current.assault.fp == 0:
             ans.illegal("§6.3", f"{unit.name} has no Assault Factor and cannot assault")
     if ans.legal is None:
         ans.set("legal", True)
     first = defenders[0]
     ctx.stage(("fp", "to_hit", "max_hits"), lambda: _report(ctx, actor, defenders, hex_id, False))
     for d in defenders:
-        if d.type.assault is not None:
+        if d.current.assault is not None:
             ctx.stage(f"units.{d.key}.fp", lambda d=d: _report_unit(ctx, d, attackers, hex_id))
     if ans.legal is False:
         return
     given = _hits_given(ctx, attackers, defenders)
     if given is None:
-        fighting = [d for d in defenders if d.type.assault is not None]
+        fighting = [d for d in defenders if d.current.assault is not None]
         bonus = ctx.stage(("hits", "net_hits"), lambda: attack_bonus(ctx, actor)) or 0
         rolled = ctx.stage(("hits", "net_hits"), lambda: (
             _roll(ctx, attackers, defenders, hex_id, False, "attack", bonus),
@@ -129,7 +129,7 @@ def _report(ctx: Ctx, actor: Unit, defenders: list[Unit], hex_id: str | None, de
     fp += attack_bonus(ctx, actor) if ctx.action.bonus_from else 0
     ctx.answer.set("fp", fp)
     ctx.answer.set("to_hit", to_hit)
-    if actor.type.assault and actor.type.assault.augmented:
+    if actor.current.assault and actor.current.assault.augmented:
         ctx.answer.set("max_hits", fp - 1)
 
 
@@ -193,30 +193,30 @@ def overrun(ctx: Ctx) -> None:
         left = actor.status.mp_left
     else:
         spent = actor.status.mp_spent if isinstance(actor.status.mp_spent, int) else 0
-        left = need(actor.type.mp, f"units.{actor.key}.mp") - spent
+        left = need(actor.current.mp, f"units.{actor.key}.mp") - spent
     if left - cost < 1:
         ans.illegal("§6.4", f"{left} MP left: after paying {cost} none remain to exit")
     if ans.legal is None:
         ans.set("legal", True)
-    fp = need(actor.type.assault and actor.type.assault.fp, f"units.{actor.key}.assault.fp") * 3
+    fp = need(actor.current.assault and actor.current.assault.fp, f"units.{actor.key}.assault.fp") * 3
     ans.set("fp", fp)
     for d in defenders:
-        if d.type.assault is not None:
+        if d.current.assault is not None:
             ctx.stage(f"units.{d.key}.fp", lambda d=d: ctx.answer.unit(
-                d.key, fp=d.type.assault.fp, to_hit=6 if d.status.disrupted else d.type.assault.to_hit))
+                d.key, fp=d.current.assault.fp, to_hit=6 if d.status.disrupted else d.current.assault.to_hit))
     if ans.legal is False:
         return
     given = _hits_given(ctx, [actor], defenders)
     if given is None:
-        to_hit = need(actor.type.assault.to_hit, f"units.{actor.key}.assault.to_hit")
+        to_hit = need(actor.current.assault.to_hit, f"units.{actor.key}.assault.to_hit")
         dice = ctx.roll(fp, "attack")
         on_defenders = sum(1 for d in dice if d >= to_hit)
         on_actor = 0
         for d in defenders:
-            if d.type.assault is None:
+            if d.current.assault is None:
                 continue
-            d_hit = 6 if d.status.disrupted else need(d.type.assault.to_hit, f"units.{d.key}.assault.to_hit")
-            counter = ctx.roll(need(d.type.assault.fp, f"units.{d.key}.assault.fp"), "counter")
+            d_hit = 6 if d.status.disrupted else need(d.current.assault.to_hit, f"units.{d.key}.assault.to_hit")
+            counter = ctx.roll(need(d.current.assault.fp, f"units.{d.key}.assault.fp"), "counter")
             on_actor += sum(1 for x in counter if x >= d_hit)
     else:
         on_defenders, on_actor = given

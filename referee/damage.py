@@ -23,7 +23,7 @@ def is_one_step(unit: Unit) -> bool:
 
 def is_armored(unit: Unit) -> bool:
     """An AFV: a vehicle with an Armor Factor and Save Number (§1.3.4.1)."""
-    return unit.type.target_type in HARD_TYPES or (unit.type.is_vehicle and unit.type.armor is not None)
+    return unit.type.target_type in HARD_TYPES or (unit.type.is_vehicle and unit.current.armor is not None)
 
 
 def random_pick(ctx: Ctx, keys: list[str], why: str) -> str:

@@ -28,6 +28,14 @@ class UnitReduced:
 
 
 @dataclass(frozen=True)
+class UnitRestored:
+    """A Reduced unit flips back to its full-strength side: a strength step restored
+    (WaW85 §6.0, a Battlefield Event; the classic rules restore no steps)."""
+
+    unit: str
+
+
+@dataclass(frozen=True)
 class UnitEliminated:
     unit: str
 
@@ -95,7 +103,7 @@ class MarkerFlipped:
     new: str
 
 
-Event = Union[UnitDisrupted, UnitRallied, UnitReduced, UnitEliminated, UnitRemoved, UnitPlaced,
+Event = Union[UnitDisrupted, UnitRallied, UnitReduced, UnitRestored, UnitEliminated, UnitRemoved, UnitPlaced,
               UnitMoved, StatusChanged, ModeChanged, MarkerPlaced, MarkerRemoved, MarkerFlipped]
 
 #: Events that count as a combat result on a unit, in the order they are reported.
@@ -122,6 +130,8 @@ def apply(game: Game, event: Event) -> Game:
         unit = unit.with_status(disrupted=False)
     elif isinstance(event, UnitReduced):
         unit = replace(unit, strength="reduced")
+    elif isinstance(event, UnitRestored):
+        unit = replace(unit, strength="full")
     elif isinstance(event, UnitEliminated):
         unit = replace(unit, location="eliminated")
     elif isinstance(event, UnitRemoved):
@@ -175,6 +185,8 @@ def describe(event: Event, game: Game) -> str:
         return f"{name(event.unit)} rallies"
     if isinstance(event, UnitReduced):
         return f"{name(event.unit)} is Reduced"
+    if isinstance(event, UnitRestored):
+        return f"{name(event.unit)} is restored to full strength"
     if isinstance(event, UnitEliminated):
         return f"{name(event.unit)} is eliminated"
     if isinstance(event, UnitRemoved):

@@ -65,12 +65,12 @@ def choose_weapon(ctx: Ctx, actor: Unit, target: Unit | None) -> str:
     if actor.type.target_type == "helicopter" and (target is None or target.type.target_type != "aircraft"):
         ctx.answer.because("§9.2", "helicopters attack soft and hard targets with their HE firepower")
         return "he"
-    printed = [n for n in ("ap", "he", "aa") if actor.type.weapon(n) is not None]
+    printed = [n for n in ("ap", "he", "aa") if actor.current.weapon(n) is not None]
     if len(printed) == 1:
         return printed[0]
     if target is None or target.type.target_type is None:
         raise NotStated("query.weapon")
-    if target.type.target_type in ("helicopter", "aircraft") and actor.type.aa is not None:
+    if target.type.target_type in ("helicopter", "aircraft") and actor.current.aa is not None:
         return "aa"
     return "ap" if target.type.target_type in HARD_TYPES else "he"
 
@@ -112,7 +112,7 @@ def is_hard(unit: Unit) -> bool:
     """Hard targets print an Armor Factor and Save Number (§6.1); helicopters use theirs (§9.3)."""
     if unit.type.target_type in ("troops", "soft_vehicle"):
         return False
-    if unit.type.armor is not None or unit.type.target_type in HARD_TYPES:
+    if unit.current.armor is not None or unit.type.target_type in HARD_TYPES:
         return True
     if unit.type.target_type in ("vehicle", None):
         raise NotStated(f"units.{unit.key}.target_type (armored or not)")
@@ -181,8 +181,8 @@ def armor_and_save(ctx: Ctx, target: Unit) -> tuple[int, int]:
     """Armor dice and save number: the counter's for hard targets, none and 5+ for soft (§6.1)."""
     if not is_hard(target):
         return 0, ctx.params.soft_save
-    armor = need(target.type.armor, f"units.{target.key}.armor")
-    save = need(target.type.save, f"units.{target.key}.save")
+    armor = need(target.current.armor, f"units.{target.key}.armor")
+    save = need(target.current.save, f"units.{target.key}.save")
     return _leader_defence(ctx, target, armor, save)
 
 
@@ -338,7 +338,7 @@ def moving_fire(ctx: Ctx, actor: Unit) -> tuple[int, int]:
         return 0, 0
     spent = need(spent, f"units.{actor.key}.status.mp_spent")
     if isinstance(spent, int):
-        half = need(actor.type.mp, f"units.{actor.key}.mp") // 2
+        half = need(actor.current.mp, f"units.{actor.key}.mp") // 2
         over = spent > half
     else:
         over = spent == "more_than_half"
@@ -369,8 +369,8 @@ def fire(ctx: Ctx, *, opportunity: bool = False, moving: bool = False) -> None:
     if weapon_name is None:
         return
     ans.set("weapon", weapon_name)
-    weapon = actor.type.weapon(weapon_name)
-    if weapon is None and any(actor.type.weapon(n) for n in ("ap", "he", "aa")):
+    weapon = actor.current.weapon(weapon_name)
+    if weapon is None and any(actor.current.weapon(n) for n in ("ap", "he", "aa")):
         ans.illegal("§6.1", f"{actor.name} has no {weapon_name.upper()} firepower")
         return
     if weapon is None:                  # the counter's firepower is not stated at all
@@ -565,7 +565,7 @@ def _smoke(ctx: Ctx, actor: Unit, target: Unit | None) -> int:
 
 def _support_weapon(ctx: Ctx, sw: Unit, bonus: int) -> None:
     """§1.3.3.2 exception: the HQ's leadership also backs the platoon's Support Weapon."""
-    printed = [w for w in (sw.type.ap, sw.type.he) if w is not None]
+    printed = [w for w in (sw.current.ap, sw.current.he) if w is not None]
     if len(printed) == 1 and printed[0].fp is not None:
         ctx.answer.unit(sw.key, fp=printed[0].fp + bonus)
 
@@ -625,7 +625,7 @@ def missile_ammo_check(ctx: Ctx) -> None:
     hits = need(ctx.action.hits, "query.hits")
     if not isinstance(hits, int):
         raise RefereeError("missile_ammo_check: query.hits must be an integer")
-    missile_check(ctx, actor, name, actor.type.weapon(name), hits)
+    missile_check(ctx, actor, name, actor.current.weapon(name), hits)
 
 
 def direct_fire(ctx: Ctx) -> None:

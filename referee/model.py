@@ -21,6 +21,8 @@ T = TypeVar("T")
 HARD_TYPES = frozenset({"heavy_armor", "light_armor"})
 VEHICLE_TYPES = frozenset({"heavy_armor", "light_armor", "soft_vehicle", "vehicle"})
 NON_COMBAT_TYPES = frozenset({"hq", "leader", "support_weapon", "aircraft"})
+#: The values a counter prints separately on each side; the rest belongs to the counter.
+SIDE_VALUES = ("ap", "he", "aa", "assault", "armor", "save", "mp")
 
 
 def need(value: T | None, name: str) -> T:
@@ -70,6 +72,22 @@ class UnitType:
     arty_type: str | None = None
     caliber_mm: int | None = None
     cost: int | None = None
+    #: The reduced side as printed: the same counter (name, target type, steps, abilities)
+    #: with its own values. ``None`` when the counter prints one side, or when the source
+    #: states only the values of the side the counter shows (a rule case does that).
+    reduced: UnitType | None = None
+
+    def side(self, strength: str | None) -> UnitType:
+        """The printed side in effect at ``strength``: why a Reduced unit fires with its reduced values.
+
+        Without a stated reduced side this type is the side shown, whatever the strength."""
+        if strength == "reduced" and self.reduced is not None:
+            return self.reduced
+        return self
+
+    def reduced_side(self, **printed: Any) -> UnitType:
+        """This counter's reduced side printing ``printed`` (values it does not print are not stated)."""
+        return replace(self, **{**dict.fromkeys(SIDE_VALUES), **printed, "reduced": None})
 
     def weapon(self, name: str) -> Weapon | None:
         return {"ap": self.ap, "he": self.he, "aa": self.aa}.get(name)
@@ -123,6 +141,14 @@ class Unit:
     command_range: Mapping[str, int] = field(default_factory=dict)
     stack_order: int | None = None
     formation_cards: int | None = None  # WaW85 §17.4.4: Formation cards of its Formation
+
+    @property
+    def current(self) -> UnitType:
+        """The printed values in effect: the side its strength shows (full or reduced).
+
+        Procedures read firepower, to-hit, range, armor, save, MP and assault values
+        here, so a Reduced unit fights with its reduced side's values."""
+        return self.type.side(self.strength)
 
     @property
     def name(self) -> str:

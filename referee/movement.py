@@ -45,7 +45,7 @@ def _entry_cost(ctx: Ctx, unit: Unit, hex_id: str, previous: str | None) -> int 
     if cost == "none":
         if "amphibious" in unit.type.abilities:
             ctx.answer.because("001 §5.3", "amphibious: entering water ends the move")
-            return need(unit.type.mp, f"units.{unit.key}.mp")
+            return need(unit.current.mp, f"units.{unit.key}.mp")
         return None
     if previous is not None:
         from referee.situation import side_features
@@ -54,7 +54,7 @@ def _entry_cost(ctx: Ctx, unit: Unit, hex_id: str, previous: str | None) -> int 
             if "amphibious" not in unit.type.abilities:
                 return None
             ctx.answer.because("001 §5.3", "amphibious: crossing the river ends the move")
-            return need(unit.type.mp, f"units.{unit.key}.mp")
+            return need(unit.current.mp, f"units.{unit.key}.mp")
     road = "road" in hex_state.features and (ctx.game.facts.get("road") or (
         previous is not None and "road" in ctx.game.hex(previous).features))
     return 1 if road else cost
@@ -77,8 +77,8 @@ def move(ctx: Ctx) -> None:
         bonus += spent // 2
         ans.set("modifiers", {"mp": spent // 2})
         ans.because("001 §1.3.1.1", f"{spent} MP on connecting roads: +{spent // 2} MP")
-    if unit.type.mp is not None:
-        ans.unit(unit.key, mp_max=unit.type.mp + bonus)
+    if unit.current.mp is not None:
+        ans.unit(unit.key, mp_max=unit.current.mp + bonus)
     route = _route(ctx)
     if not route:
         return
@@ -103,13 +103,13 @@ def move(ctx: Ctx) -> None:
         _stacking_after(ctx, unit, route[-1])
     if unit.status.disrupted:
         ctx.stage("legal", lambda: _disrupted_move(ctx, unit, route))
-    if unit.type.mp is not None:
+    if unit.current.mp is not None:
         spent = unit.status.mp_spent if isinstance(unit.status.mp_spent, int) else 0
-        if spent + total > unit.type.mp + bonus:
-            ans.illegal("§5.0", f"{spent + total} MP is more than the Movement Factor {unit.type.mp + bonus}")
-    if ans.legal is None and unit.type.mp is not None:
+        if spent + total > unit.current.mp + bonus:
+            ans.illegal("§5.0", f"{spent + total} MP is more than the Movement Factor {unit.current.mp + bonus}")
+    if ans.legal is None and unit.current.mp is not None:
         ans.set("legal", True)
-        ans.unit(unit.key, mp_after=unit.type.mp + bonus - total)
+        ans.unit(unit.key, mp_after=unit.current.mp + bonus - total)
         ctx.emit(UnitMoved(unit.key, route[-1]), StatusChanged(unit.key, "ops_complete", True))
 
 
@@ -166,7 +166,7 @@ def load(ctx: Ctx) -> None:
     if ans.legal is False:
         return
     ans.set("legal", True)
-    half = need(transport.type.mp, f"units.{transport.key}.mp") // 2
+    half = need(transport.current.mp, f"units.{transport.key}.mp") // 2
     if towed:
         ans.because("001 §5.2.5", f"loading a T unit costs the transport {half} MP")
         ans.gap(f"units.{transport.key}.mp_max", "not stated: MF left after loading a T unit (001 §5.2.5)")
@@ -186,7 +186,7 @@ def unload(ctx: Ctx) -> None:
     passenger = ctx.unit(ctx.action.actor)
     transport = ctx.unit(passenger.carried_by, "carried_by")
     ans.set("legal", True)
-    half = need(transport.type.mp, f"units.{transport.key}.mp") // 2
+    half = need(transport.current.mp, f"units.{transport.key}.mp") // 2
     ans.unit(transport.key, mp_max=half)
     ans.unit(passenger.key, hexes_after=1)
     ans.because("§5.2.2", f"unloaded infantry may move one more hex; the transport up to {half} MP")
