@@ -7,9 +7,10 @@ Three independent passes, each returning :class:`~converter.report.Finding` list
   unknown traits, a module name or version that differs, and pieces whose
   definition no longer matches the module's PieceSlot.
 * :func:`legality` asks the referee about a position (a :class:`referee.model.Game`):
-  stacking and HQs (§1.4, §1.3.3), markers that contradict each other or the unit,
-  units in terrain they may not enter. A rule the referee does not implement is a
-  finding of its own ("not supported"), never silently legal.
+  stacking and HQs (§1.4, §1.3.3), terrain a unit may not be in (TEC), and markers or
+  sides that contradict the unit (Ammo Depleted on a unit without missiles, §6.1.4; a
+  reduced side on a one-step counter). A rule the referee does not implement, or a fact
+  the files do not state, is a finding of its own ("not supported"), never silently legal.
 * :func:`log_findings` replays a log's steps and checks each unit move against the
   referee (cost of the route against the Movement Factor, Ops Complete, Disrupted,
   stacking on arrival), naming the step.
@@ -291,18 +292,13 @@ def _answer_findings(answer: Any, *, code: str, hex_id: str | None = None, unit:
 
 
 def _unit_findings(game: Game, ruleset: Ruleset, unit: Unit, piece: str | None) -> list[Finding]:
-    """Markers contradicting each other or the unit, and terrain the unit may not be in."""
+    """Markers or sides that contradict the unit, and terrain the unit may not be in."""
     where = {"piece": piece, "name": unit.name, "hex": unit.hex}
     found = []
-    status = unit.status
-    if status.moving and status.ops_complete:
-        found.append(Finding("error", "markers", "marked both Moving and Ops Complete", section="§4.4", **where))
-    if unit.type.target_type in ("hq",) and status.fired:
-        found.append(Finding("error", "markers", "an HQ carries a Fired marker, but HQs do not fire",
-                             section="§1.3.3", **where))
     if unit.strength == "reduced" and unit.type.steps == 1:
-        found.append(Finding("error", "markers", "a one-step unit cannot be on its reduced side",
-                             section="§6.1.7", **where))
+        found.append(Finding("error", "markers", "shows a reduced side, but the counter has one step", **where))
+    if unit.status.ammo != "none":
+        found.extend(_ammo_findings(unit, where))
     if unit.hex is not None:
         hex_state = game.hex(unit.hex)
         if hex_state.terrain is not None:
@@ -317,6 +313,19 @@ def _unit_findings(game: Game, ruleset: Ruleset, unit: Unit, piece: str | None) 
                     found.append(Finding("error", "terrain", f"{mover} units may not be in {row.name}",
                                          section="TEC", **where))
     return found
+
+
+def _ammo_findings(unit: Unit, where: Mapping[str, Any]) -> list[Finding]:
+    """§6.1.4: Ammo Depleted markers go only on missile-firing units (a missile ability, or a
+    weapon whose range is underlined)."""
+    weapons = [w for w in (unit.type.ap, unit.type.he, unit.type.aa) if w is not None]
+    if "missile" in unit.type.abilities or any(w.underlined for w in weapons):
+        return []
+    if any(w.underlined is None for w in weapons):
+        return [Finding("unsupported", "markers", "Ammo Depleted marker: whether the unit fires missiles is "
+                        "not stated (underlined range)", section="§6.1.4", **where)]
+    return [Finding("error", "markers", "Ammo Depleted marker on a unit that fires no missiles", section="§6.1.4",
+                    **where)]
 
 
 # -- logs -----------------------------------------------------------------------------

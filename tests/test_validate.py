@@ -276,3 +276,21 @@ def test_cli_no_replay_checks_only_the_starting_position(tmp_path: Path) -> None
     replayed = CliRunner().invoke(main, args)
     assert replayed.exit_code == 1
     assert "step 0: " in replayed.stdout and "(§5.0)" in replayed.stdout
+
+
+def test_markers_that_contradict_the_unit() -> None:
+    from converter.validate import legality
+    from referee.model import Game, Status, Unit, UnitType, Weapon
+    from referee.rulesets import get_ruleset
+    gun = Weapon(fp=4, to_hit=4, range=6, underlined=False)
+    units = [Unit("one-step", UnitType(name="Jeep", steps=1), hex="A1", strength="reduced"),
+             Unit("gun", UnitType(name="Tank", ap=gun), hex="A2", status=Status(ammo="depleted_2")),
+             Unit("atgm", UnitType(name="ATGM", ap=Weapon(fp=4, underlined=True)), hex="A3",
+                  status=Status(ammo="depleted_1")),
+             Unit("unknown", UnitType(name="BMP", ap=Weapon(fp=2)), hex="A4", status=Status(ammo="depleted_2"))]
+    found = legality(Game(units={u.key: u for u in units}), get_ruleset("classic"), {"gun": "17"})
+    assert [(f.severity, f.name, f.piece, f.section, f.message) for f in found if f.code == "markers"] == [
+        ("error", "Tank", "17", "§6.1.4", "Ammo Depleted marker on a unit that fires no missiles"),
+        ("error", "Jeep", None, None, "shows a reduced side, but the counter has one step"),
+        ("unsupported", "BMP", None, "§6.1.4",
+         "Ammo Depleted marker: whether the unit fires missiles is not stated (underlined range)")]
