@@ -319,8 +319,14 @@ def _demo_scenario() -> bytes:
     return dumps(Scenario(Game(units=units, hexes=hexes), "fuzz")).encode("utf-8")
 
 
+#: How libFuzzer (``fuzz.guided``) names the inputs it saves.
+LIBFUZZER_ARTIFACTS = ("crash-", "timeout-", "oom-")
+
+
 def crash_files(name: str | None = None) -> list[Path]:
-    """Saved inputs that once crashed a target, in name order (``fuzz/crashes/<target>/``)."""
+    """Saved inputs that once failed a target, in name order (``fuzz/crashes/<target>/``):
+    ``<sha1>.bin`` from :mod:`fuzz.run`, ``crash-``/``timeout-``/``oom-`` files from :mod:`fuzz.guided`."""
     folders = [CRASHES / name] if name else sorted(p for p in CRASHES.glob("*") if p.is_dir())
     return sorted(p for folder in folders if folder.is_dir() for p in folder.iterdir()
-                  if p.is_file() and p.suffix == ".bin")
+                  if p.is_file() and (p.suffix == ".bin" or p.name.startswith(LIBFUZZER_ARTIFACTS)))
+
