@@ -88,10 +88,8 @@ class AuditRecord:
         missing = [name for name in ("inputs", "actions", "ruleset", "book", "dice") if name not in data]
         if missing:
             raise SchemaError(f"missing {', '.join(missing)}", path="/", file=file)
-        try:
-            return cls(**{k: v for k, v in data.items() if k in known})
-        except TypeError as error:
-            raise AuditError(str(error), file=file) from None
+        _check_shape(data, file)
+        return cls(**{k: v for k, v in data.items() if k in known})
 
     @classmethod
     def read(cls, path: str | os.PathLike[str]) -> "AuditRecord":
@@ -106,6 +104,37 @@ class AuditRecord:
 
     def write(self, path: str | os.PathLike[str]) -> None:
         write_atomic(path, self.to_json().encode("utf-8"), overwrite=True)
+
+
+#: The JSON type each field of a record must have.
+SHAPES: dict[str, type | tuple[type, ...]] = {
+    "inputs": dict, "actions": list, "ruleset": str, "book": (str, type(None)), "dice": dict, "rolls": list,
+    "events": list, "results": list, "output": (dict, type(None)), "refused": (dict, type(None)), "report": str}
+
+
+def _check_shape(data: Mapping[str, Any], file: str | None) -> None:
+    """Refuse a record whose fields have the wrong JSON types (it is read from disk, untrusted)."""
+    for name, kind in SHAPES.items():
+        if name in data and not isinstance(data[name], kind):
+            raise SchemaError(f"must be {_kind_name(kind)}", path=f"/{name}", file=file)
+    for role, entry in data["inputs"].items():
+        if not (isinstance(entry, dict) and isinstance(entry.get("path"), str)
+                and isinstance(entry.get("sha256"), str)):
+            raise SchemaError("must be {path: string, sha256: string}", path=f"/inputs/{role}", file=file)
+    for index, action in enumerate(data["actions"]):
+        if not (isinstance(action, dict) and isinstance(action.get("kind"), str)
+                and isinstance(action.get("refs"), list) and all(isinstance(r, str) for r in action["refs"])):
+            raise SchemaError("must be {kind: string, refs: [string], ...}", path=f"/actions/{index}", file=file)
+    seed, given = data["dice"].get("seed"), data["dice"].get("given")
+    if seed is not None and not isinstance(seed, int) or given is not None and not (
+            isinstance(given, list) and all(isinstance(v, int) for v in given)):
+        raise SchemaError("seed must be an integer and given a list of integers", path="/dice", file=file)
+
+
+def _kind_name(kind: type | tuple[type, ...]) -> str:
+    names = {dict: "an object", list: "a list", str: "a string", type(None): "null"}
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    return " or ".join(names[k] for k in kinds)
 
 
 def describe_input(path: str | os.PathLike[str], base: str | os.PathLike[str]) -> dict[str, str]:

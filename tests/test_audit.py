@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -108,3 +109,19 @@ def test_event_records_are_plain_data() -> None:
     assert event_record(UnitReduced("t-64")) == {"type": "UnitReduced", "unit": "t-64"}
     assert event_record(StatusChanged("a", "mp_spent", 3)) == {"type": "StatusChanged", "unit": "a",
                                                                "field": "mp_spent", "value": 3}
+
+
+@pytest.mark.parametrize("change, where", [
+    ({"inputs": "save.vsav"}, "/inputs: must be an object"),
+    ({"inputs": {"save": {"path": 3}}}, "/inputs/save: must be {path: string, sha256: string}"),
+    ({"actions": [{"kind": "direct_fire", "refs": [1]}]}, "/actions/0: must be {kind: string, refs: [string], ...}"),
+    ({"dice": {"seed": "7"}}, "/dice: seed must be an integer"),
+    ({"book": 3}, "/book: must be a string or null"),
+])
+def test_records_with_wrong_shapes_are_refused(resolved: Path, change: dict, where: str) -> None:
+    data = json.loads(resolved.read_text(encoding="utf-8"))
+    data.update(change)
+    resolved.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(SchemaError, match=re.escape(where)):
+        verify(resolved)
+    assert CliRunner().invoke(main, ["verify", str(resolved)]).exit_code == 2
