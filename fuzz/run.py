@@ -207,7 +207,7 @@ def work(worker: int, count: int, names: list[str], seed: int, timeout: float, m
             if signature not in seen:
                 seen.add(signature)
                 path = _save_crash(name, data, f"{signature}\ntook {took:.3f} s\n\n{text}")
-                print(f"[worker {worker}] {signature} -> {path.relative_to(ROOT)}", file=sys.stderr, flush=True)
+                print(f"[worker {worker}] {signature} -> {path}", file=sys.stderr, flush=True)
         elif accepted and len(pool) < 400 and rng.random() < 0.05:
             pool.append(data)
         if progress and index and index % 20_000 == 0:
