@@ -135,6 +135,10 @@ def _option(key: str, value: str, text: str) -> Any:
             raise ActionSyntaxError(f"{text!r}: {key} must be a whole number, not {value!r}") from None
     if key in TUPLE_FIELDS:
         return tuple(v for v in value.split(",") if v)
+    if key == "passed":
+        if value.lower() not in ("true", "false"):
+            raise ActionSyntaxError(f"{text!r}: passed must be true or false, not {value!r}")
+        return value.lower() == "true"
     return value
 
 
@@ -145,7 +149,8 @@ def from_mapping(item: Mapping[str, Any], where: str = "") -> ActionSpec:
         data.pop(note, None)
     label = data.pop("id", None)
     dice = data.pop("dice", None) or {}
-    if not isinstance(dice, Mapping) or not all(isinstance(v, list) for v in dice.values()):
+    if not isinstance(dice, Mapping) or not all(isinstance(v, list) and all(type(d) is int for d in v)
+                                                for v in dice.values()):
         raise ActionSyntaxError(f"{where}: dice must map a roll label to a list of values")
     kind = data.pop("kind", None) or data.pop("action", None)
     if not isinstance(kind, str):
@@ -153,16 +158,45 @@ def from_mapping(item: Mapping[str, Any], where: str = "") -> ActionSpec:
     kind = VERBS.get(kind, kind)
     unit = data.pop("unit", None)
     target = data.pop("target", None)
-    path = data.pop("path", None) or ()
+    path = data.pop("path", None) or []
     weapon = data.pop("weapon", None)
-    refs = tuple(str(r) for r in ([unit] if unit is not None else []) + list(path)
+    for name, value in (("unit", unit), ("target", target), ("weapon", weapon)):
+        if value is not None and not isinstance(value, (str, int)):
+            raise ActionSyntaxError(f"{where}: {name} must be one unit key, hex or name")
+    if not isinstance(path, list):
+        raise ActionSyntaxError(f"{where}: path must be a list of hexes")
+    refs = tuple(str(r) for r in ([unit] if unit is not None else []) + path
                  + ([target] if target is not None else []))
-    if "mission" in data and isinstance(data["mission"], Mapping):
+    _check_fields(data, where)
+    if "mission" in data:
         data["mission"] = Mission(**data["mission"])
     for name in TUPLE_FIELDS & set(data):
         data[name] = tuple(data[name])
     text = str(label) if label is not None else " ".join((kind, *refs, *([weapon] if weapon else [])))
     return ActionSpec(kind, refs, weapon, data, text, {str(k): tuple(v) for k, v in dice.items()})
+
+
+#: The YAML type each other action field must have.
+FIELD_TYPES: dict[str, tuple[type, ...]] = {
+    "hits": (int,), "count": (int,), "passed": (bool,), "result": (str,), "cause": (str,), "side": (str,),
+    "spotter": (str,), "choice": (str, list), "bonus_from": (list,), "supporting": (list,), "mission": (dict,)}
+MISSION_FIELDS = {"type": str, "fp": int, "to_hit": int}
+
+
+def _check_fields(data: Mapping[str, Any], where: str) -> None:
+    """Refuse fields of the wrong type before they reach the referee."""
+    for name, value in data.items():
+        kinds = FIELD_TYPES.get(name)
+        if kinds is not None and (not isinstance(value, kinds) or (bool in kinds) != isinstance(value, bool)):
+            raise ActionSyntaxError(f"{where}: {name} must be {' or '.join(k.__name__ for k in kinds)}")
+        if isinstance(value, list) and not all(isinstance(v, str) for v in value):
+            raise ActionSyntaxError(f"{where}: {name} must list unit keys")
+    mission = data.get("mission")
+    if isinstance(mission, dict):
+        for key, value in mission.items():
+            if key not in MISSION_FIELDS or type(value) is not MISSION_FIELDS[key]:
+                raise ActionSyntaxError(f"{where}: mission.{key} is not a mission field "
+                                        f"({', '.join(MISSION_FIELDS)}) of the right type")
 
 
 def load_actions(source: str | Path | Iterable[Any]) -> list[ActionSpec]:

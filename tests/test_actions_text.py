@@ -33,6 +33,7 @@ def test_names_keys_and_options() -> None:
     action = parse('opfire "Leopard C1" t-64 HE hits=2').bind(_game())
     assert (action.kind, action.unit, action.target, action.weapon, action.hits) == (
         "opportunity_fire", "leopard-c1", "t-64", "he", 2)
+    assert parse("rally C7 passed=TRUE").bind(_game()).passed is True
     arty = parse("fire C7 F6 mission=smoke supporting=us-infantry,m113").bind(_game())
     assert arty.mission == Mission(type="smoke")
     assert arty.supporting == ("us-infantry", "m113")
@@ -62,6 +63,7 @@ def test_target_hex_picks_the_only_enemy() -> None:
     ("fire C7 F6 G7", "unexpected 'G7'"),
     ("move C7", "a move needs at least one hex"),
     ("fire C7 F6 colour=red", "unknown action field"),
+    ("rally C7 passed=maybe", "passed must be true or false, not 'maybe'"),
 ])
 def test_bad_actions_are_refused_with_the_reason(text: str, message: str) -> None:
     with pytest.raises(ActionSyntaxError, match=message):
@@ -92,6 +94,13 @@ def test_actions_file_with_mappings_and_strings(tmp_path: Path) -> None:
     ("- {kind: direct_fire, dice: {attack: 4}}\n", "dice must map a roll label to a list"),
     ("- fire C7\n- bogus\n", r"actions\[1\]: .*unknown verb 'bogus'"),
     ("a: [\n", "not valid YAML"),
+    ("- {kind: direct_fire, unit: [a, b]}\n", "unit must be one unit key, hex or name"),
+    ("- {kind: move, unit: a, path: C7}\n", "path must be a list of hexes"),
+    ("- {kind: direct_fire, unit: a, hits: two}\n", "hits must be int"),
+    ("- {kind: direct_fire, unit: a, hits: true}\n", "hits must be int"),
+    ("- {kind: rally, unit: a, passed: 1}\n", "passed must be bool"),
+    ("- {kind: indirect_fire, unit: a, mission: {type: he, fp: big}}\n", "mission.fp is not a mission field"),
+    ("- {kind: direct_fire, unit: a, supporting: [1, 2]}\n", "supporting must list unit keys"),
 ])
 def test_bad_actions_files_name_the_item(tmp_path: Path, content: str, message: str) -> None:
     path = tmp_path / "actions.yaml"
