@@ -265,7 +265,11 @@ def resolve_actions(game: Game, specs: Sequence[ActionSpec], ruleset: Ruleset, d
         except ActionSyntaxError as error:
             outcome.refused = Refusal(index, _spec_text(spec), [("", error.message)])
             return outcome
-        refusal = _refusal(index, spec, ruleset.check(current, action))
+        try:
+            verdict = ruleset.check(current, action)
+        except RefereeError as error:
+            raise ResolveError(f"{_spec_text(spec)}: {error}") from None
+        refusal = _refusal(index, spec, verdict)
         if refusal is not None:
             outcome.refused = refusal
             return outcome

@@ -41,6 +41,7 @@ from converter.vassal.module import MapDef, Module, PieceSlot
 from converter.vassal.save import SavedGame
 from converter.vassal.sequence import ESC, join
 from referee.actions import make_action
+from referee.errors import RefereeError
 from referee.model import Game, Unit
 from referee.ruleset import Ruleset
 
@@ -540,6 +541,8 @@ def validate_path(path: str | os.PathLike[str], options: Options) -> Report:
                              replay_log=options.replay_log)
     except WawkitError as error:
         return unreadable(name, error.located(file=name))
+    except RefereeError as error:       # the position could not be judged at all
+        return unreadable(name, error)
     except OSError as error:
         return unreadable(name, error)
 
