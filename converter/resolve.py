@@ -195,13 +195,14 @@ class Refusal:
     index: int
     text: str
     reasons: list[tuple[str, str]]
+    verdict: str = "refused"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"action": self.index, "text": self.text,
+        return {"action": self.index, "text": self.text, "verdict": self.verdict,
                 "reasons": [{"section": s, "text": t} for s, t in self.reasons]}
 
     def to_text(self) -> str:
-        lines = [f"REFUSED: {self.text}"]
+        lines = [f"{self.verdict.upper()}: {self.text}"]
         lines += [f"  {text} ({section})" if section else f"  {text}" for section, text in self.reasons]
         lines.append("Nothing was written.")
         return "\n".join(lines)
@@ -255,6 +256,17 @@ def _refusal(index: int, spec: ActionSpec, answer: Answer) -> Refusal | None:
     return None
 
 
+def _unresolved(index: int, spec: ActionSpec, answer: Answer) -> Refusal | None:
+    """A resolution the referee could not finish (a fact or the dice missing): nothing of it
+    is applied, so a save never shows half an action."""
+    if not answer.gaps:
+        return None
+    reasons = [("", f"{name}: {why}") for name, why in sorted(answer.gaps.items())]
+    if any("dice." in why for why in answer.gaps.values()):
+        reasons.append(("", "no dice for it: give --dice or --seed (or dice in the actions file)"))
+    return Refusal(index, _spec_text(spec), reasons, "cannot be resolved")
+
+
 def resolve_actions(game: Game, specs: Sequence[ActionSpec], ruleset: Ruleset, dice: DiceSource | None) -> Outcome:
     """Check then resolve each action in order on the game as the earlier ones left it."""
     outcome = Outcome(game)
@@ -278,7 +290,7 @@ def resolve_actions(game: Game, specs: Sequence[ActionSpec], ruleset: Ruleset, d
             answer = ruleset.resolve(current, action, source)
         except RefereeError as error:
             raise ResolveError(f"{_spec_text(spec)}: {error}") from None
-        refusal = _refusal(index, spec, answer)
+        refusal = _refusal(index, spec, answer) or _unresolved(index, spec, answer)
         if refusal is not None:
             outcome.refused = refusal
             return outcome

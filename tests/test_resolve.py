@@ -128,3 +128,18 @@ def test_same_seed_same_bytes(position) -> None:
     assert first.save.to_plaintext() == second.save.to_plaintext()
     assert first.record.rolls == second.record.rolls
     assert first.record.output == second.record.output
+
+
+def test_an_action_the_referee_cannot_finish_is_not_applied(position, tmp_path: Path) -> None:
+    outcome = resolve_actions(position.game, [parse("fire leopard-c1 t-64 ap")], ruleset_named("classic"), None)
+    assert outcome.steps == [] and outcome.refused is not None
+    assert outcome.refused.verdict == "cannot be resolved"
+    assert ("", "hits: not stated: dice.attack") in outcome.refused.reasons
+    assert outcome.refused.reasons[-1] == ("", "no dice for it: give --dice or --seed (or dice in the actions file)")
+    out = tmp_path / "r.vsav"
+    result = CliRunner().invoke(main, ["resolve", str(SAVE), *COMMON, "--action", "assault leopard-c1 t-64",
+                                       "--seed", "1", "-o", str(out)])
+    assert result.exit_code == 1
+    assert "CANNOT BE RESOLVED: assault leopard-c1 t-64" in result.stdout
+    assert "hits: not stated: units.leopard-c1.assault" in result.stdout
+    assert not out.exists()
