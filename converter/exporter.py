@@ -17,7 +17,7 @@ from typing import Any, Iterable
 
 from converter.errors import ProfileError
 from converter.importer import Imported, name_point, save_frames
-from converter.profile import FLAG_MARKERS, Profile, Selector, UnitRule
+from converter.profile import FLAG_MARKERS, Profile, Selector, UnitRule, seen
 from converter.unit_table import TableEntry, UnitTable
 from converter.vassal.container import Container, Entry
 from converter.vassal.metadata import parse_metadata
@@ -94,7 +94,7 @@ class _Writer:
     def slot_for(self, selector: Selector, what: str) -> PieceSlot:
         """The module's PieceSlot whose piece the selector (without its layer level) matches."""
         for slot in self.module.piece_slots:
-            if selector.base.matches(slot.piece()):
+            if selector.base.matches(seen(slot.piece(), self.module.prototype_types())):
                 return slot
         raise ProfileError(f"{selector.path}: no PieceSlot of the module matches the {what} marker",
                            file=self.profile.file)
@@ -358,8 +358,9 @@ class _Palette:
 
     def __init__(self, module: Module, profile: Profile, table: UnitTable) -> None:
         self.by_key: dict[str, list[tuple[PieceSlot, UnitRule]]] = {}
+        self.prototypes = module.prototype_types()
         for slot in module.piece_slots:
-            piece = slot.piece()
+            piece = seen(slot.piece(), self.prototypes)
             rule = profile.unit_rule(piece)
             if rule is None:
                 continue
@@ -385,7 +386,7 @@ class _Palette:
         """The slot of ``entry`` whose side, nation and formation are the unit's (else the first)."""
         candidates = self.by_key[entry.key]
         for slot, rule in candidates:
-            piece = slot.piece()
+            piece = seen(slot.piece(), self.prototypes)
             read = {name: (getattr(rule, name).read(piece, rule, entry) if getattr(rule, name) else getattr(entry, name))
                     for name in ("side", "nation", "formation")}
             if read == {"side": unit.side, "nation": unit.nation, "formation": unit.formation}:

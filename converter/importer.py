@@ -19,7 +19,7 @@ from types import MappingProxyType
 from typing import Any
 
 from converter.errors import GeometryError, ProfileError
-from converter.profile import Profile, UnitRule
+from converter.profile import Profile, UnitRule, seen
 from converter.terrain import TerrainMap, board_hexes, hex_states
 from converter.unit_table import TableEntry, UnitTable
 from converter.vassal.grids.placement import PlacedBoard, parse_board_picker
@@ -143,6 +143,14 @@ class _Reader:
         self.frames = save_frames(save, profile)
         self.unrecognised: list[Unrecognised] = []
         self.holders = {**save.stacks, **save.decks}
+        self.prototypes = module.prototype_types()
+        self.seen: dict[str, Piece] = {}
+
+    def piece(self, piece_id: str) -> Piece:
+        """The save's piece as the profile reads it (through the module's prototypes)."""
+        if piece_id not in self.seen:
+            self.seen[piece_id] = seen(self.save.piece(piece_id), self.prototypes)
+        return self.seen[piece_id]
 
     def where(self, piece_id: str) -> tuple[str | None, str | None, Hex | None]:
         map_name, x, y = self.save.position(piece_id)
@@ -198,7 +206,7 @@ class _Reader:
             entry = self.save.pieces[piece_id]
             if entry.is_stack or entry.is_deck:
                 continue
-            piece = entry.piece
+            piece = self.piece(piece_id)
             found = self.entry(piece_id, piece)
             if found is not None:
                 units.append((piece_id, *found))
@@ -220,7 +228,7 @@ class _Reader:
         for piece_id, name in hex_marker_of.items():
             map_name, hex_name, at = self.where(piece_id)
             if map_name != self.profile.main_map or hex_name is None:
-                self.report(piece_id, self.save.piece(piece_id), f"{name} marker off the main map's hexes")
+                self.report(piece_id, self.piece(piece_id), f"{name} marker off the main map's hexes")
                 continue
             hex_markers.setdefault(hex_name, []).append((name, piece_id))
             state = states.setdefault(hex_name, HexState(hex_name, at=at))
@@ -248,7 +256,7 @@ class _Reader:
         for piece_id, name in marker_of.items():
             unit_id = self.owner(piece_id, unit_ids)
             if unit_id is None:
-                self.report(piece_id, self.save.piece(piece_id), f"{name} marker with no unit in its stack")
+                self.report(piece_id, self.piece(piece_id), f"{name} marker with no unit in its stack")
                 continue
             key = by_piece[unit_id]
             field_name, value = ("ammo", name.split(":", 1)[1]) if name.startswith("ammo:") else (name, True)
@@ -269,7 +277,7 @@ class _Reader:
 
     def unit(self, key: str, piece_id: str, rule: UnitRule, entry: TableEntry,
              status: dict[str, Any]) -> tuple[Unit, HexState | None]:
-        piece = self.save.piece(piece_id)
+        piece = self.piece(piece_id)
 
         def value(name: str) -> str | None:
             read = getattr(rule, name)

@@ -18,11 +18,33 @@ from typing import Any, Mapping
 
 from converter.errors import ProfileError
 from converter.schema import load_document, validate
-from converter.vassal.pieces import Piece
+from converter.vassal.pieces import Piece, PrototypeText
 from converter.vassal.traits.layers import Layer
 
 #: Unit status fields a marker piece can stand for (boolean fields of referee.model.Status).
 FLAG_MARKERS = ("disrupted", "ops_complete", "out_of_command", "moving", "fired", "wounded")
+
+
+class SeenPiece(Piece):
+    """A piece as a profile reads it: expanded through the module's prototypes, so that
+    properties, layers and images a prototype defines are seen (a palette piece names its
+    prototypes; VASSAL expands them only when it places the piece), while
+    :meth:`prototypes` still names the prototypes the piece uses (``match.prototype``)."""
+
+    __slots__ = ("uses",)
+
+    def __init__(self, piece: Piece, prototypes: Mapping[str, PrototypeText]) -> None:
+        expanded = piece.expand(prototypes)
+        super().__init__(expanded.traits, quoting=expanded.quoting, piece_id=expanded.piece_id)
+        self.uses = piece.prototypes()
+
+    def prototypes(self) -> list[str]:
+        return list(self.uses)
+
+
+def seen(piece: Piece, prototypes: Mapping[str, PrototypeText]) -> Piece:
+    """``piece`` as profiles read it: a :class:`SeenPiece` when it uses prototypes, else itself."""
+    return SeenPiece(piece, prototypes) if piece.prototypes() else piece
 
 
 def _regex(pattern: str, path: str, file: str | None) -> re.Pattern[str]:
@@ -286,4 +308,5 @@ def read_profile(path: str | os.PathLike[str]) -> Profile:
     return Profile.from_document(load_document(path, "profile"), file=str(path))
 
 
-__all__ = ["FLAG_MARKERS", "Profile", "ReducedSide", "Selector", "UnitRule", "ValueRule", "image_match", "read_profile"]
+__all__ = ["FLAG_MARKERS", "Profile", "ReducedSide", "SeenPiece", "Selector", "UnitRule", "ValueRule", "image_match",
+           "read_profile", "seen"]
