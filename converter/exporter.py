@@ -17,7 +17,7 @@ from typing import Any, Iterable
 
 from converter.errors import ProfileError
 from converter.importer import Imported, name_point, save_frames
-from converter.profile import FLAG_MARKERS, Profile, Selector, UnitRule, seen
+from converter.profile import FLAG_MARKERS, Profile, Selector, UnitRule, prototype_texts, seen
 from converter.unit_table import TableEntry, UnitTable
 from converter.vassal.container import Container, Entry
 from converter.vassal.metadata import parse_metadata
@@ -80,6 +80,7 @@ class _Writer:
 
     def __init__(self, save: SavedGame, module: Module, profile: Profile, imported: Imported) -> None:
         self.save, self.module, self.profile = save, module, profile
+        self.prototypes = prototype_texts(module)
         self.imported = imported
         self.pieces = dict(imported.pieces)
         self.unit_markers = {k: list(v) for k, v in imported.unit_markers.items()}
@@ -94,7 +95,7 @@ class _Writer:
     def slot_for(self, selector: Selector, what: str) -> PieceSlot:
         """The module's PieceSlot whose piece the selector (without its layer level) matches."""
         for slot in self.module.piece_slots:
-            if selector.base.matches(seen(slot.piece(), self.module.prototype_types())):
+            if selector.base.matches(seen(slot.piece(), self.prototypes)):
                 return slot
         raise ProfileError(f"{selector.path}: no PieceSlot of the module matches the {what} marker",
                            file=self.profile.file)
@@ -205,7 +206,7 @@ class _Writer:
 
     def _rule(self, key: str) -> UnitRule:
         piece = self.save.piece(self.unit_piece(key))
-        rule = self.profile.unit_rule(piece)
+        rule = self.profile.unit_rule(seen(piece, self.prototypes))
         if rule is None:
             raise ProfileError(f"no unit rule of the profile matches unit {key!r}", file=self.profile.file,
                                piece=self.unit_piece(key))
@@ -358,7 +359,7 @@ class _Palette:
 
     def __init__(self, module: Module, profile: Profile, table: UnitTable) -> None:
         self.by_key: dict[str, list[tuple[PieceSlot, UnitRule]]] = {}
-        self.prototypes = module.prototype_types()
+        self.prototypes = prototype_texts(module)
         for slot in module.piece_slots:
             piece = seen(slot.piece(), self.prototypes)
             rule = profile.unit_rule(piece)

@@ -19,7 +19,7 @@ from types import MappingProxyType
 from typing import Any
 
 from converter.errors import GeometryError, ProfileError
-from converter.profile import Profile, UnitRule, seen
+from converter.profile import Profile, UnitRule, prototype_texts, seen
 from converter.terrain import TerrainMap, board_hexes, hex_states
 from converter.unit_table import TableEntry, UnitTable
 from converter.vassal.grids.placement import PlacedBoard, parse_board_picker
@@ -143,7 +143,7 @@ class _Reader:
         self.frames = save_frames(save, profile)
         self.unrecognised: list[Unrecognised] = []
         self.holders = {**save.stacks, **save.decks}
-        self.prototypes = module.prototype_types()
+        self.prototypes = prototype_texts(module)
         self.seen: dict[str, Piece] = {}
 
     def piece(self, piece_id: str) -> Piece:

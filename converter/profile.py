@@ -18,6 +18,7 @@ from typing import Any, Mapping
 
 from converter.errors import ProfileError
 from converter.schema import load_document, validate
+from converter.vassal.module import Module
 from converter.vassal.pieces import Piece, PrototypeText
 from converter.vassal.traits.layers import Layer
 
@@ -40,6 +41,11 @@ class SeenPiece(Piece):
 
     def prototypes(self) -> list[str]:
         return list(self.uses)
+
+
+def prototype_texts(module: Module) -> dict[str, PrototypeText]:
+    """The module's prototypes as (type, state): a prototype's Marker values live in its state."""
+    return {name: (definition.type_text, definition.state_text) for name, definition in module.prototypes.items()}
 
 
 def seen(piece: Piece, prototypes: Mapping[str, PrototypeText]) -> Piece:
@@ -309,4 +315,4 @@ def read_profile(path: str | os.PathLike[str]) -> Profile:
 
 
 __all__ = ["FLAG_MARKERS", "Profile", "ReducedSide", "SeenPiece", "Selector", "UnitRule", "ValueRule", "image_match",
-           "read_profile", "seen"]
+           "prototype_texts", "read_profile", "seen"]

@@ -23,8 +23,9 @@ from converter.vassal.commands import AddPiece
 from converter.vassal.module import Module
 from converter.vassal.save import SavedGame
 from referee.events import (MarkerFlipped, MarkerPlaced, MarkerRemoved, StatusChanged, UnitDisrupted,
-                            UnitEliminated, UnitMoved, UnitRallied, UnitReduced, apply_all)
+                            UnitEliminated, UnitMoved, UnitRallied, UnitReduced, UnitRestored, apply, apply_all)
 from referee.hexes import Hex
+from referee.model import Weapon
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
@@ -183,6 +184,54 @@ def test_events_between_two_positions(sample) -> None:
         UnitEliminated("bmp-1"), StatusChanged("m113", "ops_complete", False), UnitReduced("t-64"),
         UnitDisrupted("t-64"), UnitMoved("us-hq", "A8"), MarkerPlaced("H4", "wrecks")]
     assert apply_all(imported.game, events_between(imported.game, wanted)) == wanted
+
+
+def test_a_reduced_counter_fights_with_its_reduced_side(sample) -> None:
+    module, profile, _, _ = sample
+    save, imported = load(sample)
+    assert imported.game.units["t-64"].current.ap == Weapon(5, 4, 6)
+    apply_events(save, module, profile, imported, [UnitReduced("t-64")])
+    _, again = load(sample, save.to_bytes())
+    t64 = again.game.units["t-64"]
+    assert t64.strength == "reduced"
+    assert (t64.current.ap, t64.current.he, t64.current.armor) == (Weapon(3, 4, 6), Weapon(2, 5, 6), 3)
+
+
+def test_a_restored_step_is_written_onto_the_save(sample) -> None:
+    """WaW85 §6.0: a Battlefield Event restores a step; the counter turns back to the very piece text it had."""
+    module, profile, _, _ = sample
+    save, imported = load(sample)
+    original = add_pieces(save)
+    apply_events(save, module, profile, imported, [UnitReduced("t-64")])
+    reduced_save, reduced = load(sample, save.to_bytes())
+    wanted = apply(reduced.game, UnitRestored("t-64"))
+    assert events_between(reduced.game, wanted) == [UnitRestored("t-64")]
+    result = apply_events(reduced_save, module, profile, reduced, [UnitRestored("t-64")])
+    assert result == wanted == imported.game
+    assert add_pieces(reduced_save) == original
+    assert load(sample, reduced_save.to_bytes())[1].game == imported.game
+
+
+def test_cli_export_onto_writes_a_restored_step(tmp_path: Path, sample) -> None:
+    module, profile, _, _ = sample
+    save, imported = load(sample)
+    apply_events(save, module, profile, imported, [UnitReduced("t-64")])
+    reduced = tmp_path / "reduced.vsav"
+    reduced.write_bytes(save.to_bytes())
+    runner = CliRunner()
+    scenario = tmp_path / "reduced.yaml"
+    base = ["--module", str(SAMPLES / "waw-sample.vmod"), "--profile", str(SAMPLES / "profile.yaml")]
+    assert runner.invoke(main, ["import", str(reduced), *base, "-o", str(scenario)]).exit_code == 0
+    doc = yaml.safe_load(scenario.read_text(encoding="utf-8"))
+    t64 = next(u for u in doc["units"] if u["key"] == "t-64")
+    assert t64["strength"] == "reduced"
+    t64["strength"] = "full"
+    scenario.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
+    out = tmp_path / "restored.vsav"
+    result = runner.invoke(main, ["export", str(scenario), *base, "--onto", str(reduced), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert result.output == f"1 change(s) written onto {reduced} -> {out}\n"
+    assert load(sample, out.read_bytes())[1].game == imported.game
 
 
 # -- the command line -------------------------------------------------------------------------
@@ -421,6 +470,9 @@ def test_longest_day_2007_scenario_as_a_save_of_todays_module(tld, name: str) ->
                          or table.get(again.table_keys[k]).factors["d#2"] is not None}
     for key in two_faced:
         assert re.fullmatch(r"\d{4}\.f\.svg", new.piece(pieces[key]).inner.image)
+        factors = table.get(again.table_keys[key]).factors      # the back face's Movement, faces.csv m#2
+        assert again.game.units[key].type.reduced.mp == (factors["m#2"] if isinstance(factors["m#2"], int) else None)
+    assert all(u.type.reduced is None for k, u in again.game.units.items() if k not in two_faced)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -7,12 +7,13 @@ import pytest
 import yaml
 
 from converter.errors import ProfileError
-from converter.exporter import empty_save
+from converter.exporter import empty_save, export_game
 from converter.importer import import_save
-from converter.profile import Profile, Selector, read_profile
+from converter.profile import Profile, SeenPiece, Selector, prototype_texts, read_profile, seen
 from converter.unit_table import read_unit_table, table_from_document
-from converter.vassal.module import Module
+from converter.vassal.module import PROTOTYPE, Module
 from converter.vassal.save import SavedGame
+from converter.vassal.sequence import join
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
@@ -220,3 +221,52 @@ def test_value_rule_from_the_table_entry(module: Module) -> None:
     rule = profile.units[0]
     assert rule.side.read(slot_piece(module, "T-64"), rule, table.get("t-64")) == "T-64 side"
     assert rule.side.read(slot_piece(module, "T-64"), rule, None) is None
+
+
+def module_with_prototype_property() -> Module:
+    """The sample module whose "WaW Unit" prototype also carries the property Echelon = Battalion."""
+    original = Module.read(SAMPLES / "waw-sample.vmod").prototypes["WaW Unit"]
+    changed = Module.read(SAMPLES / "waw-sample.vmod")
+    element = next(e for e in changed.root.iter(PROTOTYPE) if e.get("name") == "WaW Unit")
+    type_text = join(["mark;Echelon", original.type_text], "\t")
+    state_text = join(["Battalion", original.state_text], "\t")
+    element.text = "+/" + join(["null", type_text, state_text], "/")
+    return changed
+
+
+def test_properties_defined_only_in_a_prototype_are_seen() -> None:
+    changed = module_with_prototype_property()
+    slot = next(s for s in changed.piece_slots if s.name == "T-64").piece()
+    assert "Echelon" not in slot.properties()                # the palette piece names its prototype only
+    view = seen(slot, prototype_texts(changed))
+    assert isinstance(view, SeenPiece)
+    assert (view.properties()["Echelon"], view.properties()["UnitType"]) == ("Battalion", "t-64")
+    assert view.prototypes() == ["WaW Unit"]                 # match.prototype still sees the name
+    assert Selector.of({"prototype": "WaW Unit", "property": {"Echelon": "Battalion"}}, "x").matches(view)
+    marker = next(s for s in changed.piece_slots if s.name == "Smoke").piece()
+    assert seen(marker, prototype_texts(changed)).properties().get("Echelon") is None
+
+
+def test_import_and_export_select_units_by_a_prototype_property() -> None:
+    doc = profile_doc()
+    doc["units"][0]["match"] = {"property": {"Echelon": "Battalion"}}
+    doc["units"][0]["nation"] = {"property": "Echelon"}
+    profile = Profile.from_document(doc)
+    table = read_unit_table(SAMPLES / "units.yaml")
+    changed = module_with_prototype_property()
+    imported = import_save(SavedGame.read(SAMPLES / "demo.vsav"), changed, profile, table)
+    assert sorted(imported.game.units) == ["bmp-1", "leopard-c1", "m113", "soviet-hq", "soviet-infantry", "t-64",
+                                           "us-hq", "us-infantry"]
+    assert {u.nation for u in imported.game.units.values()} == {"Battalion"}
+    assert imported.unrecognised == []
+    save, pieces = export_game(imported.game, changed, profile, table)
+    assert import_save(SavedGame.from_bytes(save.to_bytes()), changed, profile, table).game == imported.game
+    plain = import_save(SavedGame.read(SAMPLES / "demo.vsav"), Module.read(SAMPLES / "waw-sample.vmod"),
+                        profile, table)
+    assert plain.game.units == {}
+    assert sorted((u.name, u.reason) for u in plain.unrecognised)[:2] == [
+        ("BMP-1", "no unit, marker or ignore rule of the profile matches"),
+        ("Leopard C1", "no unit, marker or ignore rule of the profile matches")]
+    assert sum(u.reason == "no unit, marker or ignore rule of the profile matches" for u in plain.unrecognised) == 8
+    assert [u.name for u in plain.unrecognised if u.reason == "ops_complete marker with no unit in its stack"] == [
+        "Ops Complete"]

@@ -1,6 +1,7 @@
 """Scenario files: a Game written as YAML or JSON reads back equal, and bad scenarios are refused by path."""
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
 
@@ -15,7 +16,9 @@ from referee.model import (AssaultValue, Facts, Formation, Game, HexState, Relat
 
 LEOPARD = UnitType(name="Leopard C1", target_type="heavy_armor", steps=2, ap=Weapon(4, 4, 6), he=Weapon(2, 5, 6),
                    armor=3, save=5, mp=4, abilities=frozenset({"moving_fire", "advanced_imaging"}))
+LEOPARD = replace(LEOPARD, reduced=LEOPARD.reduced_side(ap=Weapon(2, 4, 6), armor=3, save=5, mp=4))
 INFANTRY = UnitType(name="Soviet Infantry", target_type="troops", steps=2, assault=AssaultValue(2, 5, True), mp=1)
+INFANTRY = replace(INFANTRY, reduced=INFANTRY.reduced_side())     # a reduced side whose values are not stated
 
 
 def full_game() -> Game:
@@ -55,6 +58,19 @@ def test_game_round_trips_unchanged(fmt: str) -> None:
     assert (back.name, back.module, back.save) == ("every field", "World at War Sample", "demo.vsav")
     assert back.unrecognised == scenario.unrecognised
     assert dumps(back, fmt) == dumps(scenario, fmt)
+
+
+def test_both_printed_sides_are_written_and_read_back() -> None:
+    doc = to_document(Scenario(full_game()))
+    assert doc["unit_types"]["leopard-c1"]["reduced"] == {
+        "name": "Leopard C1", "target_type": "heavy_armor", "steps": 2, "ap": {"fp": 2, "to_hit": 4, "range": 6},
+        "armor": 3, "save": 5, "mp": 4, "abilities": ["advanced_imaging", "moving_fire"]}
+    assert doc["unit_types"]["soviet-infantry"]["reduced"] == {"name": "Soviet Infantry", "target_type": "troops",
+                                                               "steps": 2}
+    game = loads(dumps(Scenario(full_game()))).game
+    assert game.units["leopard-c1-2"].current.ap == Weapon(2, 4, 6)
+    assert game.units["leopard-c1"].current.ap == Weapon(4, 4, 6)
+    assert game.units["inf"].type.reduced.assault is None
 
 
 def test_unit_types_are_written_once_and_named_by_slug() -> None:
