@@ -107,22 +107,31 @@ class PieceCommand(Command):
     """The ``BasicCommandEncoder`` commands: a prefix then a ``'/'`` SequenceEncoder.
 
     The fields are split on first use: a save holds tens of thousands of AddPiece
-    commands and most callers only need their ids.
+    commands and most callers only need their ids. Their decoded values are kept
+    until a field is set, so reading the type and the state unescapes each once.
     """
 
-    __slots__ = ("quoting",)
+    __slots__ = ("quoting", "_values")
 
     def __init__(self, text: str, quoting: str = MODERN) -> None:
         super().__init__(text)
         self.quoting = quoting
+        self._values: list[str] | None = None
 
     def _fields(self) -> Fields:
         if self.fields is None:
             self.fields = Fields(self.text[len(self.prefix):], PARAM, self.quoting)
         return self.fields
 
+    def _value(self, index: int) -> str | None:
+        """The decoded field ``index`` (``None`` when absent), from the values split once."""
+        if self._values is None:
+            self._values = self._fields().values()
+        return self._values[index] if index < len(self._values) else None
+
     def _set(self, index: int, value: str | None) -> None:
         self._fields()
+        self._values = None
         super()._set(index, value)
 
     @property
@@ -133,7 +142,7 @@ class PieceCommand(Command):
             token = self.text[start:] if end < 0 else self.text[start:end]
             if not token.endswith("\\") and not token.startswith("'"):
                 return token
-        return self._fields().get(0, "") or ""
+        return self._value(0) or ""
 
 
 class AddPiece(PieceCommand):
@@ -150,11 +159,11 @@ class AddPiece(PieceCommand):
 
     @property
     def type_text(self) -> str:
-        return self._fields().get(1, "") or ""
+        return self._value(1) or ""
 
     @property
     def state_text(self) -> str:
-        return self._fields().get(2, "") or ""
+        return self._value(2) or ""
 
     @state_text.setter
     def state_text(self, value: str) -> None:
@@ -188,11 +197,11 @@ class ChangePiece(PieceCommand):
 
     @property
     def new_state(self) -> str:
-        return self._fields().get(1, "") or ""
+        return self._value(1) or ""
 
     @property
     def old_state(self) -> str | None:
-        return self._fields().get(2)
+        return self._value(2)
 
     def describe(self) -> str:
         return f"ChangePiece id={self.id} new={self.new_state!r} old={self.old_state!r}"
@@ -217,7 +226,7 @@ class MovePiece(PieceCommand):
     __slots__ = ()
 
     def _field(self, index: int) -> str | None:
-        return self._fields().get(index)
+        return self._value(index)
 
     @property
     def new_map(self) -> str | None:
@@ -412,11 +421,12 @@ class SetupStack(Command):
     __slots__ = ()
 
 
-_BY_PREFIX: tuple[tuple[str, Callable[[str, str], Command]], ...] = (
-    ("+/", AddPiece),
-    ("D/", ChangePiece),
-    ("M/", MovePiece),
-)
+#: The piece commands by their two-character prefix (one dict look-up per leaf).
+_BY_PREFIX: dict[str, Callable[[str, str], Command]] = {
+    "+/": AddPiece,
+    "D/": ChangePiece,
+    "M/": MovePiece,
+}
 _SIMPLE: tuple[type[Command], ...] = (RemovePiece, Chat, Undo, Check, Alert, SetupStack)
 
 
@@ -527,10 +537,9 @@ class Node:
 
 def command_of(text: str, quoting: str, parse_payload: Callable[[str], Node]) -> Command:
     """The typed command for one leaf string, chosen by its prefix."""
-    head = text[:2]
-    for prefix, cls in _BY_PREFIX:
-        if head == prefix:
-            return cls(text, quoting)
+    piece_command = _BY_PREFIX.get(text[:2])
+    if piece_command is not None:
+        return piece_command(text, quoting)
     if text.startswith(LogStep.prefix):
         return LogStep(text, parse_payload(text[len(LogStep.prefix):]))
     if text == "begin_save":
@@ -572,11 +581,18 @@ class _Parser:
         node.segments = list(segments)
         children = []
         offset = self.position
+        # A segment without ESC or enclosing quotes unescapes to itself and is a leaf:
+        # it skips the recursive call (most of a save's commands are such leaves).
+        leaf_depth_ok = depth + 1 <= self.limits.max_depth
         for segment in segments:
             if depth == 0:
                 self.position = offset
                 offset += len(segment) + 1
-            child = self.parse(unescape(segment, ESC), depth + 1)
+            if leaf_depth_ok and ESC not in segment and not (segment[:1] == "'" and segment[-1:] == "'"
+                                                             and len(segment) > 1):
+                child = self._leaf(Node(segment, self.quoting), depth + 1)
+            else:
+                child = self.parse(unescape(segment, ESC), depth + 1)
             child.parent = node
             children.append(child)
         node.children = children

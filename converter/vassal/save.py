@@ -68,7 +68,7 @@ def _as_int(value: object) -> int:
         return 0
 
 
-@dataclass
+@dataclass(slots=True)
 class PieceEntry:
     """One ``AddPiece`` of the save: id, type and state text, and the typed view on demand."""
 
@@ -132,11 +132,12 @@ class SavedGame:
         self.tree: Node = parse(container.text, limits=limits, quoting=self.quoting, file=container.path)
         self.pieces: dict[str, PieceEntry] = {}
         self._clock = clock or (lambda: int(time.time() * 1000))
+        pieces, quoting = self.pieces, self.quoting
         for command in self._state_commands():
-            if isinstance(command, AddPiece):
+            if type(command) is AddPiece:
                 piece_id = command.id
-                if piece_id not in ("", "null"):
-                    self.pieces[piece_id] = PieceEntry(command, self.quoting)
+                if piece_id and piece_id != "null":
+                    pieces[piece_id] = PieceEntry(command, quoting)
         self._stack_of: dict[str, str] | None = None
 
     # -- reading -------------------------------------------------------------------------
@@ -159,10 +160,12 @@ class SavedGame:
 
     def _state_commands(self) -> Iterator[Command]:
         """The leaves up to ``end_save``: the position itself, without the log that follows."""
-        for command in self.tree.leaves():
-            yield command
-            if isinstance(command, EndSave):
-                return
+        for node in self.tree.walk():
+            command = node.command
+            if command is not None:
+                yield command
+                if type(command) is EndSave:
+                    return
 
     @property
     def log_steps(self) -> list[LogStep]:
