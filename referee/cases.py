@@ -66,6 +66,8 @@ def _weapon(raw: Mapping[str, Any] | None) -> Weapon | None:
 
 
 def _unit(key: str, raw: Mapping[str, Any]) -> tuple[Unit, Relation]:
+    """A case unit states the values of the side it shows, with its ``strength``: its type
+    has no ``reduced`` side, so :attr:`Unit.current` is that type at either strength."""
     assault = raw.get("assault")
     utype = UnitType(
         name=raw.get("name"), target_type=raw.get("target_type"), steps=raw.get("steps"),

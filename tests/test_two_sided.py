@@ -6,6 +6,7 @@ from dataclasses import replace
 import pytest
 
 from referee.actions import DirectFire, Move, make_action
+from referee.cases import build_game
 from referee.classic import classic
 from referee.errors import NotStated
 from referee.events import UnitReduced, UnitRestored, apply, apply_all, describe
@@ -122,3 +123,11 @@ def test_reduction_then_restoration_flips_the_values_in_effect() -> None:
     assert restored.units["A"].strength == "full" and restored.units["A"].current is LEOPARD
     assert apply_all(game, [UnitReduced("A"), UnitRestored("A")]) == game
     assert describe(UnitRestored("A"), game) == "Leopard C1 is restored to full strength"
+
+
+def test_a_case_unit_fights_with_the_values_it_states() -> None:
+    """Rule cases give the side a counter shows; a reduced case unit's values are those values."""
+    game = build_game({"units": {"A": {"name": "T-64", "strength": "reduced", "ap": {"fp": 3, "to_hit": 4}}}})
+    unit = game.units["A"]
+    assert unit.type.reduced is None
+    assert (unit.strength, unit.current.ap.fp, unit.current.ap.to_hit) == ("reduced", 3, 4)
