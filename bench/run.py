@@ -227,6 +227,16 @@ def fuzz_section() -> str:
     for name in sorted(report["inputs"]):
         lines.append(f"| {name} | {report['inputs'][name]:,} | {report['typed_errors'].get(name, 0):,} | "
                      f"{report['crashes'].get(name, 0):,} | {report['slowest'][name]:.3f} s |")
+    history = FUZZ_REPORT.with_name("history.jsonl")
+    if history.is_file():
+        lines += ["", "Every recorded run (crashes found are fixed, and their inputs replayed by the tests, "
+                  "before the next run):", "", "| finished | seed | inputs | crashes by target | slowest input |",
+                  "|---|---:|---:|---|---:|"]
+        for line in history.read_text(encoding="utf-8").splitlines():
+            run = json.loads(line)
+            found = ", ".join(f"{k} {v}" for k, v in sorted(run["crashes"].items())) or "none"
+            lines.append(f"| {run['finished']} | {run['seed']} | {run['total_inputs']:,} | {found} | "
+                         f"{max(run['slowest'].values()):.3f} s |")
     return "\n".join(lines) + "\n"
 
 

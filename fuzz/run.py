@@ -14,7 +14,8 @@ timeout, a ``MemoryError`` under the per-worker address-space cap -- is saved as
 tests replay every saved input (``tests/fuzz/test_crash_regressions.py``).
 
 The figures of the run (inputs per target, slowest input, peak memory) are printed
-as one table and written to ``--report`` (JSON) for bench/RESULTS.md.
+as one table and written to ``--report`` (JSON) for bench/RESULTS.md; each run also
+adds one line to ``history.jsonl`` beside it.
 
 Run: ``.venv/bin/python -m fuzz.run --inputs 1000000 --workers 2``.
 """
@@ -52,6 +53,10 @@ TOKENS = [b"\x1b", b"\\", b"\\\\\x1b", b";", b",", b"\t", b"\\\t", b"'", b"+/", 
           b": ", b"- ", b"&a", b"*a", b"!!python/object", b"%", b"$", b"#", b"|", b"=", b"\n"]
 #: Zip entry names a hostile archive may carry.
 NAMES = ["../evil", "/abs", "savedGame", "savedata", "moduledata", "a/../../b", "C:\\x", "x" * 300]
+
+
+#: Every run's report, one JSON line each, beside the last run's report.
+HISTORY = "history.jsonl"
 
 
 class Timeout(BaseException):
@@ -270,6 +275,8 @@ def main(argv: list[str] | None = None) -> int:
               "finished": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
     args.report.parent.mkdir(parents=True, exist_ok=True)
     args.report.write_text(json.dumps(report, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    with open(args.report.parent / HISTORY, "a", encoding="utf-8") as history:  # one line per run, kept
+        history.write(json.dumps(report, sort_keys=True) + "\n")
     return 1 if report["total_crashes"] else 0
 
 

@@ -233,10 +233,10 @@ def actions_target(data: bytes) -> None:
         except ALLOWED:
             pass
     document = parse_text(text.encode("utf-8", "replace").decode("utf-8"), file="fuzz.yaml")
-    if isinstance(document, (list, dict)):
-        load_actions(document["actions"] if isinstance(document, dict) and "actions" in document
-                     and isinstance(document["actions"], list) else
-                     document if isinstance(document, list) else [document])
+    if isinstance(document, dict):  # ``actions: [...]``, or one action as a mapping
+        document = document["actions"] if isinstance(document.get("actions"), list) else [document]
+    if isinstance(document, list) and document:
+        load_actions(document)
 
 
 def run(name: str, data: bytes) -> None:

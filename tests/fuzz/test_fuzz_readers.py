@@ -19,7 +19,7 @@ from fuzz.targets import ALLOWED, TARGETS, seeds
 SEEDS = seeds()
 NAMES = sorted(TARGETS)
 #: Examples per reader and generator; 11 readers x 2 generators stay well under a minute.
-BUDGET = 120
+BUDGET = 200
 #: No single input may take longer than this (the acceptance limit of the long run).
 SLOWEST = 2.0
 

@@ -22,6 +22,8 @@ def test_a_short_run_reads_every_target_the_same_number_of_times(tmp_path: Path)
     assert figures["inputs"] == {name: 10 for name in TARGETS}
     assert figures["seed"] == 3 and figures["workers"] == 1
     assert all(0 <= seconds < 2.0 for seconds in figures["slowest"].values())
+    history = (tmp_path / "history.jsonl").read_text(encoding="utf-8").splitlines()
+    assert [json.loads(line) for line in history] == [figures]
 
 
 def test_an_untyped_exception_and_a_timeout_are_saved_as_crashes(tmp_path: Path,
