@@ -73,18 +73,27 @@ def split_fast(text: str, *, limit: int | None = None, state: bool = False) -> l
 
 
 def _split_plain(text: str, innermost: int | None) -> list[str] | None:
-    """The common case in C-speed steps: every TAB is a separator, the k-th after k backslashes."""
+    """The common case: every TAB is a separator, the k-th after exactly k backslashes.
+
+    One ``str.split`` and one pass over its parts, without building the run lengths first.
+    """
     parts = text.split(TAB)
     count = len(parts) - 1
     if innermost is not None and count > innermost:
         return None
     if "\t'" in text:
         return None  # a quoted segment: unescaping also strips its quotes
-    runs = [len(part) - len(part.rstrip("\\")) for part in parts[:-1]]
-    if runs != list(range(count)):
-        return None
-    own = [part[:len(part) - k] for k, part in enumerate(parts[:-1])]
-    own.append(parts[-1])
+    own: list[str] = []
+    for k in range(count):
+        part = parts[k]
+        if k:
+            if not part.endswith("\\" * k):
+                return None
+            part = part[:-k]
+        if part.endswith("\\"):
+            return None  # more than k backslashes: an escaped TAB inside the level
+        own.append(part)
+    own.append(parts[count])
     return own
 
 
