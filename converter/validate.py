@@ -126,9 +126,16 @@ def map_def(module: Module, map_id: str) -> MapDef | None:
     return next((m for m in module.maps if map_id in (m.id, m.name)), None)
 
 
-def geometries(save: SavedGame, module: Module, board_aliases: Mapping[str, tuple[str, int, int]] | None = None
+def top_positions(save: SavedGame) -> dict[str, tuple[str | None, int, int]]:
+    """Where each stack, deck and unstacked piece lies (a stacked piece is where its stack is)."""
+    return {pid: save.position(pid) for pid in save.pieces if save.stack_of(pid) is None}
+
+
+def geometries(save: SavedGame, module: Module, board_aliases: Mapping[str, tuple[str, int, int]] | None = None,
+               positions: Mapping[str, tuple[str | None, int, int]] | None = None
                ) -> tuple[dict[str, MapGeometry], list[Finding]]:
     """Each map's board layout as the save's BoardPickers give it (else the module's default)."""
+    positions = top_positions(save) if positions is None else positions
     found: list[Finding] = []
     result: dict[str, MapGeometry] = {}
     layouts = {}
@@ -139,7 +146,8 @@ def geometries(save: SavedGame, module: Module, board_aliases: Mapping[str, tupl
             found.append(Finding("error", "board-picker", error.message))
             continue
         layouts[map_id] = layout
-    for map_id in sorted(set(layouts) | set(save.maps)):
+    used = {map_id for map_id, _x, _y in positions.values() if map_id}
+    for map_id in sorted(set(layouts) | used):
         definition = map_def(module, map_id)
         if definition is None:
             continue
@@ -167,13 +175,12 @@ def geometries(save: SavedGame, module: Module, board_aliases: Mapping[str, tupl
 def _placement(save: SavedGame, module: Module, board_aliases: Mapping[str, tuple[str, int, int]]
                ) -> Iterator[Finding]:
     """Pieces on maps the module lacks, or on a known map but off every board."""
-    maps, problems = geometries(save, module, board_aliases)
+    positions = top_positions(save)
+    maps, problems = geometries(save, module, board_aliases, positions)
     yield from problems
     missing_maps: Counter[str] = Counter()
-    for piece_id, entry in save.pieces.items():
-        if save.stack_of(piece_id) is not None:
-            continue                     # a stacked piece is where its stack is
-        map_id, x, y = save.position(piece_id)
+    for piece_id, (map_id, x, y) in positions.items():
+        entry = save.pieces[piece_id]
         if map_id is None:
             continue
         if map_def(module, map_id) is None:
@@ -222,20 +229,28 @@ def match_slot(piece: Any, by_gpid: dict[str, PieceSlot], by_name: dict[str, lis
     return None, "none"
 
 
-def same_definition(piece: Any, slot: PieceSlot, module: Module) -> bool:
-    """Whether a piece's type is its slot's, as written or with prototypes expanded (3.x saves)."""
+def same_definition(piece: Any, slot: PieceSlot, module: Module, expanded: dict[int, str | None] | None = None
+                    ) -> bool:
+    """Whether a piece's type is its slot's, as written or with prototypes expanded (3.x saves).
+
+    ``expanded`` caches each slot's expanded type across the pieces of one save.
+    """
     type_text = piece.type_text()
     if slot.type_text == type_text:
         return True
-    try:
-        return module.expand(slot.piece()).type_text() == type_text
-    except WawkitError:
-        return False
+    cache = {} if expanded is None else expanded
+    if id(slot) not in cache:
+        try:
+            cache[id(slot)] = module.expand(slot.piece()).type_text()
+        except WawkitError:
+            cache[id(slot)] = None
+    return cache[id(slot)] == type_text
 
 
 def _definitions(save: SavedGame, module: Module) -> Iterator[Finding]:
     """Pieces whose type differs from the PieceSlot they came from (the module changed since)."""
     by_gpid, by_name = slot_index(module)
+    expanded: dict[int, str | None] = {}
     for piece_id, entry in save.pieces.items():
         if entry.is_stack or entry.is_deck:
             continue
@@ -246,7 +261,7 @@ def _definitions(save: SavedGame, module: Module) -> Iterator[Finding]:
                 yield Finding("warning", "no-piece-slot", "no PieceSlot of the module has this gpid or name",
                               piece=piece_id, name=piece.name)
             continue
-        if not same_definition(piece, slot, module):
+        if not same_definition(piece, slot, module, expanded):
             yield Finding("warning", "definition-changed",
                           f"differs from PieceSlot {slot.name!r} (matched by {how})", piece=piece_id, name=piece.name)
 

@@ -85,10 +85,8 @@ def test_metadata_names_the_new_module(migrated: tuple[Path, object]) -> None:
 
 def test_migrated_save_validates_without_changed_definitions(migrated: tuple[Path, object]) -> None:
     out, _report = migrated
-    original = validate_path(LOG, Options(module=str(BUILDFILE)))
-    report = validate_path(out, Options(module=str(BUILDFILE)))
+    report = validate_path(out, Options(module=str(BUILDFILE)))     # the log itself: see test_validate
     codes = {f.code for f in report.findings}
-    assert {f.code for f in original.findings} >= {"definition-changed", "module-name", "module-version"}
     assert not codes & {"definition-changed", "no-piece-slot", "module-name", "module-version", "duplicate-id",
                         "member-missing", "member-doubled"}
 
