@@ -18,6 +18,7 @@ the identical type and state, and an edit re-encodes only the trait it touches
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Iterator, Mapping, Sequence, Union
 
 from converter.errors import EncodingError, PieceError
@@ -243,6 +244,36 @@ def _expanded(traits: Sequence[Trait], prototypes: Mapping[str, PrototypeText], 
     return out
 
 
+#: Type texts up to this length have their chain split cached (see :func:`_type_chain`).
+CACHED_TYPE_CHARS = 8192
+#: How many distinct type texts the cache keeps: with ``CACHED_TYPE_CHARS`` at most ~32 MB.
+CACHED_TYPES = 2048
+
+
+def _split_type(type_text: str) -> tuple[tuple[str, ...], tuple[type[Trait], ...]]:
+    """Each level's own type text and the trait class that types it, outermost first."""
+    types = split_fast(type_text)
+    if types is None:
+        types = split_levels(type_text)[0]
+    return tuple(types), tuple(trait_class(t) for t in types)
+
+
+_cached_split_type = lru_cache(maxsize=CACHED_TYPES)(_split_type)
+
+
+def _type_chain(type_text: str) -> tuple[tuple[str, ...], tuple[type[Trait], ...]]:
+    """:func:`_split_type`, remembered for the type texts seen recently.
+
+    Many pieces share one type text (every counter of a kind in a save, every copy
+    of a palette piece), so its split is done once. Sharing is safe because the
+    result is immutable: tuples of strings and classes. Each piece still gets its
+    own trait objects, and a trait edits its own field list, never the shared text.
+    """
+    if len(type_text) > CACHED_TYPE_CHARS:
+        return _split_type(type_text)
+    return _cached_split_type(type_text)
+
+
 def decode_piece(type_text: str, state_text: str | None = None, *, piece_id: str | None = None,
                  quoting: str = MODERN) -> Piece:
     """Decode a piece from its type and state (``None`` for palette/prototype definitions).
@@ -253,9 +284,7 @@ def decode_piece(type_text: str, state_text: str | None = None, *, piece_id: str
     """
     if not isinstance(type_text, str) or not (state_text is None or isinstance(state_text, str)):
         raise EncodingError("piece type and state must be text", piece=piece_id)
-    types = split_fast(type_text)
-    if types is None:
-        types = split_levels(type_text)[0]
+    types, classes = _type_chain(type_text)
     states: list[str | None] = [None] * len(types)
     if state_text is not None:
         try:
@@ -266,7 +295,7 @@ def decode_piece(type_text: str, state_text: str | None = None, *, piece_id: str
             raise EncodingError(f"state has more TAB-separated segments than the type has traits ({len(types)})",
                                 piece=piece_id) from None
         states[:len(found)] = found
-    traits = [trait_class(t)(t, s, quoting, piece_id) for t, s in zip(types, states)]
+    traits = [cls(t, s, quoting, piece_id) for cls, t, s in zip(classes, types, states)]
     piece = Piece.__new__(Piece)  # every field set here; skips __init__'s fresh-piece bookkeeping
     piece.traits, piece.quoting, piece.piece_id = traits, quoting, piece_id
     piece._type, piece._state = type_text, state_text
