@@ -380,7 +380,8 @@ def mark_results(scene: Scene, results: Iterable[Mapping[str, str]]) -> None:
 # -- the whole job ------------------------------------------------------------------------------
 
 def _is_save(path: str | os.PathLike[str]) -> bool:
-    return zipfile.is_zipfile(path)
+    """A save or log by its name, or any zip (VASSAL 2.x files have no fixed suffix)."""
+    return os.path.splitext(str(path))[1].lower() in (".vsav", ".vlog", ".sav", ".log") or zipfile.is_zipfile(path)
 
 
 def picture(source: str | os.PathLike[str], output: str | os.PathLike[str], *, module: str | None = None,
