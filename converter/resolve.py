@@ -379,10 +379,13 @@ def _spec_record(spec: ActionSpec) -> dict[str, Any]:
 def specs_from_record(record: AuditRecord) -> list[ActionSpec]:
     """The recorded actions, with their option values typed again (tuples, missions)."""
     specs = []
-    for item in record.actions:
+    for index, item in enumerate(record.actions):
         options = dict(item.get("options") or {})
         if isinstance(options.get("mission"), Mapping):
-            options["mission"] = Mission(**options["mission"])
+            try:
+                options["mission"] = Mission(**options["mission"])
+            except TypeError:
+                raise ResolveError(f"actions[{index}].options.mission has fields a mission does not have") from None
         for name in TUPLE_FIELDS & set(options):
             options[name] = tuple(options[name])
         specs.append(ActionSpec(item["kind"], tuple(item["refs"]), item.get("weapon"), options, item.get("text", ""),
