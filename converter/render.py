@@ -148,7 +148,28 @@ def draw(scene: Scene) -> Image.Image:
         _draw_counter(pen, counter, scene.results.get(counter.key), covered)
     if scene.title:
         _draw_title(pen, scene.title, scene.size)
+    _draw_legend(pen, scene)
     return image
+
+
+def _draw_legend(pen: ImageDraw.ImageDraw, scene: Scene) -> None:
+    """A key in the lower left corner for the colours the picture uses (only those it uses)."""
+    entries = [(LOS_COLOURS[clear], text) for clear, text in ((True, "LOS clear"), (False, "LOS blocked"),
+                                                             (None, "LOS not known"))
+               if any(s.clear is clear for s in scene.sights)]
+    if scene.results:
+        entries.append((RESULT_COLOUR, "result of the last resolution"))
+    if not entries:
+        return
+    font = _font(12)
+    width = max(pen.textlength(text, font=font) for _c, text in entries) + 40
+    height = 18 * len(entries) + 8
+    x0, y0 = 8, scene.size[1] - height - 8
+    pen.rectangle((x0, y0, x0 + width, y0 + height), fill=(255, 255, 255), outline=(60, 60, 60))
+    for index, (colour, text) in enumerate(entries):
+        y = y0 + 13 + 18 * index
+        pen.line((x0 + 6, y, x0 + 26, y), fill=colour, width=4)
+        pen.text((x0 + 32, y), text, fill=(20, 20, 20), font=font, anchor="lm")
 
 
 def _draw_sight(pen: ImageDraw.ImageDraw, sight: Sight) -> None:
