@@ -126,7 +126,13 @@ class PieceCommand(Command):
     def _value(self, index: int) -> str | None:
         """The decoded field ``index`` (``None`` when absent), from the values split once."""
         if self._values is None:
-            self._values = self._fields().values()
+            body = self.text[len(self.prefix):]
+            if self.fields is None and "\\" + PARAM not in body:
+                # Without a backslash before any '/', every '/' separates fields (split_raw
+                # would glue nothing) and unescaping only strips enclosing quotes.
+                self._values = [unescape(raw, PARAM) for raw in body.split(PARAM)]
+            else:
+                self._values = self._fields().values()
         return self._values[index] if index < len(self._values) else None
 
     def _set(self, index: int, value: str | None) -> None:

@@ -25,11 +25,11 @@ from converter.vassal.commands import (AddPiece, BoardPicker, Command, EndSave, 
 from converter.vassal.container import Container, read_container, write_atomic
 from converter.vassal.limits import DEFAULT_LIMITS, Limits
 from converter.vassal.obfuscation import Obfuscation
+from converter.vassal.pieces import Piece, decode_piece
 from converter.vassal.sequence import LEGACY, MODERN
 
 if TYPE_CHECKING:
     from converter.vassal.grids.placement import PlacedBoard
-    from converter.vassal.pieces import Piece
 
 STACK_TYPE = "stack"
 DECK_PREFIX = "deck;"
@@ -42,10 +42,8 @@ class PieceNotFound(WawkitError, KeyError):
         return self._render()
 
 
-def _decode_piece(type_text: str, state_text: str | None, *, quoting: str = MODERN,
-                  piece_id: str | None = None) -> "Piece":
-    from converter.vassal.pieces import decode_piece  # written beside this module; imported late
-    return decode_piece(type_text, state_text, quoting=quoting, piece_id=piece_id)
+#: Pieces are decoded by :mod:`converter.vassal.pieces` (also imported as this name by the log reader).
+_decode_piece = decode_piece
 
 
 def inner_of(piece: "Piece", piece_id: str | None) -> Any:
