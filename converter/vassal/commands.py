@@ -33,8 +33,8 @@ def _split_esc(text: str) -> list[str]:
     of deeper escaped ESCs: split on every ESC, then glue back the runs whose ESC was
     escaped (the piece before it ends with a backslash)."""
     parts = text.split(ESC)
-    if len(parts) == 1:
-        return parts
+    if len(parts) == 1 or "\\" + ESC not in text:
+        return parts  # no ESC has a backslash before it: every one separates
     out: list[str] = []
     run: list[str] = []
     for part in parts:

@@ -255,7 +255,7 @@ def _split_type(type_text: str) -> tuple[tuple[str, ...], tuple[type[Trait], ...
     types = split_fast(type_text)
     if types is None:
         types = split_levels(type_text)[0]
-    return tuple(types), tuple(trait_class(t) for t in types)
+    return tuple(types), tuple(map(trait_class, types))
 
 
 _cached_split_type = lru_cache(maxsize=CACHED_TYPES)(_split_type)

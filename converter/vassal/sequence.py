@@ -39,8 +39,8 @@ def split_raw(text: str, delim: str) -> list[str]:
     ``delim.join(split_raw(t, d)) == t`` always holds.
     """
     parts = text.split(delim)
-    if len(parts) == 1:
-        return parts
+    if len(parts) == 1 or "\\" + delim not in text:
+        return parts  # no delimiter has a backslash before it: every one separates
     out: list[str] = []
     append = out.append
     for part in parts:
