@@ -73,6 +73,13 @@ def test_both_printed_sides_are_written_and_read_back() -> None:
     assert game.units["inf"].type.reduced.assault is None
 
 
+def test_a_reduced_side_has_no_reduced_side_of_its_own() -> None:
+    text = "scenario: 1\nunit_types:\n  a: {name: A, reduced: {name: A, reduced: {name: A}}}\nunits:\n  - {key: u, type: a}\n"
+    with pytest.raises(SchemaError) as caught:
+        loads(text, file="s.yaml")
+    assert str(caught.value).startswith("s.yaml: unit_types.a.reduced: ")
+
+
 def test_unit_types_are_written_once_and_named_by_slug() -> None:
     doc = to_document(Scenario(full_game()))
     assert sorted(doc["unit_types"]) == ["bare", "leopard-c1", "soviet-infantry"]
