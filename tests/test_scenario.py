@@ -109,10 +109,14 @@ def test_random_units_round_trip(rows: list) -> None:
     units = {}
     for n, (disrupted, ops, ammo, strength, nation, fp) in enumerate(rows):
         utype = UnitType(name=f"Type {n % 2}", ap=Weapon(fp=fp))
+        if fp % 3:       # a reduced side printing a weaker weapon, or (fp % 3 == 2) no values at all
+            utype = replace(utype, reduced=utype.reduced_side(**({"ap": Weapon(fp=fp // 2)} if fp % 3 == 1 else {})))
         units[f"u{n}"] = Unit(f"u{n}", utype, nation=nation, strength=strength,
                               status=Status(disrupted=disrupted, ops_complete=ops, ammo=ammo))
     game = Game(units=MappingProxyType(units))
-    assert loads(dumps(Scenario(game))).game == game
+    back = loads(dumps(Scenario(game))).game
+    assert back == game
+    assert all(back.units[k].current == u.current for k, u in units.items())
     assert loads(dumps(Scenario(game), "json"), fmt="json").game == game
 
 
