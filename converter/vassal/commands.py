@@ -24,32 +24,9 @@ from typing import Callable, ClassVar, Iterator
 
 from converter.errors import EncodingError, LimitExceeded
 from converter.vassal.limits import DEFAULT_LIMITS, Limits
-from converter.vassal.sequence import ESC, MODERN, TAB, Fields, escape, unescape
+from converter.vassal.sequence import ESC, MODERN, TAB, Fields, escape, split_raw, unescape
 
 PARAM = "/"
-
-def _split_esc(text: str) -> list[str]:
-    """``sequence.split_raw(text, ESC)``, linear even when one segment holds thousands
-    of deeper escaped ESCs: split on every ESC, then glue back the runs whose ESC was
-    escaped (the piece before it ends with a backslash)."""
-    parts = text.split(ESC)
-    if len(parts) == 1 or "\\" + ESC not in text:
-        return parts  # no ESC has a backslash before it: every one separates
-    out: list[str] = []
-    run: list[str] = []
-    for part in parts:
-        if part.endswith("\\"):
-            run.append(part)
-            continue
-        if run:
-            run.append(part)
-            out.append(ESC.join(run))
-            run = []
-        else:
-            out.append(part)
-    if run:
-        out.append(ESC.join(run))
-    return out
 
 
 class Command:
@@ -581,7 +558,7 @@ class _Parser:
         node = Node(text, self.quoting)
         if ESC not in text and not (len(text) > 1 and text[0] == "'" and text[-1] == "'"):
             return self._leaf(node, depth)
-        segments = _split_esc(text)
+        segments = split_raw(text, ESC)
         if len(segments) == 1 and unescape(segments[0], ESC) == text:
             return self._leaf(node, depth)
         node.segments = list(segments)

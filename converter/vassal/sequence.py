@@ -36,18 +36,21 @@ def split_raw(text: str, delim: str) -> list[str]:
     """Split ``text`` on unescaped ``delim`` and keep each segment's raw text.
 
     A delimiter is escaped when the character just before it is a backslash;
-    ``delim.join(split_raw(t, d)) == t`` always holds.
+    ``delim.join(split_raw(t, d)) == t`` always holds. Linear even when one segment
+    holds thousands of escaped delimiters: the pieces of a run are joined once.
     """
     parts = text.split(delim)
     if len(parts) == 1 or "\\" + delim not in text:
         return parts  # no delimiter has a backslash before it: every one separates
     out: list[str] = []
-    append = out.append
+    run: list[str] = []
     for part in parts:
-        if out and out[-1].endswith("\\"):
-            out[-1] = out[-1] + delim + part
-        else:
-            append(part)
+        run.append(part)
+        if not part.endswith("\\"):
+            out.append(delim.join(run) if len(run) > 1 else part)
+            run = []
+    if run:
+        out.append(delim.join(run))
     return out
 
 
