@@ -34,7 +34,7 @@ def airstrike(ctx: Ctx) -> None:
     if ctx.action.hits is not None:
         hits = ctx.given_hits(plane.key if isinstance(ctx.action.hits, dict) else None)
     else:
-        weapon = plane.type.weapon(ans.values.get("weapon") or "")
+        weapon = plane.current.weapon(ans.values.get("weapon") or "")
         if weapon is None:
             raise NotStated("query.target unit chosen by the striker")
         label = f"units.{plane.key}.{ans.values.get('weapon')}"
@@ -73,7 +73,7 @@ def aa_fire(ctx: Ctx) -> None:
     ans = ctx.answer
     shooter = ctx.unit(ctx.action.actor)
     target = ctx.unit(ctx.action.target if isinstance(ctx.action.target, str) else None, "target")
-    if shooter.type.aa is None:
+    if shooter.current.aa is None:
         ans.illegal("§1.3.4.5", f"{shooter.name} has no AA firepower")
     if target.type.target_type not in ("aircraft", "helicopter"):
         ans.illegal("§1.3.4.5", "AA fire targets helicopters and aircraft")
@@ -100,12 +100,12 @@ def _aa_hits(ctx: Ctx, shooter: Unit, target: Unit) -> None:
     if ctx.action.hits is not None:
         hits = ctx.given_hits(target.key)
     else:
-        aa = shooter.type.aa
+        aa = shooter.current.aa
         fp, to_hit = need(aa.fp, f"units.{shooter.key}.aa.fp"), need(aa.to_hit, f"units.{shooter.key}.aa.to_hit")
         hits = sum(1 for d in ctx.roll(fp, "attack") if d >= to_hit)
     ans.set("hits", hits)
-    armor = need(target.type.armor, f"units.{target.key}.armor")
-    save = need(target.type.save, f"units.{target.key}.save")
+    armor = need(target.current.armor, f"units.{target.key}.armor")
+    save = need(target.current.save, f"units.{target.key}.save")
     saves = sum(1 for d in ctx.roll(armor, "save") if d >= save) if hits else 0
     net = max(0, hits - saves)
     ans.set("saves", saves)

@@ -35,7 +35,7 @@ def _spotter_ok(ctx: Ctx, spotter: Unit, firer: Unit | None) -> bool:
 def _on_map(ctx: Ctx, firer: Unit) -> None:
     """Mortar or on-map artillery firing indirectly at a unit or hex."""
     ans = ctx.answer
-    he = firer.type.he
+    he = firer.current.he
     if he is not None:
         ans.set("bands", range_rule("he", he, None).bands)
     target = ctx.action.target
@@ -79,9 +79,9 @@ def indirect_fire(ctx: Ctx) -> None:
     kind = need(kind, "query.mission.type")
     fp = mission.fp if mission else None
     to_hit = mission.to_hit if mission else None
-    if firer is not None and firer.type.he is not None:
-        fp = fp if fp is not None else firer.type.he.fp
-        to_hit = to_hit if to_hit is not None else firer.type.he.to_hit
+    if firer is not None and firer.current.he is not None:
+        fp = fp if fp is not None else firer.current.he.fp
+        to_hit = to_hit if to_hit is not None else firer.current.he.to_hit
     if ctx.game.missions_left.get(kind) == 0:
         ans.illegal("§8.0", f"no {kind.upper()} fire missions are left")
     if kind == "mlrs":

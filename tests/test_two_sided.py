@@ -131,3 +131,13 @@ def test_a_case_unit_fights_with_the_values_it_states() -> None:
     unit = game.units["A"]
     assert unit.type.reduced is None
     assert (unit.strength, unit.current.ap.fp, unit.current.ap.to_hit) == ("reduced", 3, 4)
+
+
+def test_waw85_direct_fire_uses_the_firers_side_in_effect() -> None:
+    from referee.rulesets import get_ruleset
+    ruleset = get_ruleset("waw85")
+    full = ruleset.check(board("full", A=(LEOPARD, 3), T=(T64, 7)), DirectFire(unit="A", target="T", weapon="ap"))
+    reduced = ruleset.check(board("reduced", A=(LEOPARD, 3), T=(T64, 7)),
+                            DirectFire(unit="A", target="T", weapon="ap"))
+    assert full.values["fp"] == 4
+    assert reduced.values["fp"] == 2

@@ -131,7 +131,7 @@ def _strike_numbers(ctx: Ctx, mission: str, firer: Unit | None) -> tuple[int, in
     Reduction Check (§14.9.1, §14.11.1)."""
     ans = ctx.answer
     if firer is not None:
-        he = need(firer.type.he, f"units.{firer.key}.he")
+        he = need(firer.current.he, f"units.{firer.key}.he")
         fp = whole(need(he.fp, f"units.{firer.key}.he.fp"), "he.fp")
         to_hit = ans.values.get("to_hit", he.to_hit)
         to_hit = need(to_hit, f"units.{firer.key}.he.to_hit")
@@ -153,7 +153,7 @@ def _strike_numbers(ctx: Ctx, mission: str, firer: Unit | None) -> tuple[int, in
 def _he_attack(ctx: Ctx, unit: Unit, fp: int, to_hit: int, firer: Unit | None) -> None:
     """§14.7.2: Direct Fire procedures with the HE Strike defence roll."""
     hits = sum(1 for d in ctx.roll(fp, "attack") if d >= to_hit)
-    roll_ = defence.defence(ctx, unit, firer, "he", firer.type.he if firer else None, mission="he")
+    roll_ = defence.defence(ctx, unit, firer, "he", firer.current.he if firer else None, mission="he")
     saves = defence.roll_saves(ctx, roll_, hits)
     net = max(0, results.improved_position(ctx, unit, hits) - saves)
     ctx.answer.unit(unit.key, hits=0)
@@ -218,7 +218,7 @@ def _on_board(ctx: Ctx, unit: Unit, mission: str | None) -> None:
         least = ctx.stage("legal", lambda: minimum_range(unit))
         if least is not None and distance < least:
             illegal(ctx, "14.4", f"minimum range {least}, target at {distance}")
-    he = unit.type.he
+    he = unit.current.he
     if he is not None and he.range is not None and distance is not None:
         reach = Reach(he.range, False)
         band = reach.band(distance)

@@ -40,13 +40,13 @@ def may_fight(ctx: Ctx, unit: Unit, foes: list[Unit], *, attacking: bool) -> boo
     """§13.0: an Assault value is needed, and a unit without AP FP or High Rate of Fire HE
     may not assault, nor counterattack, Heavy Armor."""
     verb = "assault" if attacking else "counterattack"
-    stated = [u for u in ctx.action.actors if ctx.game.unit(u).type.assault is not None]
-    if unit.type.assault is None and (ctx.action.hits is not None or (attacking and not stated)):
+    stated = [u for u in ctx.action.actors if ctx.game.unit(u).current.assault is not None]
+    if unit.current.assault is None and (ctx.action.hits is not None or (attacking and not stated)):
         because(ctx, "13.0", f"{unit.name}: Assault value not stated; the situation has it fight")
-    elif unit.type.assault is None:
+    elif unit.current.assault is None:
         because(ctx, "13.0", f"{unit.name} has no Assault value and may not {verb}")
         return False
-    if any(f.type.target_type == "heavy_armor" for f in foes) and unit.type.ap is None \
+    if any(f.type.target_type == "heavy_armor" for f in foes) and unit.current.ap is None \
             and "high_rate_of_fire_he" not in unit.type.abilities:
         illegal(ctx, "13.0", f"{unit.name} has no AP FP nor High Rate of Fire HE: may not "
                 f"{verb} Heavy Armor")
@@ -56,7 +56,7 @@ def may_fight(ctx: Ctx, unit: Unit, foes: list[Unit], *, attacking: bool) -> boo
 
 def numbers(ctx: Ctx, unit: Unit, foes: list[Unit], hex_id: str | None, *, attacking: bool) -> AssaultNumbers:
     """Assault FP dice and To-Hit with §13.0 (Disrupted counterattack at 6) and §13.1."""
-    value = unit.type.assault
+    value = unit.current.assault
     if value is None:
         raise NotStated(f"units.{unit.key}.assault")
     fp, to_hit = value.fp, value.to_hit

@@ -205,7 +205,7 @@ def night_targeting_check(ctx: Ctx) -> None:
 
 def uses_missiles(ctx: Ctx, unit: Unit, name: str) -> bool:
     """§10.10: green AP (ATGM), or blue AP with a blue range (SAM)."""
-    weapon = unit.type.weapon(name)
+    weapon = unit.current.weapon(name)
     if weapon is None:
         raise NotStated(f"units.{unit.key}.{name}")
     colour = need(weapon.colour, f"units.{unit.key}.{name}.color")
@@ -305,7 +305,7 @@ def _eligible_path_hex(ctx: Ctx, hq: Unit, hex_id: str) -> None:
         illegal(ctx, "7.2.2", f"the path crosses {hex_id}, Prohibited to ground units")
     side = need(hq.side, f"units.{hq.key}.side")
     for unit in ctx.game.stack(hex_id):
-        armed = any(w is not None for w in (unit.type.ap, unit.type.he, unit.type.assault))
+        armed = any(w is not None for w in (unit.current.ap, unit.current.he, unit.current.assault))
         if armed and need(unit.side, f"units.{unit.key}.side") != side:
             illegal(ctx, "7.2.2", f"the path crosses {hex_id}, held by armed enemy {unit.name}")
 

@@ -92,10 +92,10 @@ def armor_and_save(ctx: Ctx, target: Unit) -> tuple[int, int]:
         return 0, SOFT_SAVE
     if kind not in HARD:
         raise NotStated(f"units.{target.key}.target_type")
-    save = need(target.type.save, f"units.{target.key}.save")
+    save = need(target.current.save, f"units.{target.key}.save")
     if kind == "light_armor":
         return 1, save                                  # §1.9.6
-    return need(target.type.armor, f"units.{target.key}.armor"), save
+    return need(target.current.armor, f"units.{target.key}.armor"), save
 
 
 def defence(ctx: Ctx, target: Unit, firer: Unit | None, weapon_name: str | None,
@@ -163,7 +163,7 @@ def defense(ctx: Ctx) -> None:
     target = ctx.unit(key if isinstance(key, str) else None, "target")
     firer = ctx.game.unit(ctx.action.actor) if ctx.action.actor else None
     name = ctx.action.weapon
-    weapon = firer.type.weapon(name) if firer is not None and name else None
+    weapon = firer.current.weapon(name) if firer is not None and name else None
     mission = ctx.action.mission.type if ctx.action.mission else None
     if mission in ("adm", "chemical"):
         ctx.answer.set("saves_allowed", False)

@@ -138,7 +138,7 @@ def _helicopter(ctx: Ctx, actor: Unit, weapon_name: str | None) -> None:
     if actor.type.target_type != "helicopter":
         return
     mode = need(actor.mode, f"units.{actor.key}.mode")
-    weapon = actor.type.weapon(weapon_name) if weapon_name else None
+    weapon = actor.current.weapon(weapon_name) if weapon_name else None
     if mode == "nap_of_earth":
         illegal(ctx, "9.7.2", "a NOE Helicopter may not fire its weapons")
     elif mode == "landed" and weapon is not None and weapon.colour == "green":
@@ -154,7 +154,7 @@ def _support_weapons(ctx: Ctx, actor: Unit, kind: str) -> None:
     """§10.5, §10.11: a deployed Support Weapon fires before or after its unit in Direct
     Fire; in Opportunity Fire it fires in place of the unit's own FP."""
     weapons = [sw for sw in ctx.game.attached(actor.key) if sw.type.target_type == "support_weapon"
-               and (sw.type.ap is not None or sw.type.he is not None)]
+               and (sw.current.ap is not None or sw.current.he is not None)]
     if not weapons:
         return
     keys = [sw.key for sw in weapons]
@@ -192,7 +192,7 @@ def _move_and_fire(ctx: Ctx, actor: Unit, weapon: Weapon, shot: Shot) -> None:
     if "up_to_half" not in row:
         row = row[side_group(actor)]
     if isinstance(spent, int):
-        over = spent > need(actor.type.mp, f"units.{actor.key}.mp") // 2
+        over = spent > need(actor.current.mp, f"units.{actor.key}.mp") // 2
     else:
         over = spent == "more_than_half"
     change = row["over_half" if over else "up_to_half"]
@@ -272,7 +272,7 @@ def _contributions(ctx: Ctx, shot: Shot) -> None:
 def cas_weapon(ctx: Ctx, actor: Unit, target: Unit) -> str:
     """§4.3: a CAS uses AP or HE, whichever may affect the target unit (§10.1)."""
     kind = target_kind(target)
-    usable = [n for n in ("ap", "he") if actor.type.weapon(n) is not None
+    usable = [n for n in ("ap", "he") if actor.current.weapon(n) is not None
               and (n != "ap" or kind != "troops") and (n != "he" or kind != "heavy_armor")]
     if len(usable) != 1:
         raise NotStated("query.weapon")
@@ -345,11 +345,11 @@ def fire(ctx: Ctx, kind: str) -> None:
     if kind == "move_and_fire":
         _may_move_and_fire(ctx, actor)
     shot = Shot()
-    weapon = actor.type.weapon(name) if name else None
+    weapon = actor.current.weapon(name) if name else None
     if name is not None:
         ans.set("weapon", name)
     if name is not None and weapon is None:
-        printed = any(actor.type.weapon(n) for n in ("ap", "he", "aa"))
+        printed = any(actor.current.weapon(n) for n in ("ap", "he", "aa"))
         if printed:
             illegal(ctx, "10.0", f"{actor.name} has no {name.upper()} firepower")
     _firer_restrictions(ctx, actor, weapon)

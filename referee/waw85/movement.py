@@ -30,7 +30,7 @@ def river_crossing(ctx: Ctx, unit: Unit) -> bool:
     if isinstance(unit.status.mp_spent, int) and unit.status.mp_spent > 0:
         illegal(ctx, "9.5", "an amphibious River crossing starts the Movement Action adjacent to the River")
         return True
-    cost = need(unit.type.mp, f"units.{unit.key}.mp")
+    cost = need(unit.current.mp, f"units.{unit.key}.mp")
     ctx.answer.set("cost", cost)
     ctx.emit(StatusChanged(unit.key, "ops_complete", True))
     because(ctx, "9.5", f"amphibious River crossing: all {cost} MPs, then Ops Complete")
@@ -112,7 +112,7 @@ def unload(ctx: Ctx) -> None:
     ctx.answer.set("triggers_opportunity_fire", True)
     ctx.emit(StatusChanged(passenger.key, "ops_complete", True))
     spent = carrier.status.mp_spent
-    half = need(carrier.type.mp, f"units.{carrier.key}.mp") // 2
+    half = need(carrier.current.mp, f"units.{carrier.key}.mp") // 2
     moved = need(spent, f"units.{carrier.key}.status.mp_spent")
     ctx.answer.unit(carrier.key, mp_after=0 if isinstance(moved, int) and moved > 0 else half)
     because(ctx, "9.8.2", f"{passenger.name} unloads and is Ops Complete; the Transport may move "

@@ -55,7 +55,7 @@ def load(ctx: Ctx) -> None:
         ctx.answer.set("legal", True)
     if ctx.answer.legal is False:
         return
-    half = need(carrier.type.mp, f"units.{carrier.key}.mp") // 2
+    half = need(carrier.current.mp, f"units.{carrier.key}.mp") // 2
     if passenger.hex is None or carrier.hex is None:
         raise NotStated("units.<passenger and transport>.hex")
     same_hex = passenger.hex == carrier.hex
