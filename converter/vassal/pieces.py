@@ -18,7 +18,6 @@ the identical type and state, and an edit re-encodes only the trait it touches
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import Iterator, Mapping, Sequence, Union
 
 from converter.errors import EncodingError, PieceError
@@ -244,34 +243,52 @@ def _expanded(traits: Sequence[Trait], prototypes: Mapping[str, PrototypeText], 
     return out
 
 
-#: Type texts up to this length have their chain split cached (see :func:`_type_chain`).
-CACHED_TYPE_CHARS = 8192
-#: How many distinct type texts the cache keeps: with ``CACHED_TYPE_CHARS`` at most ~32 MB.
-CACHED_TYPES = 2048
+#: A type chain: each level's own type text and the trait class that types it, outermost first.
+Chain = tuple[tuple[str, ...], tuple[type[Trait], ...]]
 
 
-def _split_type(type_text: str) -> tuple[tuple[str, ...], tuple[type[Trait], ...]]:
-    """Each level's own type text and the trait class that types it, outermost first."""
+def _split_type(type_text: str) -> Chain:
+    """The chain of one type text, split as VASSAL reads it."""
     types = split_fast(type_text)
     if types is None:
         types = split_levels(type_text)[0]
     return tuple(types), tuple(map(trait_class, types))
 
 
-_cached_split_type = lru_cache(maxsize=CACHED_TYPES)(_split_type)
-
-
-def _type_chain(type_text: str) -> tuple[tuple[str, ...], tuple[type[Trait], ...]]:
-    """:func:`_split_type`, remembered for the type texts seen recently.
+class _ChainCache:
+    """The chains of the type texts seen recently, bounded by the characters they hold.
 
     Many pieces share one type text (every counter of a kind in a save, every copy
-    of a palette piece), so its split is done once. Sharing is safe because the
-    result is immutable: tuples of strings and classes. Each piece still gets its
-    own trait objects, and a trait edits its own field list, never the shared text.
+    of a palette piece), so its split is done once. Sharing is safe because a chain
+    is immutable (tuples of strings and classes): each piece still gets its own
+    trait objects, and a trait edits its own field list, never the shared text.
+    When the bound is reached the cache starts afresh, which keeps it simple and
+    costs at most one more split per type.
     """
-    if len(type_text) > CACHED_TYPE_CHARS:
-        return _split_type(type_text)
-    return _cached_split_type(type_text)
+
+    __slots__ = ("max_chars", "chars", "chains")
+
+    def __init__(self, max_chars: int) -> None:
+        self.max_chars = max_chars
+        self.chars = 0
+        self.chains: dict[str, Chain] = {}
+
+    def get(self, type_text: str) -> Chain:
+        chain = self.chains.get(type_text)
+        if chain is None:
+            chain = _split_type(type_text)
+            size = len(type_text)
+            if size <= self.max_chars // 16:
+                if self.chars + size > self.max_chars:
+                    self.chains = {}
+                    self.chars = 0
+                self.chains[type_text] = chain
+                self.chars += size
+        return chain
+
+
+#: About 8 M characters of type text (and as much again for the split levels).
+_CHAINS = _ChainCache(8_000_000)
 
 
 def decode_piece(type_text: str, state_text: str | None = None, *, piece_id: str | None = None,
@@ -284,7 +301,7 @@ def decode_piece(type_text: str, state_text: str | None = None, *, piece_id: str
     """
     if not isinstance(type_text, str) or not (state_text is None or isinstance(state_text, str)):
         raise EncodingError("piece type and state must be text", piece=piece_id)
-    types, classes = _type_chain(type_text)
+    types, classes = _CHAINS.get(type_text)
     states: list[str | None] = [None] * len(types)
     if state_text is not None:
         try:
