@@ -324,9 +324,9 @@ def report_text(outcome: Outcome, position_name: Callable[[str], str], hex_of: C
             lines.append(f"  roll {label}: {' '.join(map(str, values))}")
         for reason in answer.reasons:
             lines.append(f"  {reason.text} ({reason.section})")
-        for name in REPORTED:
-            if name in answer.values:
-                lines.append(f"  {name.replace('_', ' ')}: {answer.values[name]}")
+        totals = [f"{name.replace('_', ' ')} {answer.values[name]}" for name in REPORTED if name in answer.values]
+        if totals:
+            lines.append("  totals: " + ", ".join(totals))
         results = [describe(e, game) for e in answer.events]
         lines.append("  result: " + ("; ".join(results) if results else "no effect"))
         game = apply_all(game, answer.events)

@@ -174,6 +174,12 @@ def result_of(unit: str, events: Iterable[Event]) -> str:
     return "none"
 
 
+#: The rulebooks' names for the statuses a StatusChanged event sets.
+STATUS_NAMES = {"ops_complete": "Ops Complete", "out_of_command": "Out of Command", "disrupted": "Disrupted",
+                "fired": "marked as having fired", "moving": "moving", "wounded": "Wounded",
+                "entering": "entering", "ammo": "ammo"}
+
+
 def describe(event: Event, game: Game) -> str:
     """One line a player can read, naming counters by their printed name."""
     def name(key: str) -> str:
@@ -196,7 +202,12 @@ def describe(event: Event, game: Game) -> str:
     if isinstance(event, UnitMoved):
         return f"{name(event.unit)} moves to {event.hex}"
     if isinstance(event, StatusChanged):
-        return f"{name(event.unit)}: {event.field.replace('_', ' ')} -> {event.value}"
+        status = STATUS_NAMES.get(event.field, event.field.replace("_", " "))
+        if event.value is True:
+            return f"{name(event.unit)} is {status}"
+        if event.value is False:
+            return f"{name(event.unit)} is no longer {status}"
+        return f"{name(event.unit)}: {status} {event.value}"
     if isinstance(event, ModeChanged):
         return f"{name(event.unit)} changes to {event.mode}"
     if isinstance(event, MarkerPlaced):

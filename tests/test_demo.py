@@ -44,7 +44,7 @@ def test_demo_report_states_the_result(demo_run: tuple[Path, str]) -> None:
     leopard = game.unit("leopard-c1").hex
     assert f"direct fire AP: Leopard C1 ({leopard}) -> T-64 (F6)" in printed
     assert "  roll attack: 5 1 4 4\n" in printed and "  roll save: 5 1 2 4 4\n" in printed
-    assert "  hits: 3\n" in printed and "  saves: 1\n" in printed and "  net hits: 2\n" in printed
+    assert "  totals: to hit 4, fp 4, hits 3, defense dice 5, db dice 2, saves 1, net hits 2\n" in printed
     assert "T-64 is Disrupted; T-64 is Reduced" in printed
     assert "verified, identical rolls, events and output" in printed
     assert printed.count(": clean\n") == 2          # the sample save, and the corrected one

