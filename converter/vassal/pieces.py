@@ -46,14 +46,15 @@ class Piece:
         self.piece_id = piece_id
         self._type: str | None = None
         self._state: str | None = None
-        self._types: list[str | None] = [None] * len(traits)
-        self._states: list[str | None] = [None] * len(traits)
+        # The decoded per-level texts (a decoded piece shares its type's cached tuple).
+        self._types: Sequence[str | None] = (None,) * len(traits)
+        self._states: Sequence[str | None] = (None,) * len(traits)
 
     # -- text -------------------------------------------------------------------
     def type_text(self) -> str:
         """The whole type string; identical to the decoded one until a type field is set."""
         values: list[str | None] = [t.type_text() for t in self.traits]
-        if values == self._types:
+        if tuple(values) == tuple(self._types):
             return self._type or ""
         own_raw, rest_raw = ([], []) if self._type is None else split_levels(self._type)[1:]
         return compose(values, self._types, self._type, own_raw, rest_raw, self.quoting) or ""
@@ -61,7 +62,7 @@ class Piece:
     def state_text(self) -> str | None:
         """The whole state string; ``None`` for a definition decoded without state."""
         values = [t.state_text() for t in self.traits]
-        if values == self._states:
+        if tuple(values) == tuple(self._states):
             return self._state
         # VASSAL needs one state per trait: traits without one get their default state
         # (all of them for a definition; those above the deepest present one for a short state).
@@ -302,21 +303,24 @@ def decode_piece(type_text: str, state_text: str | None = None, *, piece_id: str
     if not isinstance(type_text, str) or not (state_text is None or isinstance(state_text, str)):
         raise EncodingError("piece type and state must be text", piece=piece_id)
     types, classes = _CHAINS.get(type_text)
-    states: list[str | None] = [None] * len(types)
-    if state_text is not None:
+    count = len(types)
+    states: Sequence[str | None]
+    if state_text is None:
+        states = (None,) * count
+    else:
         try:
-            found = split_fast(state_text, limit=len(types), state=True)
+            found = split_fast(state_text, limit=count, state=True)
             if found is None:
-                found = split_levels(state_text, limit=len(types), state=True)[0]
+                found = split_levels(state_text, limit=count, state=True)[0]
         except TooManyLevels:
-            raise EncodingError(f"state has more TAB-separated segments than the type has traits ({len(types)})",
+            raise EncodingError(f"state has more TAB-separated segments than the type has traits ({count})",
                                 piece=piece_id) from None
-        states[:len(found)] = found
+        states = found if len(found) == count else found + [None] * (count - len(found))
     traits = [cls(t, s, quoting, piece_id) for cls, t, s in zip(classes, types, states)]
     piece = Piece.__new__(Piece)  # every field set here; skips __init__'s fresh-piece bookkeeping
     piece.traits, piece.quoting, piece.piece_id = traits, quoting, piece_id
     piece._type, piece._state = type_text, state_text
-    piece._types, piece._states = list(types), states
+    piece._types, piece._states = types, states
     return piece
 
 
