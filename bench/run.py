@@ -203,11 +203,27 @@ def other_rows() -> list[Row]:
     return rows
 
 
+def ratio(value: float | None) -> str:
+    if value is None:
+        return "-"
+    return f"{value:.2f}x" if value >= 0.01 else f"{value:.1e}x"
+
+
+def gaps(rows: list[Row]) -> str:
+    """One line per target not met: what was measured against what was asked."""
+    missed = [r for r in rows if r.met is False]
+    if not missed:
+        return "Every target is met.\n"
+    lines = [f"- {r.bench}, {r.case}: {r.measured}" + (f" = {ratio(r.ratio)} the baseline ({r.baseline})"
+                                                        if r.ratio is not None else "") + f"; target {r.target}."
+             for r in missed]
+    return "Gaps (targets not met in this run):\n\n" + "\n".join(lines) + "\n"
+
+
 def table(rows: list[Row]) -> str:
     """The rows as one Markdown table (readable as plain text too)."""
     head = ["bench", "case", "measured", "baseline (same run)", "ratio", "target", "verdict"]
-    body = [[r.bench, r.case, r.measured, r.baseline, "-" if r.ratio is None else f"{r.ratio:.2f}x", r.target or "-",
-             r.verdict] for r in rows]
+    body = [[r.bench, r.case, r.measured, r.baseline, ratio(r.ratio), r.target or "-", r.verdict] for r in rows]
     widths = [max(len(line[i]) for line in [head, *body]) for i in range(len(head))]
     lines = ["| " + " | ".join(cell.ljust(w) for cell, w in zip(line, widths)) + " |" for line in [head, *body]]
     lines.insert(1, "|" + "|".join("-" * (w + 2) for w in widths) + "|")
@@ -248,7 +264,7 @@ def results(rows: list[Row], took: float) -> str:
     return (f"# Benchmark results\n\nThe last `make bench` ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
             f"{machine}; {took:.0f} s). Each ratio is against a baseline timed in the same run, so it holds "
             f"across machines; times are the best of several repeats. Targets met: {met} of {judged}.\n\n"
-            f"{table(rows)}\n\n## Fuzzing\n\n{fuzz_section()}")
+            f"{table(rows)}\n\n{gaps(rows)}\n## Fuzzing\n\n{fuzz_section()}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -262,6 +278,8 @@ def main(argv: list[str] | None = None) -> int:
             *odds_rows(args.repeat), memory_row(), *other_rows()]
     took = time.perf_counter() - start
     print(table(rows))
+    print()
+    print(gaps(rows), end="")
     if not args.no_write:
         RESULTS.write_text(results(rows, took), encoding="utf-8")
         print(f"\nwrote {RESULTS.relative_to(ROOT)}")
