@@ -124,28 +124,61 @@ def _stacking_after(ctx: Ctx, unit: Unit, hex_id: str) -> None:
 
 
 def _disrupted_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
-    """§6.1.7: a disrupted unit may not move closer to, or adjacent to, an enemy in its LOS."""
-    from referee import los, situation
+    """§6.1.7 (both books): a Disrupted unit may move, but no hex it enters may be closer to an
+    enemy in its LOS than the hex it left, nor adjacent to one. A unit that starts adjacent to
+    an enemy may retreat away from it: 001 keeps the restriction for every enemy in its LOS;
+    002 lets the retreat go on, bound only by the enemies it retreats from, until it has left
+    their LOS (``Params.disrupted_retreat_any_enemy``)."""
+    from referee import situation
     start = situation.position(ctx.game, unit.key)
+    if start is None:
+        raise NotStated(f"units.{unit.key} position (disrupted movement, §6.1.7)")
+    enemies = []
     for enemy in ctx.game.units.values():
         if not enemy.on_map or enemy.side is None or unit.side is None or enemy.side == unit.side:
             continue
-        seen_from = situation.position(ctx.game, enemy.key)
-        if start is None or seen_from is None:
+        at = situation.position(ctx.game, enemy.key)
+        if at is None:
             raise NotStated(f"units.{enemy.key} position (disrupted movement, §6.1.7)")
-        before = start.distance(seen_from)
-        for hex_id in route:
-            at = ctx.game.hex(hex_id).at
-            if at is None:
-                raise NotStated(f"hexes.{hex_id} position")
-            after = at.distance(seen_from)
-            if after < before or (after <= 1 and before > 1):
-                moved = replace(ctx.game.with_unit(replace(unit, hex=hex_id)), facts=Facts())
-                probe = Ctx(moved, ctx.action, ctx.params, ctx.tec, None, ctx.answer)
-                if after <= 1 or not los.unit_blocked(probe, enemy, moved.unit(unit.key))[0]:
-                    ctx.answer.illegal("§6.1.7", f"disrupted {unit.name} may not move closer to "
-                                       f"{enemy.name} in its LOS ({hex_id})")
-                    return
+        enemies.append((enemy, at))
+    fled = {enemy.key for enemy, at in enemies if start.distance(at) <= 1}
+    retreating = bool(fled) and not ctx.params.disrupted_retreat_any_enemy
+    if fled:
+        ctx.answer.because("§6.1.7", f"disrupted {unit.name} starts adjacent to {', '.join(sorted(fled))}: "
+                           "it may only retreat away")
+    previous = start
+    for hex_id in route:
+        here = ctx.game.hex(hex_id).at
+        if here is None:
+            raise NotStated(f"hexes.{hex_id} position")
+        seen = [(enemy, at) for enemy, at in enemies if _in_los(ctx, unit, enemy, hex_id, here.distance(at))]
+        if retreating and not any(enemy.key in fled for enemy, _ in seen):
+            retreating = False
+            ctx.answer.because("002 §6.1.7", f"{unit.name} leaves the LOS of the enemy it retreats from "
+                               f"in {hex_id}: the retreat ends")
+        for enemy, at in seen:
+            if retreating and enemy.key not in fled:
+                continue
+            after, before = here.distance(at), previous.distance(at)
+            if after <= 1:
+                ctx.answer.illegal("§6.1.7", f"disrupted {unit.name} may not enter {hex_id}, adjacent to "
+                                   f"{enemy.name} in its LOS")
+                return
+            if after < before:
+                ctx.answer.illegal("§6.1.7", f"disrupted {unit.name} may not move closer to {enemy.name} "
+                                   f"in its LOS ({hex_id}: {before} -> {after} hexes)")
+                return
+        previous = here
+
+
+def _in_los(ctx: Ctx, unit: Unit, enemy: Unit, hex_id: str, distance: int) -> bool:
+    """Is ``enemy`` in the LOS of ``unit`` standing in ``hex_id``? Adjacent units always are."""
+    from referee import los
+    if distance <= 1:
+        return True
+    moved = replace(ctx.game.with_unit(replace(unit, hex=hex_id)), facts=Facts())
+    probe = Ctx(moved, ctx.action, ctx.params, ctx.tec, None, ctx.answer)
+    return not los.unit_blocked(probe, enemy, moved.unit(unit.key))[0]
 
 
 def load(ctx: Ctx) -> None:

@@ -1,0 +1,118 @@
+"""Classic rules the referee used to answer "not supported" for, on small positions:
+Disrupted movement (§6.1.7), stacking during a move (§1.4), Overrun limits (§6.4), AA fire
+inside an airstrike (001 §9.5, §9.6) and Smoke's six neighbouring hexes (§8.2)."""
+from __future__ import annotations
+
+from referee.actions import make_action
+from referee.classic import classic
+from referee.dice import GivenDice
+from referee.hexes import Hex
+from referee.model import AssaultValue, Game, HexState, Status, Unit, UnitType, Weapon
+
+UNTOLD, EISENBACH = classic("untold"), classic("eisenbach")
+
+TANK = UnitType(name="M1", target_type="heavy_armor", steps=2, armor=4, save=5, mp=6,
+                ap=Weapon(fp=4, to_hit=4, range=8), assault=AssaultValue(2, 5))
+T72 = UnitType(name="T-72", target_type="heavy_armor", steps=2, armor=4, save=6, mp=5,
+               ap=Weapon(fp=4, to_hit=5, range=6), assault=AssaultValue(2, 5))
+INFANTRY = UnitType(name="MR", target_type="troops", steps=2, mp=1, he=Weapon(fp=2, to_hit=5, range=3),
+                    assault=AssaultValue(3, 4))
+
+
+def board(*units: Unit, terrain: dict[str, str] | None = None, markers: dict[str, set[str]] | None = None,
+          situation: dict | None = None) -> Game:
+    """Clear hexes "q,r" for q in 0..8 and r in -3..3 (cube coordinates), with the given units."""
+    from referee.model import Facts
+    hexes = {}
+    for q in range(9):
+        for r in range(-3, 4):
+            name = f"{q},{r}"
+            hexes[name] = HexState(name, terrain=(terrain or {}).get(name, "clear"), at=Hex(q, r),
+                                   markers=frozenset((markers or {}).get(name, ())))
+    return Game(units={u.key: u for u in units}, hexes=hexes, facts=Facts(situation=situation or {}))
+
+
+def move(game: Game, key: str, *path: str, ruleset=UNTOLD):
+    return ruleset.check(game, make_action("move", unit=key, path=path))
+
+
+def disrupted(key: str, hex_id: str, utype: UnitType = TANK) -> Unit:
+    return Unit(key, utype, side="nato", hex=hex_id, status=Status(disrupted=True))
+
+
+def enemy(key: str, hex_id: str, utype: UnitType = T72) -> Unit:
+    return Unit(key, utype, side="pact", hex=hex_id)
+
+
+# -- §6.1.7 Disrupted movement ----------------------------------------------------------------
+
+def test_disrupted_unit_may_move_away_from_an_enemy_in_its_los() -> None:
+    game = board(disrupted("A", "4,0"), enemy("E", "8,0"))
+    answer = move(game, "A", "3,0", "2,0")
+    assert answer.legal is True and answer.values["cost"] == 2
+
+
+def test_disrupted_unit_may_not_move_closer_to_an_enemy_in_its_los() -> None:
+    game = board(disrupted("A", "2,0"), enemy("E", "8,0"))
+    answer = move(game, "A", "3,0")
+    assert answer.legal is False
+    assert [(r.section, r.text) for r in answer.reasons if r.section == "§6.1.7"] == [
+        ("§6.1.7", "disrupted M1 may not move closer to T-72 in its LOS (3,0: 6 -> 5 hexes)")]
+
+
+def test_every_hex_entered_counts_not_only_the_last() -> None:
+    """Away and back again ends no closer than it started, but the second hex comes closer."""
+    game = board(disrupted("A", "2,0"), enemy("E", "8,0"))
+    back = move(game, "A", "1,0", "2,0")
+    assert back.legal is False
+    assert "disrupted M1 may not move closer to T-72 in its LOS (2,0: 7 -> 6 hexes)" in [r.text for r in back.reasons]
+    assert move(game, "A", "3,-1").legal is True        # sideways: 6 hexes before and after
+
+
+def test_disrupted_unit_may_not_enter_a_hex_adjacent_to_an_enemy() -> None:
+    game = board(disrupted("A", "6,0"), enemy("E", "7,0"))
+    answer = move(game, "A", "7,-1")                     # sideways, still adjacent
+    assert answer.legal is False
+    assert "disrupted M1 may not enter 7,-1, adjacent to T-72 in its LOS" in [r.text for r in answer.reasons]
+    assert move(board(disrupted("A", "5,0"), enemy("E", "7,0")), "A", "5,1").legal is True   # 2 -> 2 hexes
+
+
+def test_closer_is_allowed_out_of_the_enemy_los() -> None:
+    """Woods between: the enemy does not see 3,0, so the unit may come closer there."""
+    game = board(disrupted("A", "2,0"), enemy("E", "8,0"), terrain={"5,0": "woods"})
+    assert move(game, "A", "3,0").legal is True
+    open_ground = board(disrupted("A", "2,0"), enemy("E", "8,0"))
+    assert move(open_ground, "A", "3,0").legal is False
+
+
+def test_good_order_unit_is_not_restricted() -> None:
+    game = board(Unit("A", TANK, side="nato", hex="2,0"), enemy("E", "8,0"))
+    assert move(game, "A", "3,0", "4,0", "5,0", "6,0").legal is True
+
+
+def test_retreat_from_adjacent_enemy_books_differ() -> None:
+    """A starts next to E1 and retreats west, towards E2 (in LOS): 001 forbids coming closer
+    to E2; 002 lets the retreat from E1 go on while A is in E1's LOS."""
+    game = board(disrupted("A", "4,0"), enemy("E1", "5,0"), enemy("E2", "0,0"))
+    untold = move(game, "A", "3,0", ruleset=UNTOLD)
+    assert untold.legal is False
+    assert "disrupted M1 may not move closer to T-72 in its LOS (3,0: 4 -> 3 hexes)" in \
+        [r.text for r in untold.reasons]
+    eisenbach = move(game, "A", "3,0", ruleset=EISENBACH)
+    assert eisenbach.legal is True
+    # a retreat must still lead away from the enemy retreated from: sideways stays adjacent
+    assert move(game, "A", "4,1", ruleset=EISENBACH).legal is False
+
+
+def test_eisenbach_retreat_ends_when_out_of_the_enemy_los() -> None:
+    """A retreats from E1 through 3,0 to 2,0, towards E2. In the open E1 still sees 2,0, so the
+    002 retreat goes on; with woods in 3,0 the unit has left E1's LOS at 2,0 and the usual
+    restriction holds again: 2,0 is closer to E2, who sees it."""
+    units = (disrupted("A", "4,0"), enemy("E1", "5,0"), enemy("E2", "0,0"))
+    assert move(board(*units), "A", "3,0", "2,0", ruleset=EISENBACH).legal is True
+    hidden = move(board(*units, terrain={"3,0": "woods"}), "A", "3,0", "2,0", ruleset=EISENBACH)
+    assert hidden.legal is False
+    assert [r.text for r in hidden.reasons if r.section.endswith("§6.1.7")][-2:] == [
+        "M1 leaves the LOS of the enemy it retreats from in 2,0: the retreat ends",
+        "disrupted M1 may not move closer to T-72 in its LOS (2,0: 3 -> 2 hexes)"]
+    assert move(board(*units), "A", "3,0", "2,0", ruleset=UNTOLD).legal is False
