@@ -71,20 +71,24 @@ def _add_piece_parts(text: str) -> tuple[str, str]:
     return parts[2], parts[3] if len(parts) > 3 else ""
 
 
-@dataclass
+@dataclass(slots=True)
 class PieceDefinition:
     """Common part of PieceSlots and PrototypeDefinitions: the encoded piece, decoded on demand."""
 
     text: str
     element: Any = field(repr=False, compare=False)
     file: str | None = field(default=None, repr=False, compare=False)
+    _split: tuple[str, str] | None = field(default=None, init=False, repr=False, compare=False)
 
-    @cached_property
+    @property
     def _parts(self) -> tuple[str, str]:
-        try:
-            return _add_piece_parts(self.text)
-        except ModuleError as error:
-            raise ModuleError(f"{where(self.element)}: {error.message}", file=self.file) from None
+        """(type, state), split on first use (a plain attribute: cheaper than ``cached_property``)."""
+        if self._split is None:
+            try:
+                self._split = _add_piece_parts(self.text)
+            except ModuleError as error:
+                raise ModuleError(f"{where(self.element)}: {error.message}", file=self.file) from None
+        return self._split
 
     @property
     def type_text(self) -> str:
@@ -102,7 +106,7 @@ class PieceDefinition:
             raise error.located(file=self.file, piece=getattr(self, "gpid", None) or getattr(self, "name", None))
 
 
-@dataclass
+@dataclass(slots=True)
 class PieceSlot(PieceDefinition):
     """A ``PieceSlot`` (or ``CardSlot``): one piece of the palette, a deck or an at-start stack."""
 
@@ -122,7 +126,7 @@ class PieceSlot(PieceDefinition):
         return tuple(_configure_name(a) for a in reversed(ancestors))
 
 
-@dataclass
+@dataclass(slots=True)
 class PrototypeDefinition(PieceDefinition):
     """A ``PrototypeDefinition``: traits shared by the pieces that use ``prototype;<name>``."""
 
