@@ -128,11 +128,15 @@ def _aa_hits(ctx: Ctx, shooter: Unit, target: Unit) -> None:
 
 
 def mode_change(ctx: Ctx) -> None:
-    """§9.1: a helicopter changes mode once per activation, as its first action."""
+    """§9.1: a helicopter changes mode once per activation, as its first action; a Bridge
+    unit deploys or retracts (001 §1.3.4.6)."""
     unit = ctx.unit(ctx.action.actor)
     ans = ctx.answer
+    if "bridge" in unit.type.abilities:
+        bridge_mode(ctx, unit)
+        return
     if unit.type.target_type != "helicopter":
-        raise NotSupported("001 §1.3.4.6", "bridge deploy/retract")
+        raise NotSupported("§9.1, 001 §1.3.4.6", f"{unit.name} has no modes (neither helicopter nor Bridge)")
     mode = ctx.action.choice
     if mode not in ("flying", "hovering"):
         raise NotStated("query.choice (flying or hovering)")
@@ -146,3 +150,34 @@ def mode_change(ctx: Ctx) -> None:
     ans.set("legal", True)
     ctx.emit(ModeChanged(unit.key, mode))
     ans.because("§9.1", f"{unit.name} flips to {mode}")
+
+
+BRIDGE_MODE_COST = 2    # 001 §1.3.4.6: "to deploy or retract a bridge costs 2 MPs"
+
+
+def bridge_mode(ctx: Ctx, unit: Unit) -> None:
+    """001 §1.3.4.6: the MTU-54 deploys in a River/Stream hex, or retracts, for 2 MP."""
+    ctx.params.require("bridge_units", "001 §1.3.4.6")
+    ans = ctx.answer
+    mode = ctx.action.choice
+    if mode not in ("deployed", "retracted"):
+        raise NotStated("query.choice (deployed or retracted)")
+    verb = "deploy" if mode == "deployed" else "retract"
+    if (unit.mode or "retracted") == mode:
+        ans.illegal("001 §1.3.4.6", f"{unit.name} is already {mode}")
+    terrain = need(ctx.game.hex(unit.hex).terrain, f"hexes.{unit.hex}.terrain")
+    if mode == "deployed" and terrain not in ("river", "stream"):
+        ans.illegal("001 §1.3.4.6", f"a bridge deploys in a River/Stream hex, not {terrain}")
+    if unit.status.ops_complete:
+        ans.illegal("§4.4", f"{unit.name} is Ops Complete")
+    mp = need(unit.current.mp, f"units.{unit.key}.mp")
+    spent = unit.status.mp_spent if isinstance(unit.status.mp_spent, int) else 0
+    if spent + BRIDGE_MODE_COST > mp:
+        ans.illegal("001 §1.3.4.6", f"{mp - spent} MP left: {verb}ing costs {BRIDGE_MODE_COST}")
+    if ans.legal is False:
+        return
+    ans.set("legal", True)
+    ans.set("cost", BRIDGE_MODE_COST)
+    ans.unit(unit.key, mp_after=mp - spent - BRIDGE_MODE_COST)
+    ctx.emit(ModeChanged(unit.key, mode))
+    ans.because("001 §1.3.4.6", f"{unit.name} {verb}s the bridge for {BRIDGE_MODE_COST} MP")

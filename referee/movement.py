@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
+
+import yaml
 
 from referee.errors import NotStated
 from referee.events import StatusChanged, UnitMoved
 from referee.model import Facts, Unit, need
 from referee.ruleset import Ctx
+from referee.tec import DATA
 
 UNCOUNTED = ("helicopter", "hq", "support_weapon", "leader", "aircraft")
+HILLS = ("hill", "wooded_hill")
+#: The ability of a Bridge unit (MTU-54, 001 §1.3.4.6).
+BRIDGE = "bridge"
 
 
 def _route(ctx: Ctx) -> list[str]:
@@ -34,12 +41,39 @@ def _leader_movement(ctx: Ctx, unit: Unit) -> int:
     return bonus
 
 
+@lru_cache(maxsize=None)
+def _climb_costs(tec: str) -> dict[str, int]:
+    """The TEC's "+1 when entering from ground level" (``mp_from_ground``) by terrain row."""
+    raw = yaml.safe_load((DATA / f"{tec}_tec.yaml").read_text(encoding="utf-8"))
+    return {name: int(row["mp_from_ground"]) for name, row in raw["rows"].items() if row.get("mp_from_ground")}
+
+
+def _deployed_bridge(ctx: Ctx, hex_id: str) -> Unit | None:
+    """A deployed Bridge unit (MTU-54, 001 §1.3.4.6) in the hex, if any."""
+    return next((u for u in ctx.game.stack(hex_id) if BRIDGE in u.type.abilities and u.mode == "deployed"), None)
+
+
 def _entry_cost(ctx: Ctx, unit: Unit, hex_id: str, previous: str | None) -> int | None:
     """MP to enter one hex (TEC), or ``None`` when the terrain forbids it."""
     hex_state = ctx.game.hex(hex_id)
     if hex_state.mp_cost is not None:
         return hex_state.mp_cost
+    bridge = _deployed_bridge(ctx, hex_id)
+    if bridge is not None and unit.key != bridge.key:
+        ctx.params.require("bridge_units", "001 §1.3.4.6")
+        cost = 3 if bridge.status.disrupted else 2
+        ctx.answer.because("001 §1.3.4.6", f"onto the deployed {bridge.name} in {hex_id}: {cost} MP"
+                           + (" (the bridge is disrupted)" if bridge.status.disrupted else ""))
+        return cost
     row = ctx.tec.terrain(hex_state.terrain)
+    if BRIDGE in unit.type.abilities and row.name in ("river", "stream"):
+        ctx.params.require("bridge_units", "001 §1.3.4.6")
+        ctx.answer.because("001 §1.3.4.6", f"{unit.name} moves onto the {row.name}: 2 MP")
+        return 2
+    if row.name == "bridge" and previous is not None and not ({"road", "bridge"} & (
+            ctx.game.hex(previous).features | {ctx.game.hex(previous).terrain or ""})):
+        ctx.answer.because("002 TEC Bridge", f"{hex_id} is a bridge: it must be entered from an adjacent road hex")
+        return None
     mover = "vehicle" if unit.type.is_vehicle else "infantry"
     cost = need((row.mp or {}).get(mover), f"TEC {row.name} cost for {mover}")
     if cost == "none":
@@ -57,7 +91,18 @@ def _entry_cost(ctx: Ctx, unit: Unit, hex_id: str, previous: str | None) -> int 
             return need(unit.current.mp, f"units.{unit.key}.mp")
     road = "road" in hex_state.features and (ctx.game.facts.get("road") or (
         previous is not None and "road" in ctx.game.hex(previous).features))
-    return 1 if road else cost
+    if road:
+        return 1
+    climb = _climb_costs(ctx.params.tec).get(row.name, 0)
+    if climb and previous is not None:
+        below = ctx.game.hex(previous).terrain
+        if below is None:
+            raise NotStated(f"hexes.{previous}.terrain (is {hex_id} entered from ground level?)")
+        if below not in HILLS:
+            ctx.answer.because("002 TEC", f"{hex_id} ({row.name.replace('_', ' ')}) entered from ground "
+                               f"level: +{climb} MP")
+            return cost + climb
+    return cost
 
 
 def move(ctx: Ctx) -> None:
@@ -83,7 +128,9 @@ def move(ctx: Ctx) -> None:
     if not route:
         return
     total, previous = 0, unit.hex
-    for hex_id in route:
+    for index, hex_id in enumerate(route):
+        if index < len(route) - 1:
+            _stacking_after(ctx, unit, hex_id, passing=True)
         if "chemical" in ctx.game.hex(hex_id).markers:
             ans.modify("cost", 2, f"Chemical marker in {hex_id}", "§8.4")
             total += 2
@@ -96,8 +143,7 @@ def move(ctx: Ctx) -> None:
         total += cost
         previous = hex_id
     ans.set("cost", total)
-    enemies = [u for u in ctx.game.stack(route[-1]) if u.side and unit.side and u.side != unit.side]
-    if enemies:
+    if _enemies_in(ctx, unit, route[-1]):
         ans.because("§5.1", "entering an enemy-occupied hex starts an Assault or Overrun")
     else:
         _stacking_after(ctx, unit, route[-1])
@@ -113,14 +159,23 @@ def move(ctx: Ctx) -> None:
         ctx.emit(UnitMoved(unit.key, route[-1]), StatusChanged(unit.key, "ops_complete", True))
 
 
-def _stacking_after(ctx: Ctx, unit: Unit, hex_id: str) -> None:
-    """§1.4: stacking limits apply at all times, during movement too."""
+def _enemies_in(ctx: Ctx, unit: Unit, hex_id: str) -> list[Unit]:
+    return [u for u in ctx.game.stack(hex_id) if u.side and unit.side and u.side != unit.side]
+
+
+def _stacking_after(ctx: Ctx, unit: Unit, hex_id: str, passing: bool = False) -> None:
+    """§1.4: stacking limits apply at all times ("This limit always applies", 002 §1.4), so
+    during movement too: a unit may neither end its move in nor pass through a hex that
+    already holds two combat units. A deployed Bridge does not count (001 §1.3.4.6)."""
     if unit.type.target_type in UNCOUNTED or unit.carried_by is not None:
         return
+    foes = {u.key for u in _enemies_in(ctx, unit, hex_id)}
     there = [u for u in ctx.game.stack(hex_id, exclude=unit.key)
-             if u.type.target_type not in UNCOUNTED and u.carried_by is None]
+             if u.type.target_type not in UNCOUNTED and u.carried_by is None and u.key not in foes
+             and not (BRIDGE in u.type.abilities and u.mode == "deployed")]
     if len(there) >= 2:
-        ctx.answer.illegal("§1.4", f"{hex_id} already holds two combat units")
+        ctx.answer.illegal("§1.4", f"{hex_id} already holds two combat units"
+                           + (": the move may not pass through it" if passing else ""))
 
 
 def _disrupted_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
@@ -226,11 +281,12 @@ def unload(ctx: Ctx) -> None:
 
 
 def stacking(ctx: Ctx) -> None:
-    """§1.4: two combat units; HQs, helicopters, SWs, leaders, Wrecks do not count;
-    a transport with its passengers is one unit; one HQ per hex (§1.3.3)."""
+    """§1.4: two combat units; HQs, helicopters, SWs, leaders, Wrecks and a deployed Bridge
+    (001 §1.3.4.6) do not count; a transport with its passengers is one unit; one HQ per hex (§1.3.3)."""
     hex_id = ctx.action.target if isinstance(ctx.action.target, str) else None
     stack = ctx.game.stack(need(hex_id, "query.target"))
-    counted = [u for u in stack if u.type.target_type not in UNCOUNTED and u.carried_by is None]
+    counted = [u for u in stack if u.type.target_type not in UNCOUNTED and u.carried_by is None
+               and not (BRIDGE in u.type.abilities and u.mode == "deployed")]
     hqs = [u for u in stack if u.type.target_type == "hq"]
     legal = True
     if len(counted) > 2:

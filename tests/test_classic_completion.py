@@ -116,3 +116,78 @@ def test_eisenbach_retreat_ends_when_out_of_the_enemy_los() -> None:
         "M1 leaves the LOS of the enemy it retreats from in 2,0: the retreat ends",
         "disrupted M1 may not move closer to T-72 in its LOS (2,0: 3 -> 2 hexes)"]
     assert move(board(*units), "A", "3,0", "2,0", ruleset=UNTOLD).legal is False
+
+
+# -- §1.4 stacking during a move, TEC costs, 001 §1.3.4.6 Bridge units ------------------------
+
+def friend(key: str, hex_id: str, utype: UnitType = TANK, **changes) -> Unit:
+    return Unit(key, utype, side="nato", hex=hex_id, **changes)
+
+
+def test_a_move_may_not_pass_through_a_full_hex() -> None:
+    game = board(friend("A", "1,0"), friend("B", "2,0"), friend("C", "2,0"))
+    answer = move(game, "A", "2,0", "3,0")
+    assert answer.legal is False
+    assert [(r.section, r.text) for r in answer.reasons] == [
+        ("§1.4", "2,0 already holds two combat units: the move may not pass through it")]
+    # one unit there: passing through is fine; an HQ does not count
+    hq = UnitType(name="HQ", target_type="hq", mp=6)
+    assert move(board(friend("A", "1,0"), friend("B", "2,0"), friend("H", "2,0", hq)), "A", "2,0", "3,0").legal
+
+
+def test_hill_costs_one_more_from_ground_level() -> None:
+    game = board(friend("A", "1,0"), terrain={"2,0": "hill", "3,0": "hill", "4,0": "wooded_hill"})
+    answer = move(game, "A", "2,0", "3,0", "4,0")
+    # 2,0 from clear: 1 + 1; 3,0 from the hill: 1; 4,0 wooded hill from a hill: 2 (vehicle)
+    assert answer.values["cost"] == 5 and answer.legal is True
+    assert "2,0 (hill) entered from ground level: +1 MP" in [r.text for r in answer.reasons]
+    woods_climb = move(board(friend("A", "1,0"), terrain={"2,0": "wooded_hill"}), "A", "2,0")
+    assert woods_climb.values["cost"] == 3
+    infantry = move(board(friend("I", "1,0", INFANTRY), terrain={"2,0": "wooded_hill"}), "I", "2,0")
+    assert infantry.values["cost"] == 2 and infantry.legal is False      # MF 1
+
+
+def test_a_bridge_hex_is_entered_from_a_road_hex() -> None:
+    game = board(friend("A", "1,0"), terrain={"2,0": "bridge"})
+    refused = move(game, "A", "2,0")
+    assert refused.legal is False
+    assert ("002 TEC Bridge", "2,0 is a bridge: it must be entered from an adjacent road hex") in \
+        [(r.section, r.text) for r in refused.reasons]
+    road = game.with_hex(HexState("1,0", terrain="clear", at=Hex(1, 0), features=frozenset({"road"})))
+    assert move(road, "A", "2,0").values["cost"] == 1 and move(road, "A", "2,0").legal is True
+
+
+MTU = UnitType(name="MTU-54", target_type="light_armor", steps=1, armor=1, save=6, mp=4,
+               abilities=frozenset({"bridge"}))
+
+
+def test_deployed_bridge_costs_two_or_three_when_disrupted() -> None:
+    river = {"2,0": "river"}
+    bare = board(friend("A", "1,0"), terrain=river)
+    assert move(bare, "A", "2,0").legal is False                      # no movement into a river
+    deployed = board(friend("A", "1,0"), friend("M", "2,0", MTU, mode="deployed"), terrain=river)
+    assert move(deployed, "A", "2,0").values["cost"] == 2
+    hit = deployed.with_unit(friend("M", "2,0", MTU, mode="deployed", status=Status(disrupted=True)))
+    answer = move(hit, "A", "2,0")
+    assert answer.values["cost"] == 3
+    assert "onto the deployed MTU-54 in 2,0: 3 MP (the bridge is disrupted)" in [r.text for r in answer.reasons]
+    # the deployed bridge does not count against stacking: two more units may stand on it
+    full = deployed.with_unit(friend("B", "2,0"))
+    assert move(full, "A", "2,0").legal is True
+    # Eisenbach Gap has no Bridge units
+    assert "not supported: 001 §1.3.4.6" in move(deployed, "A", "2,0", ruleset=EISENBACH).gaps["cost"]
+
+
+def test_bridge_unit_enters_the_river_and_deploys_for_two_mp() -> None:
+    game = board(friend("M", "1,0", MTU), terrain={"2,0": "river"})
+    entered = move(game, "M", "2,0")
+    assert entered.legal is True and entered.values["cost"] == 2
+    there = game.with_unit(friend("M", "2,0", MTU, status=Status(mp_spent=2)))
+    deploy = UNTOLD.check(there, make_action("mode_change", unit="M", choice="deployed"))
+    assert deploy.legal is True and deploy.values["cost"] == 2 and deploy.unit_values["M"]["mp_after"] == 0
+    assert [(type(e).__name__, e.mode) for e in deploy.events] == [("ModeChanged", "deployed")]
+    tired = game.with_unit(friend("M", "2,0", MTU, status=Status(mp_spent=3)))
+    late = UNTOLD.check(tired, make_action("mode_change", unit="M", choice="deployed"))
+    assert late.legal is False and "1 MP left: deploying costs 2" in [r.text for r in late.reasons]
+    dry = UNTOLD.check(game, make_action("mode_change", unit="M", choice="deployed"))
+    assert dry.legal is False and "a bridge deploys in a River/Stream hex, not clear" in [r.text for r in dry.reasons]
