@@ -170,7 +170,9 @@ def _settle(ctx: Ctx, attackers: list[Unit], defenders: list[Unit], on_defenders
 
 
 def overrun(ctx: Ctx) -> None:
-    """§6.4: AFVs triple their assault factor against infantry in open or hill terrain."""
+    """§6.4: AFVs triple their assault factor against infantry in open or hill terrain, pay the
+    terrain + 1 MP, keep the MP to enter an enemy-free exit hex (``path``: the exit hex first),
+    and never overrun the same hex twice in one impulse (001) or turn (002)."""
     ans = ctx.answer
     actor = ctx.unit(ctx.action.actor)
     defenders = _targets(ctx)
@@ -182,6 +184,10 @@ def overrun(ctx: Ctx) -> None:
         ans.illegal("§6.4", f"overrun only in open or Hill terrain, not {hex_state.terrain}")
     if actor.status.disrupted:
         ans.illegal("§6.4", "only Good Order AFVs can overrun")
+    for d in defenders:
+        if d.type.is_vehicle:
+            ans.illegal("§6.4", f"AFVs overrun enemy infantry: {d.name} is a vehicle")
+    ctx.stage("same_hex_twice", lambda: _overrun_once(ctx, actor, hex_state.id))
     entry = hex_state.mp_cost
     if entry is None:
         row = ctx.tec.terrain(hex_state.terrain)
@@ -194,8 +200,14 @@ def overrun(ctx: Ctx) -> None:
     else:
         spent = actor.status.mp_spent if isinstance(actor.status.mp_spent, int) else 0
         left = need(actor.current.mp, f"units.{actor.key}.mp") - spent
-    if left - cost < 1:
-        ans.illegal("§6.4", f"{left} MP left: after paying {cost} none remain to exit")
+    exit_hex = ctx.action.path[0] if ctx.action.path else None
+    if exit_hex is None:
+        if left - cost < 1:
+            ans.illegal("§6.4", f"{left} MP left: after paying {cost} none remain to exit")
+    else:
+        ctx.stage(("exit_cost", "legal"), lambda: _exit(ctx, actor, hex_state.id, exit_hex, left - cost))
+    if "legal" in ans.gaps:
+        return
     if ans.legal is None:
         ans.set("legal", True)
     fp = need(actor.current.assault and actor.current.assault.fp, f"units.{actor.key}.assault.fp") * 3
@@ -229,7 +241,44 @@ def overrun(ctx: Ctx) -> None:
         ans.because("§6.4", f"{actor.name} was hurt: back to the hex it entered from")
         ctx.emit(UnitMoved(actor.key, actor.hex))
     elif result_of(actor.key, ctx.answer.events) == "none":
-        ans.gap(f"units.{actor.key}.hex", "not stated: exit hex (§6.4)")
+        if exit_hex is None:
+            ans.gap(f"units.{actor.key}.hex", "not stated: exit hex (§6.4)")
+        else:
+            ans.because("§6.4", f"{actor.name} passes through and exits into {exit_hex}")
+            ctx.emit(UnitMoved(actor.key, exit_hex))
+
+
+def _overrun_once(ctx: Ctx, actor: Unit, hex_id: str) -> None:
+    """§6.4: "it cannot overrun the same hex twice in the same impulse" (001) / "turn" (002);
+    the hexes already overrun are the stated fact ``overrun_hexes_this_<scope>`` by unit."""
+    scope = ctx.params.overrun_repeat_scope
+    name = f"overrun_hexes_this_{scope}"
+    done = ctx.game.facts.get(name)
+    if done is None:
+        raise NotStated(f"situation.{name}")
+    if hex_id in (done.get(actor.key) or ()):
+        ctx.answer.illegal("§6.4", f"{actor.name} already overran {hex_id} this {scope}")
+    ctx.answer.set("same_hex_twice", hex_id in (done.get(actor.key) or ()))
+
+
+def _exit(ctx: Ctx, actor: Unit, hex_id: str, exit_hex: str, left: int) -> None:
+    """§6.4: after paying for the overrun the AFV keeps the MP to enter an adjacent hex
+    that holds no enemy units."""
+    from referee.movement import entry_cost
+    ans = ctx.answer
+    here, there = ctx.game.hex(hex_id).at, ctx.game.hex(exit_hex).at
+    if here is not None and there is not None and here.distance(there) != 1:
+        ans.illegal("§6.4", f"the exit hex {exit_hex} is not adjacent to {hex_id}")
+        return
+    if any(u.side and actor.side and u.side != actor.side for u in ctx.game.stack(exit_hex)):
+        ans.illegal("§6.4", f"the exit hex {exit_hex} holds enemy units")
+    cost = entry_cost(ctx, actor, exit_hex, hex_id)
+    if cost is None:
+        ans.illegal("§6.4, TEC", f"{actor.name} cannot enter the exit hex {exit_hex}")
+        return
+    ans.set("exit_cost", cost)
+    if left < cost:
+        ans.illegal("§6.4", f"{left} MP left after the overrun: entering {exit_hex} costs {cost}")
 
 
 def retreat(ctx: Ctx) -> None:

@@ -95,7 +95,7 @@ def classic_params(book: str) -> Params:
     if book == "eisenbach":
         return Params(ruleset="classic", book="eisenbach", mines_disrupt_on="even",
                       hill_los_any_city_blocks=True, unarmored_ap_hit_reduces=False,
-                      disrupted_retreat_any_enemy=False,
+                      disrupted_retreat_any_enemy=False, overrun_repeat_scope="turn",
                       **_moving_fire("eisenbach"))
     if book == "untold":
         return Params(ruleset="classic", book="untold", features=UNTOLD_FEATURES,

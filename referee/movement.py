@@ -53,7 +53,7 @@ def _deployed_bridge(ctx: Ctx, hex_id: str) -> Unit | None:
     return next((u for u in ctx.game.stack(hex_id) if BRIDGE in u.type.abilities and u.mode == "deployed"), None)
 
 
-def _entry_cost(ctx: Ctx, unit: Unit, hex_id: str, previous: str | None) -> int | None:
+def entry_cost(ctx: Ctx, unit: Unit, hex_id: str, previous: str | None) -> int | None:
     """MP to enter one hex (TEC), or ``None`` when the terrain forbids it."""
     hex_state = ctx.game.hex(hex_id)
     if hex_state.mp_cost is not None:
@@ -134,7 +134,7 @@ def move(ctx: Ctx) -> None:
         if "chemical" in ctx.game.hex(hex_id).markers:
             ans.modify("cost", 2, f"Chemical marker in {hex_id}", "§8.4")
             total += 2
-        cost = ctx.stage("cost", lambda h=hex_id, p=previous: _entry_cost(ctx, unit, h, p))
+        cost = ctx.stage("cost", lambda h=hex_id, p=previous: entry_cost(ctx, unit, h, p))
         if "cost" in ans.gaps:
             return
         if cost is None:

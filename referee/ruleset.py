@@ -48,6 +48,8 @@ class Params:
     #: any enemy in its LOS (True); 002 §6.1.7: it "may retreat away from the enemy until it
     #: leaves that unit's LOS", bound only by the enemies it retreats from until then (False).
     disrupted_retreat_any_enemy: bool = True
+    #: §6.4: no hex is overrun twice by one AFV in the same "impulse" (001) / "turn" (002).
+    overrun_repeat_scope: str = "impulse"
 
     def has(self, feature: str) -> bool:
         return feature in self.features

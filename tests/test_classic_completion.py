@@ -191,3 +191,66 @@ def test_bridge_unit_enters_the_river_and_deploys_for_two_mp() -> None:
     assert late.legal is False and "1 MP left: deploying costs 2" in [r.text for r in late.reasons]
     dry = UNTOLD.check(game, make_action("mode_change", unit="M", choice="deployed"))
     assert dry.legal is False and "a bridge deploys in a River/Stream hex, not clear" in [r.text for r in dry.reasons]
+
+
+# -- §6.4 Overrun -------------------------------------------------------------------------------
+
+def overrun_board(**situation) -> Game:
+    return board(friend("A", "1,0"), enemy("I", "2,0", INFANTRY), situation=situation)
+
+
+def overrun(game: Game, *path: str, ruleset=UNTOLD, dice=None):
+    return ruleset.resolve(game, make_action("overrun", unit="A", target="I", path=path), dice)
+
+
+def test_overrun_same_hex_twice_by_book() -> None:
+    """001: "in the same impulse"; 002: "in the same turn"; the fact names its scope."""
+    again = overrun_board(overrun_hexes_this_impulse={"A": ["2,0"]}, overrun_hexes_this_turn={"A": ["2,0"]})
+    untold = overrun(again, "3,0")
+    assert untold.legal is False and untold.values["same_hex_twice"] is True
+    assert ("§6.4", "M1 already overran 2,0 this impulse") in [(r.section, r.text) for r in untold.reasons]
+    eisenbach = overrun(again, "3,0", ruleset=EISENBACH)
+    assert ("§6.4", "M1 already overran 2,0 this turn") in [(r.section, r.text) for r in eisenbach.reasons]
+    # an earlier impulse of the same turn: legal under 001, not under 002
+    earlier = overrun_board(overrun_hexes_this_impulse={"A": []}, overrun_hexes_this_turn={"A": ["2,0"]})
+    assert overrun(earlier, "3,0").legal is True
+    assert overrun(earlier, "3,0", ruleset=EISENBACH).legal is False
+    unstated = overrun(overrun_board(), "3,0")
+    assert unstated.legal is True
+    assert unstated.gaps["same_hex_twice"] == "not stated: situation.overrun_hexes_this_impulse"
+
+
+def test_overrun_exit_hex_must_be_free_of_enemies_and_affordable() -> None:
+    ok = overrun_board(overrun_hexes_this_impulse={})
+    answer = overrun(ok, "3,0")
+    assert answer.legal is True and answer.values["cost"] == 2 and answer.values["exit_cost"] == 1
+    blocked = ok.with_unit(enemy("E", "3,0"))
+    refused = overrun(blocked, "3,0")
+    assert refused.legal is False
+    assert ("§6.4", "the exit hex 3,0 holds enemy units") in [(r.section, r.text) for r in refused.reasons]
+    far = overrun(ok, "4,0")
+    assert far.legal is False and "the exit hex 4,0 is not adjacent to 2,0" in [r.text for r in far.reasons]
+    # 4 MP left: 2 for the overrun, woods to exit cost a vehicle 2 -> exactly enough; 3 left is not
+    woods = board(friend("A", "1,0", status=Status(mp_left=4)), enemy("I", "2,0", INFANTRY),
+                  terrain={"3,0": "woods"}, situation={"overrun_hexes_this_impulse": {}})
+    assert overrun(woods, "3,0").legal is True
+    short = woods.with_unit(friend("A", "1,0", status=Status(mp_left=3)))
+    assert "1 MP left after the overrun: entering 3,0 costs 2" in [r.text for r in overrun(short, "3,0").reasons]
+
+
+def test_overrun_targets_infantry_only() -> None:
+    game = board(friend("A", "1,0"), enemy("I", "2,0", T72), situation={"overrun_hexes_this_impulse": {}})
+    answer = overrun(game, "3,0")
+    assert answer.legal is False
+    assert ("§6.4", "AFVs overrun enemy infantry: T-72 is a vehicle") in [(r.section, r.text) for r in answer.reasons]
+
+
+def test_unhurt_overrunner_exits_into_the_exit_hex() -> None:
+    game = overrun_board(overrun_hexes_this_impulse={})
+    # 6 attack dice at 5+: three hits; the infantry counters with 3 dice at 4+: none; no saves rolled
+    answer = overrun(game, "3,0", dice=GivenDice([5, 6, 5, 1, 1, 1, 1, 2, 3]))
+    assert answer.values["hits"] == 3
+    assert answer.rolls == [("attack", [5, 6, 5, 1, 1, 1]), ("counter", [1, 2, 3])]
+    assert [(type(e).__name__, e.unit) for e in answer.events] == [
+        ("UnitDisrupted", "I"), ("UnitReduced", "I"), ("UnitEliminated", "I"), ("UnitMoved", "A")]
+    assert answer.events[-1].hex == "3,0"
