@@ -10,14 +10,18 @@ from referee.ruleset import Ctx
 
 
 def airstrike(ctx: Ctx) -> None:
-    """001 §9.5: AP against hard targets, HE when only soft ones are present, or the striker's
-    choice of one unit; terrain DB saves on 5+ without concealment; then the status roll."""
+    """001 §9.5: first the defender's AA units and air cover (``supporting``) fire at the
+    strike; if it is not hit, AP against hard targets, HE when only soft ones are present, or
+    the striker's choice of one unit; terrain DB saves on 5+ without concealment; then the
+    status roll."""
     ctx.params.require("airstrikes", "001 §9.5")
     ans = ctx.answer
     plane = ctx.unit(ctx.action.actor)
     hex_id = ctx.action.target if isinstance(ctx.action.target, str) else None
     if hex_id in ctx.game.units:
         hex_id = ctx.game.unit(hex_id).hex
+    if not _defended(ctx, plane, need(hex_id, "query.target")):
+        return
     units = [u for u in ctx.game.stack(need(hex_id, "query.target"))
              if u.type.target_type not in ("hq", "leader", "support_weapon")]
     hard = [u for u in units if is_hard(u)]
@@ -67,12 +71,83 @@ def _strike(ctx: Ctx, hex_id: str, keys: list[str], hits: int) -> None:
     damage.aftermath(ctx, keys)
 
 
+def _defended(ctx: Ctx, plane: Unit, hex_id: str) -> bool:
+    """001 §9.5 second step: "in-range, on-map AA units" not Ops Complete (no LOS needed) and
+    pulled air cover (001 §9.6) fire at the airstrike counter in its target hex; their hits are
+    summed, the counter rolls its armor once. False when the strike does not go on."""
+    ans = ctx.answer
+    ctx.stage("aa_eligible", lambda: ans.set("aa_eligible", _eligible(ctx, plane, hex_id)))
+    shooters = [ctx.game.unit(key) for key in ctx.action.supporting]
+    for shooter in shooters:
+        _aa_may_fire(ctx, shooter, plane)
+        if "air_cover" not in shooter.type.abilities:
+            ctx.stage("legal", lambda s=shooter: _aa_in_range(ctx, s, hex_id))
+    if ans.legal is False or "legal" in ans.gaps:
+        return False
+    for shooter in shooters:
+        _aa_spent(ctx, shooter)
+    if not shooters:
+        return True
+    if ctx.dice is None and not isinstance(ctx.action.hits, dict):
+        ans.gap(("aa_hits", "hits", "ordnance_remaining", "saves", "net_hits"),
+                "not stated: dice.aa (the AA fire decides whether the strike goes on, 001 §9.5)")
+        return False
+    aa_hits = sum(_aa_roll(ctx, shooter, plane, "aa") for shooter in shooters)
+    ans.set("aa_hits", aa_hits)
+    net = _aircraft_takes(ctx, plane, aa_hits, "aa_save", "abort_d6")
+    if net:
+        ans.set("aborted", True)
+        return False
+    ans.set("aborted", False)
+    return True
+
+
+def _eligible(ctx: Ctx, plane: Unit, hex_id: str) -> list[str]:
+    """Keys of the enemy on-map AA units not Ops Complete with the target hex in AA range."""
+    target = need(ctx.game.hex(hex_id).at, f"hexes.{hex_id} position")
+    side = need(plane.side, f"units.{plane.key}.side")
+    found = []
+    for unit in ctx.game.units.values():
+        if unit.current.aa is None or not unit.on_map or unit.status.ops_complete \
+                or "air_cover" in unit.type.abilities or unit.side is None or unit.side == side:
+            continue
+        at = need(ctx.game.hex(unit.hex).at if unit.hex else None, f"units.{unit.key} position")
+        if at.distance(target) <= need(unit.current.aa.range, f"units.{unit.key}.aa.range"):
+            found.append(unit.key)
+    return sorted(found)
+
+
+def _aa_in_range(ctx: Ctx, shooter: Unit, hex_id: str) -> None:
+    """001 §9.5: the AA unit reaches the airstrike counter in its target hex."""
+    where = ctx.game.hex(shooter.hex).at if shooter.hex else None
+    target = ctx.game.hex(hex_id).at
+    distance = need(where, f"units.{shooter.key} position").distance(need(target, f"hexes.{hex_id} position"))
+    reach = need(shooter.current.aa.range if shooter.current.aa else None, f"units.{shooter.key}.aa.range")
+    if distance > reach:
+        ctx.answer.illegal("001 §9.5", f"{shooter.name} is {distance} hexes from {hex_id}: AA range {reach}")
+
+
 def aa_fire(ctx: Ctx) -> None:
     """AA fire at an airstrike (001 §9.5: no LOS needed; one hit aborts it, two shoot it
     down) or air cover attacking (001 §9.6); hits on a helicopter apply normally (§9.3)."""
     ans = ctx.answer
     shooter = ctx.unit(ctx.action.actor)
     target = ctx.unit(ctx.action.target if isinstance(ctx.action.target, str) else None, "target")
+    _aa_may_fire(ctx, shooter, target)
+    if ans.legal is False:
+        return
+    ans.set("legal", True)
+    _aa_spent(ctx, shooter)
+    if ctx.action.hits is not None or ctx.dice is not None:
+        ctx.stage(("hits", "saves", "net_hits", "units"), lambda: ans.set(
+            "hits", _aa_roll(ctx, shooter, target, "attack")) or _aircraft_takes(
+            ctx, target, ans.values["hits"], "save", "d6"))
+
+
+def _aa_may_fire(ctx: Ctx, shooter: Unit, target: Unit) -> None:
+    """§1.3.4.5: AA firepower, at helicopters and aircraft; air cover once pulled (001 §9.6),
+    other AA units not Ops Complete (001 §9.5)."""
+    ans = ctx.answer
     if shooter.current.aa is None:
         ans.illegal("§1.3.4.5", f"{shooter.name} has no AA firepower")
     if target.type.target_type not in ("aircraft", "helicopter"):
@@ -83,30 +158,41 @@ def aa_fire(ctx: Ctx) -> None:
             ans.illegal("001 §9.6", "air cover not yet pulled from the cup cannot counter")
     elif shooter.status.ops_complete:
         ans.illegal("001 §9.5", f"{shooter.name} is Ops Complete")
-    if ans.legal is False:
-        return
-    ans.set("legal", True)
+
+
+def _aa_spent(ctx: Ctx, shooter: Unit) -> None:
+    """Firing AA marks the unit Ops Complete (001 §9.5); air cover is removed (001 §9.6)."""
     if "air_cover" in shooter.type.abilities:
         ctx.emit(UnitRemoved(shooter.key, "removed"))
-        ans.because("001 §9.6", "air cover attacks, then is removed from play")
+        ctx.answer.because("001 §9.6", f"{shooter.name} (air cover) attacks, then is removed from play")
     else:
         ctx.emit(StatusChanged(shooter.key, "ops_complete", True))
-    if ctx.action.hits is not None or ctx.dice is not None:
-        ctx.stage(("hits", "saves", "net_hits", "units"), lambda: _aa_hits(ctx, shooter, target))
 
 
-def _aa_hits(ctx: Ctx, shooter: Unit, target: Unit) -> None:
+def _aa_roll(ctx: Ctx, shooter: Unit, target: Unit, label: str) -> int:
+    """One AA attack: its hits, given (``hits`` by shooter key, or an int) or rolled."""
+    given = ctx.action.hits
+    if isinstance(given, dict) and shooter.key in given:
+        return int(given[shooter.key])
+    if isinstance(given, int) and ctx.action.kind == "aa_fire":
+        return given
+    if isinstance(given, dict) and ctx.action.kind == "aa_fire":
+        return ctx.given_hits(target.key) or 0
+    aa = shooter.current.aa
+    fp, to_hit = need(aa.fp, f"units.{shooter.key}.aa.fp"), need(aa.to_hit, f"units.{shooter.key}.aa.to_hit")
+    hits = sum(1 for d in ctx.roll(fp, label) if d >= to_hit)
+    ctx.answer.because("001 §9.5", f"{shooter.name} AA {fp} dice at {to_hit}+: {hits} hit(s)")
+    return hits
+
+
+def _aircraft_takes(ctx: Ctx, target: Unit, hits: int, save_label: str, d6_label: str) -> int:
+    """The aircraft's armor roll on the summed hits (001 §9.5), then: a helicopter takes them
+    normally (§9.3); an airstrike aborts on one (1d6: 1-3 to base, 4-6 back to the cup) and is
+    shot down on two. Returns the net hits."""
     ans = ctx.answer
-    if ctx.action.hits is not None:
-        hits = ctx.given_hits(target.key)
-    else:
-        aa = shooter.current.aa
-        fp, to_hit = need(aa.fp, f"units.{shooter.key}.aa.fp"), need(aa.to_hit, f"units.{shooter.key}.aa.to_hit")
-        hits = sum(1 for d in ctx.roll(fp, "attack") if d >= to_hit)
-    ans.set("hits", hits)
     armor = need(target.current.armor, f"units.{target.key}.armor")
     save = need(target.current.save, f"units.{target.key}.save")
-    saves = sum(1 for d in ctx.roll(armor, "save") if d >= save) if hits else 0
+    saves = sum(1 for d in ctx.roll(armor, save_label) if d >= save) if hits else 0
     net = max(0, hits - saves)
     ans.set("saves", saves)
     ans.set("net_hits", net)
@@ -114,17 +200,18 @@ def _aa_hits(ctx: Ctx, shooter: Unit, target: Unit) -> None:
     if target.type.target_type == "helicopter":
         damage.take_hits(ctx, target.key, net)
         damage.aftermath(ctx, [target.key])
-        return
+        return net
     ans.unit(target.key, hits=net)
     if net >= 2:
         ctx.emit(UnitEliminated(target.key))
         ans.because("001 §9.5", "two hits: the aircraft is shot down")
     elif net == 1:
-        roll = ctx.roll(1, "d6")[0]
+        roll = ctx.roll(1, d6_label)[0]
         back = roll >= 4
         ctx.emit(UnitRemoved(target.key, "cup" if back else "removed"))
         ans.because("001 §9.5", f"one hit aborts the strike; 1d6 = {roll}: "
                     + ("it circles back to the cup" if back else "it returns to base"))
+    return net
 
 
 def mode_change(ctx: Ctx) -> None:

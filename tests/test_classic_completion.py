@@ -254,3 +254,79 @@ def test_unhurt_overrunner_exits_into_the_exit_hex() -> None:
     assert [(type(e).__name__, e.unit) for e in answer.events] == [
         ("UnitDisrupted", "I"), ("UnitReduced", "I"), ("UnitEliminated", "I"), ("UnitMoved", "A")]
     assert answer.events[-1].hex == "3,0"
+
+
+# -- 001 §9.5 AA fire inside the airstrike, 001 §9.6 air cover ---------------------------------
+
+PLANE = UnitType(name="A-10", target_type="aircraft", armor=1, save=5, ap=Weapon(fp=4, to_hit=4), he=Weapon(fp=4, to_hit=4))
+ZSU = UnitType(name="ZSU-23-4", target_type="light_armor", steps=1, armor=1, save=6, mp=5,
+               aa=Weapon(fp=3, to_hit=4, range=3))
+COVER = UnitType(name="MiG-29", target_type="aircraft", aa=Weapon(fp=2, to_hit=4), abilities=frozenset({"air_cover"}))
+
+
+def strike_board(*extra: Unit) -> Game:
+    plane = Unit("P", PLANE, side="nato", location="held")
+    return board(plane, enemy("T", "4,0"), enemy("Z", "6,0", ZSU), enemy("Y", "8,-2", ZSU), *extra)
+
+
+def strike(game: Game, *aa: str, dice=None, ruleset=UNTOLD):
+    return ruleset.resolve(game, make_action("airstrike", unit="P", target="4,0", supporting=aa), dice)
+
+
+def test_airstrike_lists_the_aa_units_in_range() -> None:
+    answer = strike(strike_board(), dice=GivenDice([4, 4, 1, 1, 5]))
+    assert answer.values["aa_eligible"] == ["Z"]            # Y is 4 hexes away, AA range 3
+    assert "aa_hits" not in answer.values and answer.values["hits"] == 2
+
+
+def test_one_aa_hit_aborts_the_strike() -> None:
+    # Z: 3 AA dice at 4+ -> 2 hits; A-10 armor 1 at 5+ saves one; 1 net hit: abort, 1d6 = 2: to base
+    answer = strike(strike_board(), "Z", dice=GivenDice([4, 5, 1, 6, 2]))
+    assert (answer.values["aa_hits"], answer.values["saves"], answer.values["net_hits"]) == (2, 1, 1)
+    assert answer.values["aborted"] is True and "hits" not in answer.values
+    assert answer.rolls == [("aa", [4, 5, 1]), ("aa_save", [6]), ("abort_d6", [2])]
+    assert [(type(e).__name__, e.unit) for e in answer.events] == [("StatusChanged", "Z"), ("UnitRemoved", "P")]
+    assert answer.events[1].location == "removed"
+
+
+def test_two_aa_hits_shoot_the_strike_down() -> None:
+    answer = strike(strike_board(), "Z", dice=GivenDice([4, 5, 6, 2]))
+    assert answer.values["net_hits"] == 3 and answer.values["aborted"] is True
+    assert [type(e).__name__ for e in answer.events] == ["StatusChanged", "UnitEliminated"]
+
+
+def test_a_missed_strike_goes_on_against_the_hex() -> None:
+    # AA misses (no armor roll); AP 4 dice at 4+ -> 2 hits; status 1d6 = 5 > 2: back to the cup;
+    # clear terrain rolls no DB dice; the T-72 is disrupted and reduced
+    answer = strike(strike_board(), "Z", dice=GivenDice([1, 2, 3, 4, 4, 1, 1, 5]))
+    assert answer.values["aa_hits"] == 0 and answer.values["aborted"] is False
+    assert (answer.values["hits"], answer.values["net_hits"], answer.values["ordnance_remaining"]) == (2, 2, True)
+    assert [(type(e).__name__, e.unit) for e in answer.events] == [
+        ("StatusChanged", "Z"), ("UnitRemoved", "P"), ("UnitDisrupted", "T"), ("UnitReduced", "T")]
+
+
+def test_aa_out_of_range_or_spent_may_not_fire() -> None:
+    far = strike(strike_board(), "Y", dice=GivenDice([6] * 10))
+    assert far.legal is False and "ZSU-23-4 is 4 hexes from 4,0: AA range 3" in [r.text for r in far.reasons]
+    spent = strike_board().with_unit(Unit("Z", ZSU, side="pact", hex="6,0", status=Status(ops_complete=True)))
+    answer = strike(spent, "Z", dice=GivenDice([6] * 10))
+    assert answer.legal is False and answer.rolls == []
+
+
+def test_air_cover_counters_the_strike_and_leaves_play() -> None:
+    held = strike(strike_board(Unit("C", COVER, side="pact", location="held")), "C", dice=GivenDice([4, 4, 1, 3]))
+    assert held.values["net_hits"] == 2
+    assert [(type(e).__name__, e.unit) for e in held.events] == [("UnitRemoved", "C"), ("UnitEliminated", "P")]
+    in_cup = strike(strike_board(Unit("C", COVER, side="pact", location="cup")), "C", dice=GivenDice([6] * 9))
+    assert in_cup.legal is False
+    assert "air cover not yet pulled from the cup cannot counter" in [r.text for r in in_cup.reasons]
+
+
+def test_checking_a_defended_strike_leaves_its_outcome_open() -> None:
+    answer = UNTOLD.check(strike_board(), make_action("airstrike", unit="P", target="4,0", supporting=("Z",)))
+    assert [(type(e).__name__, e.unit) for e in answer.events] == [("StatusChanged", "Z")]
+    assert answer.gaps["hits"] == "not stated: dice.aa (the AA fire decides whether the strike goes on, 001 §9.5)"
+    given = UNTOLD.check(strike_board(), make_action("airstrike", unit="P", target="4,0", supporting=("Z",),
+                                                     hits={"Z": 0, "P": 3}))
+    assert given.values["aa_hits"] == 0 and given.values["hits"] == 3
+    assert "not supported: 001 §9.5" in strike(strike_board(), ruleset=EISENBACH).gaps["*"]
