@@ -95,7 +95,8 @@ class PieceCommand(Command):
     def __init__(self, text: str, quoting: str = MODERN) -> None:
         super().__init__(text)
         self.quoting = quoting
-        self._values: list[str] | None = None
+        # A tuple of strings: the garbage collector stops tracking it after one pass.
+        self._values: tuple[str, ...] | None = None
 
     def _fields(self) -> Fields:
         if self.fields is None:
@@ -109,9 +110,9 @@ class PieceCommand(Command):
             if self.fields is None and "\\" + PARAM not in body:
                 # Without a backslash before any '/', every '/' separates fields (split_raw
                 # would glue nothing) and unescaping only strips enclosing quotes.
-                self._values = [unescape(raw, PARAM) for raw in body.split(PARAM)]
+                self._values = tuple([unescape(raw, PARAM) for raw in body.split(PARAM)])
             else:
-                self._values = self._fields().values()
+                self._values = tuple(self._fields().values())
         return self._values[index] if index < len(self._values) else None
 
     def _set(self, index: int, value: str | None) -> None:

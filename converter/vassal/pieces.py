@@ -244,8 +244,10 @@ def _expanded(traits: Sequence[Trait], prototypes: Mapping[str, PrototypeText], 
     return out
 
 
-#: A type chain: each level's own type text and the trait class that types it, outermost first.
-Chain = tuple[tuple[str, ...], tuple[type[Trait], ...]]
+#: A type chain: each level's own type text, outermost first.
+Chain = tuple[str, ...]
+#: The trait classes of a chain, level by level.
+Classes = tuple[type[Trait], ...]
 
 
 def _split_type(type_text: str) -> Chain:
@@ -253,7 +255,7 @@ def _split_type(type_text: str) -> Chain:
     types = split_fast(type_text)
     if types is None:
         types = split_levels(type_text)[0]
-    return tuple(types), tuple(map(trait_class, types))
+    return tuple(types)
 
 
 class _ChainCache:
@@ -261,31 +263,41 @@ class _ChainCache:
 
     Many pieces share one type text (every counter of a kind in a save, every copy
     of a palette piece), so its split is done once. Sharing is safe because a chain
-    is immutable (tuples of strings and classes): each piece still gets its own
-    trait objects, and a trait edits its own field list, never the shared text.
-    When the bound is reached the cache starts afresh, which keeps it simple and
-    costs at most one more split per type.
+    is an immutable tuple of strings: each piece still gets its own trait objects,
+    and a trait edits its own field list, never the shared text.
+
+    The chains (tuples of strings) and their classes are kept apart, and each
+    distinct sequence of classes is stored once: the garbage collector stops
+    tracking a tuple of strings, so a large cache adds almost nothing to its
+    scans. When the bound is reached the cache starts afresh, which keeps it
+    simple and costs at most one more split per type.
     """
 
-    __slots__ = ("max_chars", "chars", "chains")
+    __slots__ = ("max_chars", "chars", "chains", "classes", "class_runs")
 
     def __init__(self, max_chars: int) -> None:
         self.max_chars = max_chars
         self.chars = 0
         self.chains: dict[str, Chain] = {}
+        self.classes: dict[str, Classes] = {}
+        self.class_runs: dict[Classes, Classes] = {}
 
-    def get(self, type_text: str) -> Chain:
+    def get(self, type_text: str) -> tuple[Chain, Classes]:
         chain = self.chains.get(type_text)
-        if chain is None:
-            chain = _split_type(type_text)
-            size = len(type_text)
-            if size <= self.max_chars // 16:
-                if self.chars + size > self.max_chars:
-                    self.chains = {}
-                    self.chars = 0
-                self.chains[type_text] = chain
-                self.chars += size
-        return chain
+        if chain is not None:
+            return chain, self.classes[type_text]
+        chain = _split_type(type_text)
+        classes = tuple(map(trait_class, chain))
+        size = len(type_text)
+        if size <= self.max_chars // 16:
+            if self.chars + size > self.max_chars:
+                self.chains, self.classes, self.class_runs = {}, {}, {}
+                self.chars = 0
+            classes = self.class_runs.setdefault(classes, classes)
+            self.classes[type_text] = classes
+            self.chains[type_text] = chain
+            self.chars += size
+        return chain, classes
 
 
 #: About 8 M characters of type text (and as much again for the split levels).
@@ -315,7 +327,8 @@ def decode_piece(type_text: str, state_text: str | None = None, *, piece_id: str
         except TooManyLevels:
             raise EncodingError(f"state has more TAB-separated segments than the type has traits ({count})",
                                 piece=piece_id) from None
-        states = found if len(found) == count else found + [None] * (count - len(found))
+        # A tuple of strings (and Nones) is untracked by the garbage collector after one pass.
+        states = tuple(found) if len(found) == count else tuple(found) + (None,) * (count - len(found))
     traits = [cls(t, s, quoting, piece_id) for cls, t, s in zip(classes, types, states)]
     piece = Piece.__new__(Piece)  # every field set here; skips __init__'s fresh-piece bookkeeping
     piece.traits, piece.quoting, piece.piece_id = traits, quoting, piece_id

@@ -98,11 +98,12 @@ class PieceEntry:
     def piece(self) -> "Piece":
         """The typed piece (decoded on first use, then cached)."""
         if self._piece is None:
+            command = self.command
             try:
-                self._piece = _decode_piece(self.type_text, self.state_text, quoting=self.quoting,
-                                            piece_id=self.id)
+                self._piece = decode_piece(command.type_text, command.state_text, quoting=self.quoting,
+                                           piece_id=command.id)
             except WawkitError as error:
-                raise error.located(piece=self.id)
+                raise error.located(piece=command.id)
         return self._piece
 
     @property
