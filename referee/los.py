@@ -13,6 +13,7 @@ from referee.model import Unit, need
 from referee import situation
 from referee.ruleset import Ctx
 
+SMOKE = frozenset({"smoke_2", "smoke_1", "smoke"})
 HELICOPTER_HEIGHT = {"clear": 1, "hill": 2, "woods": 2, "city": 2, "city_ruins": 2, "wooded_hill": 3}
 
 
@@ -140,16 +141,45 @@ def helicopter_blocked(ctx: Ctx, height: int, over: str | None, target_level: in
 
 def unit_blocked(ctx: Ctx, attacker: Unit, target: Unit) -> tuple[bool, str]:
     """LOS between two units: the Helicopter LOS Table when one of them flies (read from
-    the helicopter, as LOS is reciprocal), §7.1/§7.2 otherwise."""
+    the helicopter, as LOS is reciprocal), §7.1/§7.2 otherwise; then Smoke's screen over
+    its six neighbouring hexes (§8.2)."""
     for flier, other in ((attacker, target), (target, attacker)):
         if flier.type.target_type == "helicopter" and other.type.target_type != "helicopter":
             intervening, _ = situation.line(ctx, flier.key, other.key)
             over = ctx.game.hex(flier.hex).terrain if flier.hex else None
-            return helicopter_blocked(ctx, helicopter_level(ctx, flier), over,
-                                      level_of(ctx, other), intervening)
-    intervening, _ = situation.line(ctx, attacker.key, target.key)
-    return blocked(ctx, level_of(ctx, attacker), level_of(ctx, target), intervening,
-                   situation.crest(ctx, attacker.key, target.key))
+            found = helicopter_blocked(ctx, helicopter_level(ctx, flier), over, level_of(ctx, other), intervening)
+            break
+    else:
+        intervening, _ = situation.line(ctx, attacker.key, target.key)
+        found = blocked(ctx, level_of(ctx, attacker), level_of(ctx, target), intervening,
+                        situation.crest(ctx, attacker.key, target.key))
+    if found[0]:
+        return found
+    screen = smoke_screen(ctx, attacker, target, intervening)
+    return (True, screen) if screen else found
+
+
+def smoke_screen(ctx: Ctx, attacker: Unit, target: Unit, intervening: list[Mapping[str, Any]]) -> str | None:
+    """§8.2: a Smoke marker blocks LOS, from any elevation, into and through its hex and its
+    six neighbouring hexes (and out of them, 001) for units not adjacent to each other;
+    thermal sights (002 §8.2, the Advanced Imaging column) see through it. Returns why the
+    LOS is screened, or None. Needs map positions; stated lines carry their own markers."""
+    smoke = [h for h in ctx.game.hexes.values() if h.markers & SMOKE and h.at is not None]
+    ends = [ctx.game.hex(u.hex).at if u.hex else None for u in (attacker, target)]
+    if not smoke or None in ends or ends[0].distance(ends[1]) <= 1:
+        return None
+    if attacker.name in ctx.params.thermal_units or "thermal" in attacker.type.abilities:
+        return None
+    looked = [(h["id"], "through") for h in intervening if h.get("id")] + [(target.hex, "into")]
+    if ctx.params.smoke_blocks_out_of:
+        looked.append((attacker.hex, "out of"))
+    for hex_id, how in looked:
+        at = ctx.game.hex(hex_id).at
+        for cloud in smoke:
+            if at is not None and at.distance(cloud.at) <= 1:
+                where = "" if cloud.id == hex_id else f", next to the Smoke in {cloud.id}"
+                return f"Smoke blocks the LOS {how} {hex_id}{where} (§8.2)"
+    return None
 
 
 def line_of_sight(ctx: Ctx) -> None:

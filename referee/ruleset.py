@@ -50,6 +50,9 @@ class Params:
     disrupted_retreat_any_enemy: bool = True
     #: §6.4: no hex is overrun twice by one AFV in the same "impulse" (001) / "turn" (002).
     overrun_repeat_scope: str = "impulse"
+    #: §8.2: Smoke blocks LOS "out of, into and through" its hex and six neighbours (001) or
+    #: only "into and through" them (002): may a unit in a neighbouring hex see out?
+    smoke_blocks_out_of: bool = True
 
     def has(self, feature: str) -> bool:
         return feature in self.features
