@@ -16,11 +16,23 @@ AREA_MISSIONS = {"chemical", "mlrs"}
 CALLERS = ("hq", "leader")
 
 
-def _spotter_ok(ctx: Ctx, spotter: Unit, firer: Unit | None) -> bool:
-    """HQ, recon (§1.3.4.4) or leader (001 §1.3.6) of the firer's Formation, seeing the target."""
+def _spotter_ok(ctx: Ctx, spotter: Unit, firer: Unit | None, mission: bool = True) -> bool:
+    """HQ, recon (§1.3.4.4) or leader (001 §1.3.6) of the firer's Formation, seeing the target.
+    A fire mission (§8.0, and on-map artillery through it, 001 §8.6) is called by an HQ only
+    in 002, and must be the caller's FIRST action; a mortar's spotter (§1.3.4.3) is not."""
     calls = spotter.type.target_type in CALLERS or "recon" in spotter.type.abilities
     if not calls:
         ctx.answer.illegal("§8.0", f"{spotter.name} cannot call artillery")
+        return False
+    if spotter.type.target_type == "leader":
+        ctx.params.require("leaders", "001 §8.0")
+    if mission and spotter.type.target_type not in CALLERS and not ctx.params.recon_calls_missions:
+        ctx.answer.illegal("002 §8.0", f"{spotter.name} is not an HQ: only an HQ calls fire missions")
+        return False
+    spent = spotter.status.mp_spent
+    if mission and (spotter.status.ops_complete or spotter.status.moving or spotter.status.fired
+                    or (isinstance(spent, int) and spent > 0)):
+        ctx.answer.illegal("§8.0", f"calling artillery must be {spotter.name}'s FIRST action")
         return False
     if firer is not None and spotter.formation != firer.formation:
         ctx.answer.illegal("§1.3.4.3, 001 §8.6", f"{spotter.name} is not of {firer.name}'s Formation")
@@ -46,7 +58,7 @@ def _on_map(ctx: Ctx, firer: Unit) -> None:
         ans.set("roll_required", False)
         ans.because("§1.3.4.3, 001 §8.6", f"{firer.name} sees the target: no accuracy roll")
     elif ctx.action.spotter:
-        if _spotter_ok(ctx, ctx.game.unit(ctx.action.spotter), firer):
+        if _spotter_ok(ctx, ctx.game.unit(ctx.action.spotter), firer, firer.type.arty_type != "mrtr"):
             ans.set("roll_required", True)
     elif sees is False:
         ans.illegal("§1.3.4.3, 001 §8.6", "target outside the LOS and no spotter of the Formation")

@@ -96,7 +96,7 @@ def classic_params(book: str) -> Params:
         return Params(ruleset="classic", book="eisenbach", mines_disrupt_on="even",
                       hill_los_any_city_blocks=True, unarmored_ap_hit_reduces=False,
                       disrupted_retreat_any_enemy=False, overrun_repeat_scope="turn",
-                      smoke_blocks_out_of=False,
+                      smoke_blocks_out_of=False, recon_calls_missions=False,
                       **_moving_fire("eisenbach"))
     if book == "untold":
         return Params(ruleset="classic", book="untold", features=UNTOLD_FEATURES,

@@ -53,6 +53,9 @@ class Params:
     #: §8.2: Smoke blocks LOS "out of, into and through" its hex and six neighbours (001) or
     #: only "into and through" them (002): may a unit in a neighbouring hex see out?
     smoke_blocks_out_of: bool = True
+    #: §8.0: who calls fire missions: "the active Formation's HQ, recon unit, or leader" (001)
+    #: or "An HQ" only (002); mortars take an HQ or recon spotter in both (§1.3.4.3).
+    recon_calls_missions: bool = True
 
     def has(self, feature: str) -> bool:
         return feature in self.features

@@ -374,3 +374,39 @@ def test_adjacent_units_and_thermal_sights_see_past_the_screen() -> None:
     thermal = smoke_board("8,3", "8,-2", "8,-3", ABRAMS)
     assert los(thermal, EISENBACH)[0] is False
     assert los(thermal, UNTOLD)[0] is True            # no Advanced Imaging list in The Untold Stories text
+
+
+# -- §8.0 who calls artillery ----------------------------------------------------------------------
+
+RECON = UnitType(name="BRDM-2", target_type="light_armor", armor=1, save=6, mp=6, abilities=frozenset({"recon"}))
+HQ = UnitType(name="HQ", target_type="hq", mp=6)
+MORTAR = UnitType(name="120mm", target_type="soft_vehicle", arty_type="mrtr", he=Weapon(fp=3, to_hit=5, range=12))
+
+
+def call(caller: Unit, ruleset, *extra: Unit, unit: str | None = None):
+    from referee.actions import Mission
+    from referee.model import Facts, Relation
+    game = board(caller, enemy("T", "6,0"), *extra)
+    game = Game(units=game.units, hexes=game.hexes, facts=Facts(relations={"T": Relation(los=False)}))
+    mission = None if unit else Mission("he", 4, 5)
+    return ruleset.check(game, make_action("indirect_fire", unit=unit, target="T" if unit else "6,0",
+                                           spotter=caller.key, mission=mission))
+
+
+def test_recon_calls_fire_missions_in_untold_only() -> None:
+    recon = friend("R", "2,0", RECON, formation="F")
+    assert call(recon, UNTOLD).legal is True
+    eisenbach = call(recon, EISENBACH)
+    assert eisenbach.legal is False
+    assert ("002 §8.0", "BRDM-2 is not an HQ: only an HQ calls fire missions") in \
+        [(r.section, r.text) for r in eisenbach.reasons]
+    # a mortar's spotter may be recon in both books (§1.3.4.3)
+    mortar = friend("M", "0,0", MORTAR, formation="F")
+    assert call(recon, EISENBACH, mortar, unit="M").legal is True
+
+
+def test_calling_a_mission_is_the_first_action() -> None:
+    moved = friend("H", "2,0", HQ, formation="F", status=Status(mp_spent=2))
+    answer = call(moved, EISENBACH)
+    assert answer.legal is False and "calling artillery must be HQ's FIRST action" in [r.text for r in answer.reasons]
+    assert call(friend("H", "2,0", HQ, formation="F"), EISENBACH).legal is True
