@@ -145,16 +145,26 @@ def minefield_attack(ctx: Ctx) -> None:
     """Mines attack a unit entering the hex or its neighbours: one 1d6, parity by book."""
     unit = ctx.unit(ctx.action.actor)
     hex_id = ctx.action.target if isinstance(ctx.action.target, str) else None
-    roll = ctx.roll(1, "d6")[0]
+    mines_attack(ctx, unit, hex_id)
+
+
+def mines_attack(ctx: Ctx, unit: Unit, hex_id: str | None, label: str = "d6") -> bool:
+    """One attack of the Mines marker in ``hex_id`` on ``unit`` (002 §8.3 even / 001 §12.2 odd
+    disrupts; a 6 removes the marker). Returns whether the marker was removed."""
+    roll = ctx.roll(1, label)[0]
     odd = roll % 2 == 1
     disrupts = odd if ctx.params.mines_disrupt_on == "odd" else not odd
     section = "001 §12.2" if ctx.params.mines_disrupt_on == "odd" else "002 §8.3"
     ctx.answer.because(section, f"mines 1d6 = {roll}: " + ("disrupted" if disrupts else "no effect"))
-    if disrupts and not unit.status.disrupted:
+    already = unit.status.disrupted or any(
+        isinstance(e, UnitDisrupted) and e.unit == unit.key for e in ctx.answer.events)
+    if disrupts and not already:
         ctx.emit(UnitDisrupted(unit.key))
     if roll == 6 and hex_id is not None:
         ctx.emit(MarkerRemoved(hex_id, "mines"))
         ctx.answer.because(section, "a 6 removes the Mines marker")
+        return True
+    return False
 
 
 def scatter(ctx: Ctx) -> None:

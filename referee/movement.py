@@ -8,7 +8,7 @@ from functools import lru_cache
 import yaml
 
 from referee.errors import NotStated
-from referee.events import StatusChanged, UnitMoved
+from referee.events import StatusChanged, UnitDisrupted, UnitMoved
 from referee.model import Facts, Unit, need
 from referee.ruleset import Ctx
 from referee.tec import DATA
@@ -91,6 +91,9 @@ def entry_cost(ctx: Ctx, unit: Unit, hex_id: str, previous: str | None) -> int |
             return need(unit.current.mp, f"units.{unit.key}.mp")
     road = "road" in hex_state.features and (ctx.game.facts.get("road") or (
         previous is not None and "road" in ctx.game.hex(previous).features))
+    if not road and previous is not None:         # a road drawn on the hexside crossed
+        from referee.situation import side_features
+        road = "road" in side_features(ctx.game, ctx.game.hex(previous), hex_state)
     if road:
         return 1
     climb = _climb_costs(ctx.params.tec).get(row.name, 0)
@@ -154,9 +157,48 @@ def move(ctx: Ctx) -> None:
         if spent + total > unit.current.mp + bonus:
             ans.illegal("§5.0", f"{spent + total} MP is more than the Movement Factor {unit.current.mp + bonus}")
     if ans.legal is None and unit.current.mp is not None:
+        ctx.stage("mines_attacks", lambda: _mines(ctx, unit, route))
+    if ans.legal is None and unit.current.mp is not None:
         ans.set("legal", True)
         ans.unit(unit.key, mp_after=unit.current.mp + bonus - total)
         ctx.emit(UnitMoved(unit.key, route[-1]), StatusChanged(unit.key, "ops_complete", True))
+
+
+def _mines(ctx: Ctx, unit: Unit, route: list[str]) -> None:
+    """002 §8.3, 001 §12.2: a Mines marker attacks every unit entering its hex or one of its six
+    neighbours, at each such hex. ``mines_attacks`` lists the Mines hexes in order; with dice
+    each attack is rolled, and a unit disrupted on the way moves on under §6.1.7."""
+    from referee.artillery import mines_attack
+    fields = [h for h in ctx.game.hexes.values() if "mines" in h.markers]
+    if not fields:
+        return
+    attacks: list[tuple[int, str]] = []
+    for index, hex_id in enumerate(route):
+        here = ctx.game.hex(hex_id).at
+        for mined in fields:
+            if mined.id != hex_id and (here is None or mined.at is None):
+                raise NotStated(f"positions of {hex_id} and the Mines hex {mined.id}")
+            if mined.id == hex_id or here.distance(mined.at) == 1:
+                attacks.append((index, mined.id))
+    ctx.answer.set("mines_attacks", [mined for _, mined in attacks])
+    if ctx.dice is None or not attacks:
+        return
+    cleared: set[str] = set()
+    for index, mined in attacks:
+        if mined in cleared:
+            continue
+        was = ctx.answer.events[:]
+        if mines_attack(ctx, unit, mined, "mines"):
+            cleared.add(mined)
+        hit = any(isinstance(e, UnitDisrupted) for e in ctx.answer.events[len(was):])
+        if hit and index < len(route) - 1:
+            moved = unit.with_status(disrupted=True)
+            moved = replace(moved, hex=route[index])
+            probe = Ctx(ctx.game.with_unit(moved), ctx.action, ctx.params, ctx.tec, None, ctx.answer)
+            ctx.answer.because("§6.1.7", f"disrupted by the Mines in {mined}: the rest of the move is Disrupted movement")
+            _disrupted_move(probe, moved, route[index + 1:])
+            if ctx.answer.legal is False:
+                return
 
 
 def _enemies_in(ctx: Ctx, unit: Unit, hex_id: str) -> list[Unit]:

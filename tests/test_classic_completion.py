@@ -410,3 +410,38 @@ def test_calling_a_mission_is_the_first_action() -> None:
     answer = call(moved, EISENBACH)
     assert answer.legal is False and "calling artillery must be HQ's FIRST action" in [r.text for r in answer.reasons]
     assert call(friend("H", "2,0", HQ, formation="F"), EISENBACH).legal is True
+
+
+# -- Mines attack a moving unit (002 §8.3, 001 §12.2); roads along hexsides ------------------------
+
+def test_a_move_lists_and_rolls_the_mines_attacks() -> None:
+    game = board(friend("A", "1,0"), enemy("E", "0,3"), markers={"3,-1": {"mines"}})
+    checked = move(game, "A", "2,0", "3,0", "4,0")
+    assert checked.legal is True and checked.values["mines_attacks"] == ["3,-1", "3,-1"]   # 2,0 and 3,0
+    # 001: odd disrupts. 2 = no effect, then 3 = disrupted in 3,0; 4,0 is farther from E: the move stands
+    rolled = UNTOLD.resolve(game, make_action("move", unit="A", path=("2,0", "3,0", "4,0")), GivenDice([2, 3]))
+    assert rolled.legal is True and rolled.rolls == [("mines", [2]), ("mines", [3])]
+    assert [(type(e).__name__, e.unit) for e in rolled.events] == [
+        ("UnitDisrupted", "A"), ("UnitMoved", "A"), ("StatusChanged", "A")]
+    # 002: even disrupts, and a 6 also removes the marker: no second attack
+    removed = EISENBACH.resolve(game, make_action("move", unit="A", path=("2,0", "3,0", "4,0")), GivenDice([6]))
+    assert removed.rolls == [("mines", [6])]
+    assert [type(e).__name__ for e in removed.events] == ["UnitDisrupted", "MarkerRemoved", "UnitMoved", "StatusChanged"]
+
+
+def test_disrupted_by_mines_the_rest_of_the_move_is_disrupted_movement() -> None:
+    game = board(friend("A", "1,0"), enemy("E", "8,0"), markers={"2,-1": {"mines"}})
+    answer = UNTOLD.resolve(game, make_action("move", unit="A", path=("2,0", "3,0")), GivenDice([1, 2]))
+    assert answer.legal is False
+    assert [r.text for r in answer.reasons][-2:] == [
+        "disrupted by the Mines in 2,-1: the rest of the move is Disrupted movement",
+        "disrupted M1 may not move closer to T-72 in its LOS (3,0: 6 -> 5 hexes)"]
+    assert [type(e).__name__ for e in answer.events] == ["UnitDisrupted"]
+
+
+def test_road_on_the_hexside_costs_one() -> None:
+    woods = board(friend("A", "1,0"), terrain={"2,0": "woods"})
+    assert move(woods, "A", "2,0").values["cost"] == 2
+    toward = Hex(2, 0).direction_to(Hex(1, 0))
+    side = woods.with_hex(HexState("2,0", terrain="woods", at=Hex(2, 0), hexsides={toward: frozenset({"road"})}))
+    assert move(side, "A", "2,0").values["cost"] == 1
