@@ -113,6 +113,8 @@ def indirect_fire(ctx: Ctx) -> None:
         if hex_id is not None:
             ctx.emit(MarkerPlaced(hex_id, marker))
         ans.because("§8.2-§8.4", f"{marker.replace('_', ' ')} marker placed")
+        if kind == "chemical" and hex_id is not None and ans.legal is not False and ctx.dice is not None:
+            ctx.stage("units", lambda: chemical_barrage(ctx, hex_id))
         return
     if hex_id is not None and fp is not None and to_hit is not None and ans.legal is not False:
         ctx.stage(("hits", "saves", "net_hits", "defense_dice"),
@@ -180,9 +182,7 @@ def scatter(ctx: Ctx) -> None:
 
 def place_marker(ctx: Ctx) -> None:
     """Place a Smoke 2, Mines or Chemical marker (§8.2-§8.4) with its immediate effect:
-    a Chemical marker makes every unit in the hex check morale (its six neighbours are
-    separate ``chemical_attack`` checks)."""
-    from referee.morale import chemical_check
+    a Chemical marker makes every unit in the hex and its six neighbours check morale."""
     hex_id = ctx.action.target if isinstance(ctx.action.target, str) else None
     hex_id = need(hex_id, "query.target")
     marker = ctx.action.choice
@@ -192,6 +192,20 @@ def place_marker(ctx: Ctx) -> None:
     ctx.answer.set("legal", True)
     ctx.answer.because("§8.2-§8.4, 001 §12", f"{marker.replace('_', ' ')} marker placed in {hex_id}")
     if marker == "chemical":
-        for unit in ctx.game.stack(hex_id):
+        chemical_barrage(ctx, hex_id)
+
+
+def chemical_barrage(ctx: Ctx, hex_id: str) -> None:
+    """§8.4: the barrage "immediately affects all units in that hex and its six neighboring
+    hexes": each checks morale (passengers share their carrier's result)."""
+    from referee.morale import chemical_check
+    at = ctx.game.hex(hex_id).at
+    hexes = [hex_id]
+    if at is None:
+        ctx.answer.gap("neighbours", f"not stated: hexes.{hex_id} position (its six neighbours are attacked too, §8.4)")
+    else:
+        hexes += sorted(h.id for h in ctx.game.hexes.values() if h.at is not None and at.distance(h.at) == 1)
+    for h in hexes:
+        for unit in ctx.game.stack(h):
             if unit.carried_by is None and unit.type.target_type not in ("hq", "leader", "support_weapon"):
                 chemical_check(ctx, unit)

@@ -134,8 +134,10 @@ def move(ctx: Ctx) -> None:
     for index, hex_id in enumerate(route):
         if index < len(route) - 1:
             _stacking_after(ctx, unit, hex_id, passing=True)
-        if "chemical" in ctx.game.hex(hex_id).markers:
-            ans.modify("cost", 2, f"Chemical marker in {hex_id}", "§8.4")
+        cloud = _chemical_near(ctx, hex_id)
+        if cloud is not None:
+            where = f"in {hex_id}" if cloud == hex_id else f"in {cloud}, next to {hex_id}"
+            ans.modify("cost", 2, f"Chemical marker {where}", "§8.4")
             total += 2
         cost = ctx.stage("cost", lambda h=hex_id, p=previous: entry_cost(ctx, unit, h, p))
         if "cost" in ans.gaps:
@@ -199,6 +201,21 @@ def _mines(ctx: Ctx, unit: Unit, route: list[str]) -> None:
             _disrupted_move(probe, moved, route[index + 1:])
             if ctx.answer.legal is False:
                 return
+
+
+def _chemical_near(ctx: Ctx, hex_id: str) -> str | None:
+    """§8.4: "an additional 2 MP to enter a hex with a Chemical Strike marker, or one of its six
+    neighboring hexes": the marker's hex, found by map position or the stated ``adjacent_to``."""
+    here = ctx.game.hex(hex_id)
+    if "chemical" in here.markers:
+        return hex_id
+    stated = ctx.game.facts.hex_fact(hex_id, "adjacent_to") or ()
+    for cloud in ctx.game.hexes.values():
+        if "chemical" not in cloud.markers:
+            continue
+        if cloud.id in stated or (here.at is not None and cloud.at is not None and here.at.distance(cloud.at) == 1):
+            return cloud.id
+    return None
 
 
 def _enemies_in(ctx: Ctx, unit: Unit, hex_id: str) -> list[Unit]:

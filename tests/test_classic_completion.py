@@ -3,11 +3,11 @@ Disrupted movement (§6.1.7), stacking during a move (§1.4), Overrun limits (§
 inside an airstrike (001 §9.5, §9.6) and Smoke's six neighbouring hexes (§8.2)."""
 from __future__ import annotations
 
-from referee.actions import make_action
+from referee.actions import Mission, make_action
 from referee.classic import classic
 from referee.dice import GivenDice
 from referee.hexes import Hex
-from referee.model import AssaultValue, Game, HexState, Status, Unit, UnitType, Weapon
+from referee.model import AssaultValue, Facts, Game, HexState, Relation, Status, Unit, UnitType, Weapon
 
 UNTOLD, EISENBACH = classic("untold"), classic("eisenbach")
 
@@ -22,7 +22,6 @@ INFANTRY = UnitType(name="MR", target_type="troops", steps=2, mp=1, he=Weapon(fp
 def board(*units: Unit, terrain: dict[str, str] | None = None, markers: dict[str, set[str]] | None = None,
           situation: dict | None = None) -> Game:
     """Clear hexes "q,r" for q in 0..8 and r in -3..3 (cube coordinates), with the given units."""
-    from referee.model import Facts
     hexes = {}
     for q in range(9):
         for r in range(-3, 4):
@@ -384,8 +383,6 @@ MORTAR = UnitType(name="120mm", target_type="soft_vehicle", arty_type="mrtr", he
 
 
 def call(caller: Unit, ruleset, *extra: Unit, unit: str | None = None):
-    from referee.actions import Mission
-    from referee.model import Facts, Relation
     game = board(caller, enemy("T", "6,0"), *extra)
     game = Game(units=game.units, hexes=game.hexes, facts=Facts(relations={"T": Relation(los=False)}))
     mission = None if unit else Mission("he", 4, 5)
@@ -445,3 +442,30 @@ def test_road_on_the_hexside_costs_one() -> None:
     toward = Hex(2, 0).direction_to(Hex(1, 0))
     side = woods.with_hex(HexState("2,0", terrain="woods", at=Hex(2, 0), hexsides={toward: frozenset({"road"})}))
     assert move(side, "A", "2,0").values["cost"] == 1
+
+
+# -- §8.4 Chemical: the marker's six neighbours ------------------------------------------------------
+
+def test_entering_a_hex_next_to_a_chemical_marker_costs_two_more() -> None:
+    game = board(friend("A", "1,0"), markers={"3,-1": {"chemical"}})
+    answer = move(game, "A", "2,0", "2,1")
+    # 2,0 is next to the marker (+2), 2,1 is not
+    assert answer.values["cost"] == 4
+    assert [(m.applies_to, m.value, m.why) for m in answer.modifiers] == [
+        ("cost", 2, "Chemical marker in 3,-1, next to 2,0")]
+
+
+def test_a_chemical_barrage_checks_the_six_neighbours_too() -> None:
+    foot = UnitType(name="MR", target_type="troops", steps=2)
+    units = [Unit("I", foot, side="nato", hex="4,0", strength="full", morale=6),
+             Unit("J", foot, side="nato", hex="5,0", strength="full", morale=6),
+             Unit("K", foot, side="nato", hex="6,0", strength="full", morale=6)]
+    game = board(*units)
+    # I (in the hex) rolls 2+1 = 3 and passes; J (neighbour) rolls 4+4 = 8 and fails; K is two hexes away
+    answer = EISENBACH.resolve(game, make_action("place_marker", target="4,0", choice="chemical"),
+                               GivenDice([2, 1, 4, 4]))
+    assert [(type(e).__name__, getattr(e, "unit", None)) for e in answer.events] == [
+        ("MarkerPlaced", None), ("UnitDisrupted", "J"), ("UnitReduced", "J")]
+    mission = make_action("indirect_fire", target="4,0", mission=Mission("chemical"))
+    fired = UNTOLD.resolve(game, mission, GivenDice([2, 1, 4, 4]))
+    assert [type(e).__name__ for e in fired.events] == ["MarkerPlaced", "UnitDisrupted", "UnitReduced"]
