@@ -15,6 +15,7 @@ into place with :func:`os.replace`, so a failure never leaves a half-written fil
 from __future__ import annotations
 
 import io
+import lzma
 import os
 import tempfile
 import zipfile
@@ -103,9 +104,10 @@ def _read_entry(archive: zipfile.ZipFile, info: zipfile.ZipInfo, file: str | Non
                 chunks.append(chunk)
     except WawkitError:
         raise
-    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError, ValueError,
+    except (zipfile.BadZipFile, zlib.error, lzma.LZMAError, EOFError, NotImplementedError, RuntimeError, ValueError,
             OverflowError, OSError) as error:
-        # zipfile raises all of these on corrupt headers (bad offsets, undecodable names).
+        # zipfile raises all of these on corrupt headers (bad offsets, undecodable names) and
+        # corrupt streams of the other compression methods (LZMA, bzip2).
         raise ContainerError(f"cannot inflate entry: {error}", file=file, entry=info.filename,
                              position=info.header_offset) from None
     return b"".join(chunks)

@@ -66,3 +66,21 @@ def test_a_piece_with_six_hundred_layers_reads_quickly() -> None:
     properties = piece.properties()
     assert len(piece.layers()) == 600 and properties["BasicName"] == "Unit"
     assert time.perf_counter() - began < 2.0
+
+
+def test_corrupt_lzma_entry_is_a_container_error() -> None:
+    """A zip entry stored with LZMA whose properties are invalid raised lzma.LZMAError."""
+    import io
+    import zipfile
+
+    from converter.errors import ContainerError
+    from converter.vassal.container import read_container
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_LZMA) as archive:
+        archive.writestr("savedGame", b"CHAThello" * 100)
+    data = bytearray(buffer.getvalue())
+    properties = 30 + len("savedGame") + 4  # local header, name, then LZMA version and properties size
+    data[properties] = 0xFF  # lc/lp/pb byte out of range
+    with pytest.raises(ContainerError, match=r"^lzma.vsav: entry savedGame: offset 0: cannot inflate entry: "):
+        read_container(bytes(data), file="lzma.vsav")
