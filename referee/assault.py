@@ -72,6 +72,18 @@ def _roll(ctx: Ctx, units: list[Unit], foes: list[Unit], hex_id: str | None, def
     return hits
 
 
+def _may_attack(ctx: Ctx, unit: Unit, how: str) -> None:
+    """Assault and Overrun happen by moving into the enemy hex: an Ops Complete unit cannot
+    (§4.4), a Disrupted one may not come closer to an enemy in its LOS (§6.1.7, assault only:
+    §6.4 states its own Good Order rule), and a unit that made Moving Fire may not (§6.1.3)."""
+    if unit.status.ops_complete:
+        ctx.answer.illegal("§4.4", f"{unit.name} is Ops Complete and cannot {how}")
+    if how == "assault" and unit.status.disrupted:
+        ctx.answer.illegal("§6.1.7", f"disrupted {unit.name} may not move into an enemy's hex")
+    if unit.status.fired and unit.status.moving:
+        ctx.answer.illegal("§6.1.3", f"{unit.name} made Moving Fire and cannot {how}")
+
+
 def _hits_given(ctx: Ctx, attackers: list[Unit], defenders: list[Unit]) -> tuple[int, int] | None:
     given = ctx.action.hits
     if given is None:
@@ -97,6 +109,7 @@ def assault(ctx: Ctx) -> None:
     for unit in attackers:
         if unit.current.assault is not None and unit.current.assault.fp == 0:
             ans.illegal("§6.3", f"{unit.name} has no Assault Factor and cannot assault")
+        _may_attack(ctx, unit, "assault")
     if ans.legal is None:
         ans.set("legal", True)
     first = defenders[0]
@@ -184,6 +197,7 @@ def overrun(ctx: Ctx) -> None:
         ans.illegal("§6.4", f"overrun only in open or Hill terrain, not {hex_state.terrain}")
     if actor.status.disrupted:
         ans.illegal("§6.4", "only Good Order AFVs can overrun")
+    _may_attack(ctx, actor, "overrun")
     for d in defenders:
         if d.type.is_vehicle:
             ans.illegal("§6.4", f"AFVs overrun enemy infantry: {d.name} is a vehicle")

@@ -469,3 +469,20 @@ def test_a_chemical_barrage_checks_the_six_neighbours_too() -> None:
     mission = make_action("indirect_fire", target="4,0", mission=Mission("chemical"))
     fired = UNTOLD.resolve(game, mission, GivenDice([2, 1, 4, 4]))
     assert [type(e).__name__ for e in fired.events] == ["MarkerPlaced", "UnitDisrupted", "UnitReduced"]
+
+
+def test_who_may_assault_or_overrun() -> None:
+    def assault(attacker: Unit):
+        game = board(attacker, enemy("I", "2,0", INFANTRY), situation={"overrun_hexes_this_impulse": {}})
+        return UNTOLD.check(game, make_action("assault", unit="A", target="I"))
+    assert assault(friend("A", "1,0")).legal is True
+    tired = assault(friend("A", "1,0", status=Status(ops_complete=True)))
+    assert tired.legal is False and ("§4.4", "M1 is Ops Complete and cannot assault") in \
+        [(r.section, r.text) for r in tired.reasons]
+    shaken = assault(friend("A", "1,0", status=Status(disrupted=True)))
+    assert ("§6.1.7", "disrupted M1 may not move into an enemy's hex") in [(r.section, r.text) for r in shaken.reasons]
+    fired = friend("A", "1,0", status=Status(moving=True, fired=True))
+    assert ("§6.1.3", "M1 made Moving Fire and cannot assault") in [(r.section, r.text) for r in assault(fired).reasons]
+    game = board(fired, enemy("I", "2,0", INFANTRY), situation={"overrun_hexes_this_impulse": {}})
+    over = UNTOLD.check(game, make_action("overrun", unit="A", target="I", path=("3,0",)))
+    assert over.legal is False and "M1 made Moving Fire and cannot overrun" in [r.text for r in over.reasons]
