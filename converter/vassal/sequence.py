@@ -40,15 +40,22 @@ def split_raw(text: str, delim: str) -> list[str]:
     holds thousands of escaped delimiters: the pieces of a run are joined once.
     """
     parts = text.split(delim)
-    if len(parts) == 1 or "\\" + delim not in text:
-        return parts  # no delimiter has a backslash before it: every one separates
+    if len(parts) == 1 or (len(text) <= 4096 and "\\" + delim not in text):
+        # No delimiter has a backslash before it: every one separates. Only short texts
+        # are scanned for that; in a long, backslash-dense one the scan costs more
+        # than the loop below, whose cost follows the number of delimiters.
+        return parts
     out: list[str] = []
-    run: list[str] = []
+    run: list[str] = []  # the pieces of a segment whose delimiters are escaped
     for part in parts:
-        run.append(part)
-        if not part.endswith("\\"):
-            out.append(delim.join(run) if len(run) > 1 else part)
+        if part.endswith("\\"):
+            run.append(part)
+        elif run:
+            run.append(part)
+            out.append(delim.join(run))
             run = []
+        else:
+            out.append(part)
     if run:
         out.append(delim.join(run))
     return out
