@@ -51,6 +51,8 @@ TOKENS = [b"\x1b", b"\\", b"\\\\\x1b", b";", b",", b"\t", b"\\\t", b"'", b"+/", 
           b"<!DOCTYPE x [<!ENTITY e \"ee\">]>", b"&e;", b"<![CDATA[", b"]]>", b"<a>", b"</a>", b"\"",
           b"!VCSK", b"VOBS", b"!VCSZ", b"\xff\xfe", b"\xc3", b"\xed\xa0\x80", b"{", b"}", b"[", b"]",
           b": ", b"- ", b"&a", b"*a", b"!!python/object", b"%", b"$", b"#", b"|", b"=", b"\n"]
+#: Every compression method zipfile can write; each has its own ways to fail on corrupt data.
+COMPRESSIONS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA)
 #: Zip entry names a hostile archive may carry.
 NAMES = ["../evil", "/abs", "savedGame", "savedata", "moduledata", "a/../../b", "C:\\x", "x" * 300]
 
@@ -130,7 +132,7 @@ class Mutator:
         except (zipfile.BadZipFile, ValueError, OSError, EOFError, NotImplementedError, RuntimeError):
             return self.bytes(data, other)
         buffer = io.BytesIO()
-        with zipfile.ZipFile(buffer, "w", rng.choice((zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED))) as archive:
+        with zipfile.ZipFile(buffer, "w", rng.choice(COMPRESSIONS)) as archive:
             for name, body in entries:
                 if rng.random() < 0.1:
                     name = rng.choice(NAMES)
