@@ -265,15 +265,17 @@ def _disrupted_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
         here = ctx.game.hex(hex_id).at
         if here is None:
             raise NotStated(f"hexes.{hex_id} position")
-        seen = [(enemy, at) for enemy, at in enemies if _in_los(ctx, unit, enemy, hex_id, here.distance(at))]
-        if retreating and not any(enemy.key in fled for enemy, _ in seen):
+        if retreating and not any(_in_los(ctx, unit, enemy, hex_id, here.distance(at))
+                                  for enemy, at in enemies if enemy.key in fled):
             retreating = False
             ctx.answer.because("002 §6.1.7", f"{unit.name} leaves the LOS of the enemy it retreats from "
                                f"in {hex_id}: the retreat ends")
-        for enemy, at in seen:
+        for enemy, at in enemies:
             if retreating and enemy.key not in fled:
                 continue
             after, before = here.distance(at), previous.distance(at)
+            if (after > 1 and after >= before) or not _in_los(ctx, unit, enemy, hex_id, after):
+                continue
             if after <= 1:
                 ctx.answer.illegal("§6.1.7", f"disrupted {unit.name} may not enter {hex_id}, adjacent to "
                                    f"{enemy.name} in its LOS")
