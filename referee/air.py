@@ -92,7 +92,8 @@ def _defended(ctx: Ctx, plane: Unit, hex_id: str) -> bool:
         ans.gap(("aa_hits", "hits", "ordnance_remaining", "saves", "net_hits"),
                 "not stated: dice.aa (the AA fire decides whether the strike goes on, 001 §9.5)")
         return False
-    aa_hits = sum(_aa_roll(ctx, shooter, plane, "aa") for shooter in shooters)
+    given = ctx.action.hits if isinstance(ctx.action.hits, dict) else {}
+    aa_hits = sum(_aa_roll(ctx, shooter, "aa", given.get(shooter.key)) for shooter in shooters)
     ans.set("aa_hits", aa_hits)
     net = _aircraft_takes(ctx, plane, aa_hits, "aa_save", "abort_d6")
     if net:
@@ -139,9 +140,13 @@ def aa_fire(ctx: Ctx) -> None:
     ans.set("legal", True)
     _aa_spent(ctx, shooter)
     if ctx.action.hits is not None or ctx.dice is not None:
-        ctx.stage(("hits", "saves", "net_hits", "units"), lambda: ans.set(
-            "hits", _aa_roll(ctx, shooter, target, "attack")) or _aircraft_takes(
-            ctx, target, ans.values["hits"], "save", "d6"))
+        ctx.stage(("hits", "saves", "net_hits", "units"), lambda: _aa_attack(ctx, shooter, target))
+
+
+def _aa_attack(ctx: Ctx, shooter: Unit, target: Unit) -> None:
+    hits = _aa_roll(ctx, shooter, "attack", ctx.given_hits(target.key))
+    ctx.answer.set("hits", hits)
+    _aircraft_takes(ctx, target, hits, "save", "d6")
 
 
 def _aa_may_fire(ctx: Ctx, shooter: Unit, target: Unit) -> None:
@@ -169,15 +174,10 @@ def _aa_spent(ctx: Ctx, shooter: Unit) -> None:
         ctx.emit(StatusChanged(shooter.key, "ops_complete", True))
 
 
-def _aa_roll(ctx: Ctx, shooter: Unit, target: Unit, label: str) -> int:
-    """One AA attack: its hits, given (``hits`` by shooter key, or an int) or rolled."""
-    given = ctx.action.hits
-    if isinstance(given, dict) and shooter.key in given:
-        return int(given[shooter.key])
-    if isinstance(given, int) and ctx.action.kind == "aa_fire":
+def _aa_roll(ctx: Ctx, shooter: Unit, label: str, given: int | None = None) -> int:
+    """One AA attack: its hits, ``given`` instead of dice, or rolled."""
+    if given is not None:
         return given
-    if isinstance(given, dict) and ctx.action.kind == "aa_fire":
-        return ctx.given_hits(target.key) or 0
     aa = shooter.current.aa
     fp, to_hit = need(aa.fp, f"units.{shooter.key}.aa.fp"), need(aa.to_hit, f"units.{shooter.key}.aa.to_hit")
     hits = sum(1 for d in ctx.roll(fp, label) if d >= to_hit)
