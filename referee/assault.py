@@ -277,8 +277,8 @@ def _overrun_once(ctx: Ctx, actor: Unit, hex_id: str) -> None:
 
 def _exit(ctx: Ctx, actor: Unit, hex_id: str, exit_hex: str, left: int) -> None:
     """§6.4: after paying for the overrun the AFV keeps the MP to enter an adjacent hex
-    that holds no enemy units."""
-    from referee.movement import entry_cost
+    that holds no enemy units (nor two friendly combat units: §1.4 always applies)."""
+    from referee.movement import check_stacking, entry_cost
     ans = ctx.answer
     here, there = ctx.game.hex(hex_id).at, ctx.game.hex(exit_hex).at
     if here is not None and there is not None and here.distance(there) != 1:
@@ -286,6 +286,7 @@ def _exit(ctx: Ctx, actor: Unit, hex_id: str, exit_hex: str, left: int) -> None:
         return
     if any(u.side and actor.side and u.side != actor.side for u in ctx.game.stack(exit_hex)):
         ans.illegal("§6.4", f"the exit hex {exit_hex} holds enemy units")
+    check_stacking(ctx, actor, exit_hex)
     cost = entry_cost(ctx, actor, exit_hex, hex_id)
     if cost is None:
         ans.illegal("§6.4, TEC", f"{actor.name} cannot enter the exit hex {exit_hex}")

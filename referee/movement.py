@@ -133,7 +133,7 @@ def move(ctx: Ctx) -> None:
     total, previous = 0, unit.hex
     for index, hex_id in enumerate(route):
         if index < len(route) - 1:
-            _stacking_after(ctx, unit, hex_id, passing=True)
+            check_stacking(ctx, unit, hex_id, passing=True)
         cloud = _chemical_near(ctx, hex_id)
         if cloud is not None:
             where = f"in {hex_id}" if cloud == hex_id else f"in {cloud}, next to {hex_id}"
@@ -151,7 +151,7 @@ def move(ctx: Ctx) -> None:
     if _enemies_in(ctx, unit, route[-1]):
         ans.because("§5.1", "entering an enemy-occupied hex starts an Assault or Overrun")
     else:
-        _stacking_after(ctx, unit, route[-1])
+        check_stacking(ctx, unit, route[-1])
     if unit.status.disrupted:
         ctx.stage("legal", lambda: _disrupted_move(ctx, unit, route))
     if unit.current.mp is not None:
@@ -222,7 +222,7 @@ def _enemies_in(ctx: Ctx, unit: Unit, hex_id: str) -> list[Unit]:
     return [u for u in ctx.game.stack(hex_id) if u.side and unit.side and u.side != unit.side]
 
 
-def _stacking_after(ctx: Ctx, unit: Unit, hex_id: str, passing: bool = False) -> None:
+def check_stacking(ctx: Ctx, unit: Unit, hex_id: str, passing: bool = False) -> None:
     """§1.4: stacking limits apply at all times ("This limit always applies", 002 §1.4), so
     during movement too: a unit may neither end its move in nor pass through a hex that
     already holds two combat units. A deployed Bridge does not count (001 §1.3.4.6)."""

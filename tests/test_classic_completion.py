@@ -227,6 +227,9 @@ def test_overrun_exit_hex_must_be_free_of_enemies_and_affordable() -> None:
     refused = overrun(blocked, "3,0")
     assert refused.legal is False
     assert ("§6.4", "the exit hex 3,0 holds enemy units") in [(r.section, r.text) for r in refused.reasons]
+    crowded = overrun(ok.with_unit(friend("B", "3,0")).with_unit(friend("C", "3,0")), "3,0")
+    assert crowded.legal is False and ("§1.4", "3,0 already holds two combat units") in \
+        [(r.section, r.text) for r in crowded.reasons]
     far = overrun(ok, "4,0")
     assert far.legal is False and "the exit hex 4,0 is not adjacent to 2,0" in [r.text for r in far.reasons]
     # 4 MP left: 2 for the overrun, woods to exit cost a vehicle 2 -> exactly enough; 3 left is not
