@@ -117,6 +117,9 @@ def move(ctx: Ctx) -> None:
         ans.illegal("§4.2", f"{unit.name} is Out of Command and cannot move")
     if unit.status.ops_complete:
         ans.illegal("§4.4", f"{unit.name} is Ops Complete")
+    if unit.type.target_type == "helicopter":
+        _helicopter_move(ctx, unit, _route(ctx))
+        return
     bonus = _leader_movement(ctx, unit)
     if unit.name in ctx.params.road_bonus_units and ctx.game.facts.get("road"):
         spent = need(unit.status.mp_spent, f"units.{unit.key}.status.mp_spent")
@@ -201,6 +204,33 @@ def _mines(ctx: Ctx, unit: Unit, route: list[str]) -> None:
             _disrupted_move(probe, moved, route[index + 1:])
             if ctx.answer.legal is False:
                 return
+
+
+def _helicopter_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
+    """§9.1: helicopters move hex by hex in Flying mode only, ignoring terrain costs, with no
+    Movement Factor limit; past 12 hexes they may not fire this impulse (§6.1.3); they may
+    enter an enemy hex, but not one holding an enemy helicopter; they do not stack (§1.4)."""
+    ans = ctx.answer
+    mode = need(unit.mode, f"units.{unit.key}.mode (flying or hovering)")
+    if mode != "flying":
+        ans.illegal("§9.1, §6.1.3", f"{unit.name} is {mode}: helicopters move only in Flying mode")
+    if not route:
+        return
+    for hex_id in route:
+        if any(u.type.target_type == "helicopter" for u in _enemies_in(ctx, unit, hex_id)):
+            ans.illegal("§9.1", f"{hex_id} holds an enemy helicopter")
+    spent = unit.status.mp_spent if isinstance(unit.status.mp_spent, int) else 0
+    hexes = spent + len(route)
+    ans.set("cost", 0)
+    ans.set("hexes", hexes)
+    ans.because("§9.1", f"helicopters ignore the cost of entering a hex: {hexes} hex(es) moved")
+    limit = ctx.params.helicopter_moving_fire_hexes
+    ans.set("may_fire", hexes <= limit)
+    if hexes > limit:
+        ans.because("§6.1.3", f"more than {limit} hexes: {unit.name} may not fire this impulse")
+    if ans.legal is None:
+        ans.set("legal", True)
+        ctx.emit(UnitMoved(unit.key, route[-1]), StatusChanged(unit.key, "ops_complete", True))
 
 
 def _chemical_near(ctx: Ctx, hex_id: str) -> str | None:

@@ -489,3 +489,25 @@ def test_who_may_assault_or_overrun() -> None:
     game = board(fired, enemy("I", "2,0", INFANTRY), situation={"overrun_hexes_this_impulse": {}})
     over = UNTOLD.check(game, make_action("overrun", unit="A", target="I", path=("3,0",)))
     assert over.legal is False and "M1 made Moving Fire and cannot overrun" in [r.text for r in over.reasons]
+
+
+# -- §9.1 helicopters on the move ----------------------------------------------------------------------
+
+HIND = UnitType(name="Mi-24", target_type="helicopter", steps=1, armor=1, save=5, he=Weapon(fp=4, to_hit=5, range=4))
+
+
+def test_helicopters_ignore_terrain_and_fly_only() -> None:
+    hind = Unit("H", HIND, side="pact", hex="0,0", mode="flying")
+    game = board(hind, friend("A", "2,0"), terrain={"1,0": "river", "2,0": "woods"})
+    answer = move(game, "H", "1,0", "2,0", "3,0")
+    assert answer.legal is True and (answer.values["cost"], answer.values["hexes"], answer.values["may_fire"]) == (0, 3, True)
+    far = game.with_unit(Unit("H", HIND, side="pact", hex="0,0", mode="flying", status=Status(mp_spent=11)))
+    late = move(far, "H", "1,0", "2,0")
+    assert late.values["may_fire"] is False and "more than 12 hexes: Mi-24 may not fire this impulse" in \
+        [r.text for r in late.reasons]
+    hovering = move(game.with_unit(Unit("H", HIND, side="pact", hex="0,0", mode="hovering")), "H", "1,0")
+    assert hovering.legal is False
+    assert "Mi-24 is hovering: helicopters move only in Flying mode" in [r.text for r in hovering.reasons]
+    cobra = Unit("C", UnitType(name="AH-1", target_type="helicopter"), side="nato", hex="3,0", mode="flying")
+    blocked = move(game.with_unit(cobra), "H", "1,0", "2,0", "3,0")
+    assert blocked.legal is False and "3,0 holds an enemy helicopter" in [r.text for r in blocked.reasons]
