@@ -83,7 +83,7 @@ def test_entry_count_at_and_over_the_limit() -> None:
 def test_total_uncompressed_size_at_and_over_the_limit() -> None:
     data = zipped({"savedGame": b"CHAT" + b"y" * 596, "notes": b"", "extra": b"z" * 400})
     assert [len(e.data) for e in read_container(data, limits=Limits(max_total_size=1000)).entries] == [600, 0, 400]
-    with pytest.raises(LimitExceeded, match=r"^sum.vsav: declares 1000 bytes uncompressed in all, "
+    with pytest.raises(LimitExceeded, match=r"^sum.vsav: entry extra: declares 1000 bytes uncompressed in all, "
                                             r"over the 999-byte cap$"):
         read_container(data, file="sum.vsav", limits=Limits(max_total_size=999))
 
@@ -91,7 +91,8 @@ def test_total_uncompressed_size_at_and_over_the_limit() -> None:
 def test_many_entries_each_under_the_entry_cap_still_meet_the_total_cap() -> None:
     data = zipped({"savedGame": b"CHATx", **{f"e{i}": b"\0" * 100_000 for i in range(20)}})
     limits = Limits(max_entry_size=100_000, max_total_size=1_000_000)
-    with pytest.raises(LimitExceeded, match="2000005 bytes uncompressed in all, over the 1000000-byte cap"):
+    with pytest.raises(LimitExceeded, match=r"^bomb.vsav: entry e9: declares 1000005 bytes uncompressed in all, "
+                                            r"over the 1000000-byte cap$"):
         read_container(data, file="bomb.vsav", limits=limits)
 
 
