@@ -1,5 +1,7 @@
-"""Movement (§5): terrain costs, chemical markers, road bonuses, loading and unloading
-(§5.2), and stacking (§1.4)."""
+"""Movement (§5): terrain costs (TEC: roads, hills from ground level, bridges, the MTU-54),
+Chemical and Mines markers next to the route (§8.3, §8.4), road bonuses, Disrupted
+movement (§6.1.7), helicopters (§9.1), loading and unloading (§5.2), and stacking (§1.4)
+at every hex entered."""
 from __future__ import annotations
 
 from dataclasses import replace
