@@ -142,12 +142,18 @@ def los_rows(sample_size: int) -> list[Row]:
     naive_time, _ = bench.timed(lambda a, b: bench.naive_check(board, a, b), sample)
     trace_time, traced = bench.timed(lambda a, b: bench.trace_check(board, a, b), sample)
     shape_time, _ = bench.timed(checker.check, pairs)
+    referee = bench.referee_checker(board)
+    bench.timed(referee, sample[:500])
+    referee_sample = sample[:2000]
+    referee_time, _ = bench.timed(referee, referee_sample)
     open_checker = bench.ShapeChecker({hex_: bench.CLEAR for hex_ in board})
     open_checker.prepare(bench.MAX_RANGE)
     open_time, _ = bench.timed(open_checker.check, pairs)
     naive_rate = len(sample) / naive_time
     rows = []
     for case, count, took, target in (("trace_line (public API)", len(sample), trace_time, None),
+                                      ("referee LOS procedure (classic, full rules)", len(referee_sample),
+                                       referee_time, None),
                                       ("line shapes, all pairs", len(pairs), shape_time, 100_000),
                                       ("line shapes, open board", len(pairs), open_time, 100_000)):
         rate = count / took

@@ -8,7 +8,7 @@ have map positions, and otherwise raises ``NotStated`` naming the missing fact.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from referee.errors import NotStated
 from referee.hexes import Hex
@@ -62,8 +62,21 @@ def adjacent(ctx: Ctx, a: str, b: str) -> bool:
     return distance(ctx, a, b) <= 1
 
 
+_POSITION_INDEX: tuple[Mapping[str, HexState], dict[Hex, HexState]] | None = None
+
+
 def _by_position(game: Game) -> dict[Hex, HexState]:
-    return {h.at: h for h in game.hexes.values() if h.at is not None}
+    """Hexes by map position. A Game's hexes mapping is never changed in place (events
+    build a new one, ``Game.with_hex`` copies), so the index of the last mapping seen is
+    reused while the same mapping object comes back: one LOS check asks for it several
+    times, and positions that differ only in units share their hexes."""
+    global _POSITION_INDEX
+    cached = _POSITION_INDEX
+    if cached is not None and cached[0] is game.hexes:
+        return cached[1]
+    index = {h.at: h for h in game.hexes.values() if h.at is not None}
+    _POSITION_INDEX = (game.hexes, index)
+    return index
 
 
 def _as_fact(hex_state: HexState, to_target: int) -> dict[str, Any]:
