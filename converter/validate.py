@@ -427,7 +427,7 @@ def _touched(step: Any) -> set[str]:
 def log_findings(save: SavedGame, binding: LogBinding) -> list[Finding]:
     """Replay every step; each unit that changes hex is checked as a Move by the referee: the
     cheapest route against its Movement Factor, Ops Complete, Out of Command; then stacking
-    where it arrives. Disrupted movement (§6.1.6) is reported as not supported.
+    where it arrives; a Disrupted unit's route is judged hex by hex (§6.1.7).
 
     After each step only the stacks it touched are read again through the profile (their
     markers decide the units' status), so a long log costs little more than its steps.
@@ -476,7 +476,7 @@ def _move_findings(game: Game, ruleset: Ruleset, unit: Unit, goal: str, piece: s
                    ) -> list[Finding]:
     """One logged move judged by the referee along the cheapest route to where the unit went."""
     where = {"piece": piece, "name": unit.name, "hex": unit.hex, "step": step}
-    limit = unit.type.mp if unit.type.mp is not None else 0
+    limit = unit.current.mp if unit.current.mp is not None else 0
     try:
         route = cheapest_path(game, ruleset, unit.key, goal, limit + 12)
     except RouteUnknown as unknown:
@@ -490,9 +490,6 @@ def _move_findings(game: Game, ruleset: Ruleset, unit: Unit, goal: str, piece: s
     route_text = f"{unit.hex} -> {goal} (cheapest route {' '.join(path)}, {cost} MP)"
     found = [replace(f, message=f"{route_text}: {f.message}")
              for f in _answer_findings(answer, code="move", unit=unit, piece=piece, step=step)]
-    if unit.status.disrupted:
-        found.append(Finding("unsupported", "move", f"Disrupted unit moved {unit.hex} -> {goal}: whether it moved "
-                             "closer to an enemy in its LOS is not checked", section="§6.1.6", **where))
     return found
 
 

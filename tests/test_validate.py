@@ -294,3 +294,18 @@ def test_markers_that_contradict_the_unit() -> None:
         ("error", "Jeep", None, None, "shows a reduced side, but the counter has one step"),
         ("unsupported", "BMP", None, "§6.1.4",
          "Ammo Depleted marker: whether the unit fires missiles is not stated (underlined range)")]
+
+
+def test_a_logged_move_of_a_disrupted_unit_is_judged_by_the_referee() -> None:
+    """§6.1.7: the log validator no longer says "not supported" for Disrupted moves;
+    the referee's Move check judges every hex of the cheapest route."""
+    from converter.validate import _move_findings
+    from tests.test_classic_completion import UNTOLD, board, disrupted, enemy
+
+    closer = board(disrupted("A", "2,0"), enemy("E", "8,0"))
+    found = _move_findings(closer, UNTOLD, closer.unit("A"), "3,0", "p1", 7)
+    assert [(f.severity, f.section) for f in found if f.section == "§6.1.7"] == [("error", "§6.1.7")]
+    assert not [f for f in found if f.severity == "unsupported"]
+    away = board(disrupted("A", "4,0"), enemy("E", "8,0"))
+    assert [f for f in _move_findings(away, UNTOLD, away.unit("A"), "3,0", "p1", 8)
+            if f.severity in ("error", "unsupported")] == []
