@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from referee.cases import Outcome, load_cases, run_case, run_cases, summary
+from referee.cases import Outcome, load_cases, run_case, summary
 from referee.rulesets import get_ruleset
+from tests.case_support import assert_case_runs, outcomes_by_case
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 CASE_FILE = SHARED / "cases" / "rule-cases.yaml"
@@ -34,10 +35,7 @@ def cases() -> list[dict]:
 
 @pytest.fixture(scope="module")
 def outcomes(cases: list[dict]) -> dict[str, list[Outcome]]:
-    by_case: dict[str, list[Outcome]] = {}
-    for outcome in run_cases(cases, get_ruleset):
-        by_case.setdefault(outcome.case, []).append(outcome)
-    return by_case
+    return outcomes_by_case(cases)
 
 
 def test_there_are_82_waw85_cases(cases: list[dict]) -> None:
@@ -47,17 +45,8 @@ def test_there_are_82_waw85_cases(cases: list[dict]) -> None:
 @pytest.mark.parametrize("case_id", _ids())
 def test_case(case_id: str, outcomes: dict[str, list[Outcome]]) -> None:
     runs = outcomes[case_id]
-    assert runs, "the case produced no run"
     assert all(o.flag is None for o in runs)
-    failed = [o.line() for o in runs if o.status == "failed"]
-    assert not failed
-    gaps = [o for o in runs if o.status == "gap"]
-    if case_id in KNOWN_GAPS:
-        assert gaps, f"{case_id} now passes: remove it from KNOWN_GAPS"
-        for gap in gaps:
-            assert any(reason in detail for detail in gap.details for reason in KNOWN_GAPS[case_id]), gap.line()
-    else:
-        assert not gaps, [g.line() for g in gaps]
+    assert_case_runs(case_id, runs, KNOWN_GAPS)
 
 
 def test_known_gaps_are_waw85_case_ids() -> None:
