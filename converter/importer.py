@@ -22,7 +22,7 @@ from converter.errors import GeometryError, ProfileError
 from converter.profile import Profile, UnitRule, prototype_texts, seen
 from converter.terrain import TerrainMap, board_hexes, hex_states
 from converter.unit_table import TableEntry, UnitTable
-from converter.vassal.grids.placement import PlacedBoard, parse_board_picker
+from converter.vassal.grids.placement import PlacedBoard
 from converter.vassal.module import Module
 from converter.vassal.pieces import Piece
 from converter.vassal.save import SavedGame
@@ -105,19 +105,13 @@ def save_frames(save: SavedGame, profile: Profile | None = None) -> dict[str, Fr
     """
     aliases = profile.board_aliases if profile is not None else {}
     frames = {}
-    for command in save.board_pickers:
-        map_id, layout = parse_board_picker(command.text)
+    for map_id, layout in save.board_layouts().items():
         if len(layout) == 1 and layout[0].name in aliases:
             board, dx, dy = aliases[layout[0].name]
             frames[map_id] = Frame([PlacedBoard(board)], dx, dy)
         else:
             frames[map_id] = Frame(layout)
     return frames
-
-
-def save_layouts(save: SavedGame) -> dict[str, list[PlacedBoard]]:
-    """Board layout per map as the save's BoardPicker commands state it (no aliases applied)."""
-    return dict(parse_board_picker(command.text) for command in save.board_pickers)
 
 
 def point_name(module: Module, map_name: str, x: int, y: int,
@@ -341,5 +335,4 @@ def import_save(save: SavedGame, module: Module, profile: Profile, table: UnitTa
     return _Reader(save, module, profile, table, terrain).run()
 
 
-__all__ = ["Frame", "Imported", "Unrecognised", "import_save", "name_point", "point_name", "save_frames",
-           "save_layouts"]
+__all__ = ["Frame", "Imported", "Unrecognised", "import_save", "name_point", "point_name", "save_frames"]

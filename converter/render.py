@@ -23,7 +23,6 @@ from PIL import Image, ImageDraw, ImageFont
 from converter.actions_text import resolve_actor, resolve_target
 from converter.audit import AuditRecord
 from converter.errors import GeometryError, WawkitError
-from converter.importer import save_layouts
 from converter.resolve import read_position, ruleset_named
 from converter.scenario import read_scenario
 from converter.vassal.container import write_atomic
@@ -418,7 +417,7 @@ def picture(source: str | os.PathLike[str], output: str | os.PathLike[str], *, m
         position = read_position(source, module, profile, units=units)
         game = position.game
         chosen_map = map_name or position.profile.main_map
-        layout = save_layouts(position.save).get(chosen_map)
+        layout = position.save.board_layouts().get(chosen_map)
         if layout and any(placed.name in position.profile.board_aliases for placed in layout):
             layout = None      # boards of an older module: the import placed their hexes on today's board
         scene = scene_for_map(game, position.module, chosen_map, layout, title=title)
