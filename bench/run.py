@@ -121,14 +121,16 @@ def buildfile_rows(repeat: int) -> list[Row]:
         traits = best(lambda: bench.read_with_traits(data), max(1, repeat // 2))
         size = f"{len(data) / 1e6:.1f} MB"
         baseline = f"lxml {seconds(bare)}"
+        # The target is the whole read "including every PieceSlot's traits"; the
+        # lighter steps are shown for where the time goes.
         for step, took in (("safe parse + maps, boards, grids", view), ("+ every PieceSlot's text", slots)):
             rows.append(Row("buildFile", f"{label} ({size}): {step}", seconds(took), baseline, took / bare,
-                            "<= 6x lxml", took / bare <= 6.0))
-        if five_mb:
-            rows.append(Row("buildFile", f"{label} ({size}): + every PieceSlot's text", seconds(slots), "-", None,
-                            "< 1 s", slots < 1.0))
+                            "", None))
         rows.append(Row("buildFile", f"{label} ({size}): + every piece's traits", seconds(traits), baseline,
-                        traits / bare, "", None))
+                        traits / bare, "<= 6x lxml", traits / bare <= 6.0))
+        if five_mb:
+            rows.append(Row("buildFile", f"{label} ({size}): + every piece's traits", seconds(traits), "-", None,
+                            "< 1 s", traits < 1.0))
     return rows
 
 
