@@ -1,8 +1,9 @@
-"""``wawkit cases`` and ``wawkit odds``: the referee from the command line.
+"""``wawkit cases``, ``wawkit odds`` and ``wawkit los``: the referee from the command line.
 
 ``cases`` runs a rule-case file (``rule-cases.yaml`` format) against the referee and
 prints one line per case-run and the closing ``N passed, N failed, N gaps``; ``odds``
-prints the exact distribution of hits, saves, net hits and results of an attack.
+prints the exact distribution of hits, saves, net hits and results of an attack; ``los``
+answers whether two units or hexes of a scenario see each other, and what blocks.
 """
 from __future__ import annotations
 
@@ -145,3 +146,82 @@ def odds(fp: int | None, to_hit: int | None, defense_dice: int, save: int, targe
         click.echo(f"{name:9} " + ", ".join(f"{k}: {p} ({float(p):.1%})" for k, p in dist.items()))
     click.echo("results   " + ", ".join(f"{k}: {results[k]} ({float(results[k]):.1%})"
                                         for k in RESULT_ORDER if results[k]))
+
+
+# -- wawkit los ---------------------------------------------------------------------------------
+
+def _observer(game: Game, where: str, key: str) -> tuple[Game, str]:
+    """The unit standing for ``where``: a unit key as it is, or a hex id. An empty hex gets
+    an infantry observer at ground level (no helicopter height, no hill of its own besides
+    the hex's), so the answer is about the terrain between the two hexes."""
+    if where in game.units:
+        return game, where
+    if where not in game.hexes:
+        raise click.BadParameter(f"{where!r} is neither a unit key nor a hex of the scenario")
+    on_hex = sorted(u.key for u in game.units.values() if u.hex == where and u.on_map)
+    if on_hex:
+        return game, on_hex[0]
+    return game.with_unit(Unit(key, UnitType(name=f"observer in {where}", target_type="troops"), hex=where)), key
+
+
+def los_answer(game: Game, source: str, target: str, ruleset: str = "classic",
+               book: str | None = None) -> dict[str, Any]:
+    """The referee's LOS answer between two units or hexes: blocked or clear, every reason
+    with its rule section, and the hexes the string crosses with their terrain."""
+    from referee.actions import make_action
+    from referee.los_geometry import trace_line
+    game, a = _observer(game, source, "observer-a")
+    game, b = _observer(game, target, "observer-b")
+    answer = get_ruleset(ruleset, book).check(game, make_action("los", unit=a, target=b))
+    path: list[dict[str, Any]] = []
+    sides: list[list[dict[str, Any]]] = []
+    here, there = game.hex(game.unit(a).hex), game.hex(game.unit(b).hex)
+    if here.at is not None and there.at is not None:
+        by_position = {h.at: h for h in game.hexes.values() if h.at is not None}
+
+        def described(cell: Any) -> dict[str, Any]:
+            state = by_position.get(cell)
+            return {"hex": state.id if state else None, "terrain": state.terrain if state else None,
+                    "markers": sorted(state.markers) if state else []}
+        trace = trace_line(here.at, there.at)
+        path = [described(cell) for cell in trace.between]
+        sides = [[described(run.first), described(run.second)] for run in trace.hexside_runs]
+    return {"from": game.unit(a).hex, "to": game.unit(b).hex, "blocked": answer.values.get("blocked"),
+            "reasons": [{"section": r.section, "text": r.text} for r in answer.reasons],
+            "intervening": path, "along_hexsides": sides, "gaps": list(answer.gaps.values())}
+
+
+@main.command()
+@click.argument("scenario", type=click.Path(exists=True, dir_okay=False))
+@click.argument("source", metavar="FROM")
+@click.argument("target", metavar="TO")
+@click.option("--ruleset", type=click.Choice(["classic", "waw85"]), default="classic", show_default=True)
+@click.option("--book", type=click.Choice(["untold", "eisenbach"]), help="Classic: which book's reading.")
+@click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
+def los(scenario: str, source: str, target: str, ruleset: str, book: str | None, as_json: bool) -> None:
+    """Line of sight between two units or hexes of SCENARIO, and what blocks it.
+
+    FROM and TO are unit keys or hex ids (an empty hex is looked at from ground level).
+    """
+    from converter.scenario import read_scenario
+    game = read_scenario(scenario).game
+    try:
+        answer = los_answer(game, source, target, ruleset, book)
+    except RefereeError as error:
+        raise click.ClickException(str(error)) from None
+    if as_json:
+        click.echo(json.dumps(answer, indent=2, ensure_ascii=False))
+        return
+    verdict = {True: "BLOCKED", False: "clear", None: "not known"}[answer["blocked"]]
+    click.echo(f"LOS {answer['from']} -> {answer['to']}: {verdict}")
+    crossed = ", ".join(f"{h['hex']} {h['terrain']}" + (f" ({', '.join(h['markers'])})" if h["markers"] else "")
+                        for h in answer["intervening"])
+    click.echo(f"  crosses: {crossed or 'nothing (adjacent)'}")
+    if answer["along_hexsides"]:
+        runs = ", ".join(f"{first['hex']} {first['terrain']} | {second['hex']} {second['terrain']}"
+                         for first, second in answer["along_hexsides"])
+        click.echo(f"  runs along the hexsides between: {runs}")
+    for reason in answer["reasons"]:
+        click.echo(f"  {reason['text']} ({reason['section']})")
+    for gap in answer["gaps"]:
+        click.echo(f"  {gap}")
