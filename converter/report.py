@@ -16,6 +16,9 @@ from typing import Any, Iterable
 #: reported as such, never counted as legal.
 SEVERITIES = ("error", "warning", "unsupported", "info")
 TITLES = {"error": "Errors", "warning": "Warnings", "unsupported": "Not supported", "info": "Notes"}
+#: How one finding of each severity is counted in a summary ("1 error", "2 errors").
+COUNT_NAMES = {"error": ("error", "errors"), "warning": ("warning", "warnings"),
+               "unsupported": ("not supported", "not supported"), "info": ("note", "notes")}
 
 
 @dataclass(frozen=True)
@@ -87,7 +90,7 @@ class Report:
     def summary(self) -> str:
         if self.clean:
             return f"{self.file}: clean"
-        counts = ", ".join(f"{self.count(s)} {TITLES[s].lower()}" for s in SEVERITIES if self.count(s))
+        counts = ", ".join(_counted(self.count(s), s) for s in SEVERITIES if self.count(s))
         return f"{self.file}: {counts}"
 
     def to_text(self) -> str:
@@ -108,6 +111,11 @@ class Report:
 
     def to_json(self, *, indent: int | None = 2) -> str:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False, sort_keys=False)
+
+
+def _counted(count: int, severity: str) -> str:
+    one, many = COUNT_NAMES[severity]
+    return f"{count} {one if count == 1 else many}"
 
 
 def unreadable(file: str, error: Exception) -> Report:

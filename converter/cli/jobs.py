@@ -14,6 +14,7 @@ from pathlib import Path
 import click
 
 from converter.cli import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, main
+from converter.errors import WawkitError
 
 def _exit(code: int) -> None:
     click.get_current_context().exit(code)
@@ -37,10 +38,15 @@ RULESETS = click.Choice(["classic", "classic:untold", "classic:eisenbach", "waw8
 def validate(path: str, module_path: str | None, profile_path: str | None, units: str | None, ruleset: str,
              as_json: bool, workers: int | None, no_replay: bool) -> None:
     """Check a save, a log, or a folder of them: soundness, and legality with --profile."""
-    from converter.validate import Options, saves_in, validate_folder, validate_path
+    from converter.validate import SAVE_SUFFIXES, Options, saves_in, validate_folder, validate_path
+    if (profile_path or units) and not module_path:
+        raise click.UsageError("--profile and --units need --module: the profile names the module's maps and pieces")
     options = Options(module_path, profile_path, ruleset, units, replay_log=not no_replay)
     if os.path.isdir(path):
         paths = saves_in(path)
+        if not paths:
+            raise WawkitError(f"no saves or logs ({', '.join(SAVE_SUFFIXES)}) in this folder; "
+                              "subfolders are not searched, give each one", file=path)
         with click.progressbar(length=len(paths), label="validating", file=sys.stderr) as bar:
             reports = validate_folder(path, options, workers=workers, progress=lambda _r: bar.update(1))
         for report in reports:
