@@ -15,11 +15,13 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
-from converter.errors import WawkitError
+from converter.errors import ContainerError, WawkitError
 from converter.validate import match_slot, slot_index
+from converter.vassal.container import check_target
 from converter.vassal.module import Module, PieceSlot
 from converter.vassal.pieces import Piece, decode_piece
 from converter.vassal.save import SavedGame
@@ -175,12 +177,15 @@ def _rename_module(save: SavedGame, module: Module) -> None:
 
 
 def migrate_file(source: str | os.PathLike[str], module_path: str | os.PathLike[str],
-                 output: str | os.PathLike[str]) -> Migration:
-    """Read, migrate and write atomically (the input is never replaced)."""
+                 output: str | os.PathLike[str], *, overwrite: bool = False) -> Migration:
+    """Read, migrate and write atomically; ``overwrite`` replaces an older output, never the input."""
+    if Path(output).resolve() == Path(source).resolve():
+        raise ContainerError("is the save being migrated; write the migrated save to another file", file=str(output))
+    check_target(output, overwrite=overwrite)
     save = SavedGame.read(source)
     module = Module.read(module_path)
     report = migrate(save, module)
-    save.write(output)
+    save.write(output, overwrite=overwrite)
     return report
 
 

@@ -45,3 +45,52 @@ def test_validate_profile_without_module_is_refused() -> None:
     assert code == 2
     assert err.splitlines()[-1] == ("Error: --profile and --units need --module: "
                                     "the profile names the module's maps and pieces")
+
+
+DEMO = ["--module", SAMPLES / "waw-sample.vmod", "--profile", SAMPLES / "profile.yaml"]
+FIRE = ["--action", "fire leopard-c1 t-64 ap", "--seed", "10"]
+
+
+def test_resolve_refuses_an_existing_output_before_rolling(tmp_path: Path) -> None:
+    target = tmp_path / "r.vsav"
+    target.write_bytes(b"keep")
+    code, out, err = run("resolve", SAMPLES / "demo.vsav", *DEMO, *FIRE, "-o", target)
+    assert code == 2
+    assert out == ""  # no report of a fire that was never written
+    assert err == f"wawkit: {target}: exists already; refusing to overwrite it (--force replaces it)\n"
+    assert target.read_bytes() == b"keep"
+    assert not (tmp_path / "r.audit.json").exists()
+
+
+def test_output_in_a_missing_folder_names_the_folder(tmp_path: Path) -> None:
+    target = tmp_path / "missing" / "r.vsav"
+    code, out, err = run("resolve", SAMPLES / "demo.vsav", *DEMO, *FIRE, "-o", target)
+    assert (code, out) == (2, "")
+    assert err == f"wawkit: {target}: folder {target.parent} does not exist; create it first\n"
+    code, _out, err = run("encode", SAMPLES / "profile.yaml", "-o", target)
+    assert code == 2
+    assert err == f"wawkit: {target}: folder {target.parent} does not exist; create it first\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_migrate_replaces_an_older_output_only_with_force(tmp_path: Path) -> None:
+    target = tmp_path / "m.vsav"
+    target.write_bytes(b"old")
+    args = ["migrate", SAMPLES / "demo.vsav", "--to-module", SAMPLES / "waw-sample.vmod", "-o", target]
+    code, _out, err = run(*args)
+    assert (code, target.read_bytes()) == (2, b"old")
+    assert err == f"wawkit: {target}: exists already; refusing to overwrite it (--force replaces it)\n"
+    code, out, _err = run(*args, "--force")
+    assert code == 0
+    assert out == ("migrated World at War Sample 1.0 -> World at War Sample 1.0: 10 pieces, 10 matched by gpid, "
+                   "0 by name (10 already identical), 0 not matched\n")
+    assert target.read_bytes()[:2] == b"PK"
+
+
+def test_migrate_never_replaces_its_input(tmp_path: Path) -> None:
+    save = tmp_path / "game.vsav"
+    save.write_bytes((SAMPLES / "demo.vsav").read_bytes())
+    code, _out, err = run("migrate", save, "--to-module", SAMPLES / "waw-sample.vmod", "-o", save, "--force")
+    assert code == 2
+    assert err == f"wawkit: {save}: is the save being migrated; write the migrated save to another file\n"
+    assert save.read_bytes() == (SAMPLES / "demo.vsav").read_bytes()

@@ -89,6 +89,8 @@ def resolve(save: str, module_path: str, profile_path: str, units: str | None, t
     if (output is None) == (not in_place):
         raise ResolveError("give -o OUTPUT or --in-place, not both and not neither")
     output = save if in_place else str(output)
+    from converter.vassal.container import check_target
+    check_target(output, overwrite=force or in_place)  # before any die is rolled
     specs = [parse(text) for text in actions] if actions else load_actions(actions_file)  # type: ignore[arg-type]
     audit_file = Path(audit_path or _audit_name(output))
     position = read_position(save, module_path, profile_path, units=units, terrain=terrain)
@@ -146,11 +148,12 @@ def render(source: str, module_path: str | None, profile_path: str | None, units
 @click.argument("save", type=EXISTING)
 @click.option("--to-module", "module_path", required=True, type=EXISTING, help="The new module (.vmod or buildFile).")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="Migrated save to write.")
+@click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
 @click.option("--json", "as_json", is_flag=True, help="Report as JSON.")
-def migrate(save: str, module_path: str, output: str, as_json: bool) -> None:
+def migrate(save: str, module_path: str, output: str, force: bool, as_json: bool) -> None:
     """Re-create every piece of SAVE from the new module's PieceSlots (by gpid, then name)."""
     from converter.migrate import migrate_file
-    report = migrate_file(save, module_path, output)
+    report = migrate_file(save, module_path, output, overwrite=force)
     click.echo(json.dumps(report.to_dict(), indent=2) if as_json else report.to_text())
     _exit(EXIT_FINDINGS if report.unmatched else EXIT_OK)
 

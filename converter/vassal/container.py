@@ -185,9 +185,7 @@ def write_atomic(path: str | os.PathLike[str], data: bytes, *, overwrite: bool =
     input file, which is never replaced unless ``overwrite`` is given either. With
     ``backup``, an existing ``path`` is first kept under that name.
     """
-    target = Path(path)
-    if target.exists() and not overwrite:
-        raise ContainerError("exists already; refusing to overwrite it (ask for overwrite)", file=str(target))
+    target = check_target(path, overwrite=overwrite)
     if protect is not None and not overwrite and target.resolve() == Path(protect).resolve():
         raise ContainerError("is the input file; refusing to overwrite it", file=str(target))
     directory = target.parent if str(target.parent) else Path(".")
@@ -199,6 +197,23 @@ def write_atomic(path: str | os.PathLike[str], data: bytes, *, overwrite: bool =
     except BaseException:
         _remove(temp)
         raise
+
+
+def check_target(path: str | os.PathLike[str], *, overwrite: bool = False) -> Path:
+    """Refuse an output file that cannot be written, so a command can ask before it does any work.
+
+    A command that rolls dice or reads a large save checks its output first: a refusal after
+    the work would show a result that was never written.
+    """
+    target = Path(path)
+    if target.is_dir():
+        raise ContainerError("is a folder; give a file name to write", file=str(target))
+    if target.exists() and not overwrite:
+        raise ContainerError("exists already; refusing to overwrite it (--force replaces it)", file=str(target))
+    directory = target.parent if str(target.parent) else Path(".")
+    if not directory.is_dir():
+        raise ContainerError(f"folder {directory} does not exist; create it first", file=str(target))
+    return target
 
 
 def _complete_temp_file(directory: Path, name: str, data: bytes) -> str:
