@@ -11,14 +11,17 @@ from referee.model import Unit, need
 from referee.ruleset import Ctx
 
 
-def _targets(ctx: Ctx) -> list[Unit]:
+def assault_targets(ctx: Ctx, exclude: frozenset[str] = frozenset()) -> list[Unit]:
+    """The units an Assault or Overrun attacks: the named unit(s), or the stack of the named
+    hex less the target types ``exclude`` names (a ruleset whose HQs, leaders or support
+    weapons in the hex are not attacked says so)."""
     target = ctx.action.target
     if isinstance(target, str) and target in ctx.game.units:
         return [ctx.game.unit(target)]
     if isinstance(target, tuple):
         return [ctx.game.unit(k) for k in target]
     if isinstance(target, str):
-        return [u for u in ctx.game.stack(target)]
+        return [u for u in ctx.game.stack(target) if u.type.target_type not in exclude]
     raise NotStated("query.target")
 
 
@@ -101,7 +104,7 @@ def assault(ctx: Ctx) -> None:
     attackers = [ctx.game.unit(k) for k in ctx.action.actors]
     if not attackers:
         raise NotStated("query.unit")
-    defenders = _targets(ctx)
+    defenders = assault_targets(ctx)
     if not defenders:
         raise NotStated("units in the target hex")
     hex_id = _hex_of(defenders)
@@ -188,7 +191,7 @@ def overrun(ctx: Ctx) -> None:
     and never overrun the same hex twice in one impulse (001) or turn (002)."""
     ans = ctx.answer
     actor = ctx.unit(ctx.action.actor)
-    defenders = _targets(ctx)
+    defenders = assault_targets(ctx)
     hex_id = _hex_of(defenders)
     hex_state = ctx.game.hex(hex_id)
     if not actor.type.is_vehicle:
@@ -331,7 +334,7 @@ def retreat(ctx: Ctx) -> None:
 def counterattack(ctx: Ctx) -> None:
     """§6.3: the assaulted unit rolls its Assault Factor back (to-hit 6 if it was disrupted)."""
     unit = ctx.unit(ctx.action.actor)
-    foes = _targets(ctx)
+    foes = assault_targets(ctx)
     fp, to_hit = assault_values(ctx, unit, foes, unit.hex, True)
     ctx.answer.set("fp", fp)
     ctx.answer.set("to_hit", to_hit)

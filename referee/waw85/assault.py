@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from referee import damage
+from referee.assault import assault_targets
 from referee.errors import NotStated
 from referee.events import StatusChanged, UnitEliminated, UnitMoved, result_of
 from referee.model import Unit, need
@@ -25,15 +26,12 @@ class AssaultNumbers:
     to_hit: int | None
 
 
+#: Units in an assaulted hex that are not attacked themselves.
+NOT_ASSAULTED = frozenset({"hq", "leader", "support_weapon"})
+
+
 def _defenders(ctx: Ctx) -> list[Unit]:
-    target = ctx.action.target
-    if isinstance(target, str) and target in ctx.game.units:
-        return [ctx.game.unit(target)]
-    if isinstance(target, tuple):
-        return [ctx.game.unit(k) for k in target]
-    if isinstance(target, str):
-        return [u for u in ctx.game.stack(target) if u.type.target_type not in ("hq", "leader", "support_weapon")]
-    raise NotStated("query.target")
+    return assault_targets(ctx, NOT_ASSAULTED)
 
 
 def may_fight(ctx: Ctx, unit: Unit, foes: list[Unit], *, attacking: bool) -> bool:
