@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from converter.errors import SchemaError, WawkitError
+from converter.schema import ZIP_MAGIC
 from converter.vassal.container import read_container, write_atomic
 
 FORMAT = "wawkit-audit/1"
@@ -94,8 +95,12 @@ class AuditRecord:
     @classmethod
     def read(cls, path: str | os.PathLike[str]) -> "AuditRecord":
         name = str(path)
+        raw = Path(path).read_bytes()
+        if raw.startswith(ZIP_MAGIC):
+            raise AuditError("is a zip archive (a VASSAL save or module), not an audit record (.audit.json)",
+                             file=name)
         try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
+            data = json.loads(raw.decode("utf-8"))
         except json.JSONDecodeError as error:
             raise AuditError(f"not JSON: {error.msg}", file=name, position=error.pos) from None
         except UnicodeDecodeError as error:

@@ -108,6 +108,10 @@ def parse_text(text: str, *, file: str | None = None, fmt: str | None = None) ->
                           position=mark.index if mark is not None else None) from None
 
 
+#: The first bytes of a zip archive: a save or a module given where a text document belongs.
+ZIP_MAGIC = b"PK\x03\x04"
+
+
 def read_text(path: str | os.PathLike[str]) -> str:
     """The UTF-8 text of a user file, within the size cap, as a typed error when unreadable."""
     file = str(path)
@@ -115,7 +119,11 @@ def read_text(path: str | os.PathLike[str]) -> str:
         size = os.path.getsize(path)
         if size > MAX_DOCUMENT_SIZE:
             raise SchemaError(f"is {size} bytes, over the {MAX_DOCUMENT_SIZE}-byte cap", file=file)
-        return Path(path).read_bytes().decode("utf-8")
+        data = Path(path).read_bytes()
+        if data.startswith(ZIP_MAGIC):
+            raise SchemaError("is a zip archive (a VASSAL save or module), not a YAML or JSON file; "
+                              "'wawkit import' turns a save into a scenario file", file=file)
+        return data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise SchemaError(f"not UTF-8 text ({error.reason})", file=file, position=error.start) from None
     except OSError as error:

@@ -94,3 +94,20 @@ def test_migrate_never_replaces_its_input(tmp_path: Path) -> None:
     assert code == 2
     assert err == f"wawkit: {save}: is the save being migrated; write the migrated save to another file\n"
     assert save.read_bytes() == (SAMPLES / "demo.vsav").read_bytes()
+
+
+def test_a_save_given_where_a_scenario_belongs_says_what_it_is() -> None:
+    save = SAMPLES / "demo.vsav"
+    hint = (f"wawkit: {save}: is a zip archive (a VASSAL save or module), not a YAML or JSON file; "
+            "'wawkit import' turns a save into a scenario file\n")
+    code, out, err = run("los", save, "leopard-c1", "t-64")
+    assert (code, out, err) == (2, "", hint)
+    code, out, err = run("export", save, *DEMO, "-o", "unused.vsav")
+    assert (code, out, err) == (2, "", hint)
+
+
+def test_a_save_given_as_an_audit_record_says_what_it_is() -> None:
+    save = SAMPLES / "demo.vsav"
+    code, _out, err = run("verify", save)
+    assert code == 2
+    assert err == f"wawkit: {save}: is a zip archive (a VASSAL save or module), not an audit record (.audit.json)\n"
