@@ -377,4 +377,5 @@ def run_cases(cases: Iterable[Mapping[str, Any]], factory: RulesetFactory, *,
 def summary(outcomes: list[Outcome]) -> str:
     """The closing line: ``N passed, N failed, N gaps``."""
     counts = {s: sum(1 for o in outcomes if o.status == s) for s in ("passed", "failed", "gap")}
-    return f"{counts['passed']} passed, {counts['failed']} failed, {counts['gap']} gaps"
+    gaps = "gap" if counts["gap"] == 1 else "gaps"
+    return f"{counts['passed']} passed, {counts['failed']} failed, {counts['gap']} {gaps}"

@@ -55,7 +55,7 @@ def test_known_gaps_are_waw85_case_ids() -> None:
 
 def test_summary_counts(outcomes: dict[str, list[Outcome]]) -> None:
     flat = [o for runs in outcomes.values() for o in runs]
-    assert summary(flat) == "296 passed, 0 failed, 1 gaps"
+    assert summary(flat) == "296 passed, 0 failed, 1 gap"
 
 
 def test_a_wrong_expectation_fails(cases: list[dict]) -> None:

@@ -59,7 +59,8 @@ def test_cases_one_book_and_json(tmp_path: Path) -> None:
     assert doc["runs"] == [{"case": "classic-leopard", "row": None, "book": "untold",
                             "status": "passed", "details": []}]
     result = CliRunner().invoke(main, ["cases", str(path), "--book", "eisenbach"])
-    assert result.output.splitlines() == ["0 passed, 0 failed, 0 gaps"]
+    assert result.exit_code == 2  # a filter that runs nothing is not a pass
+    assert result.output.splitlines() == [f"wawkit: {path}: no case matches --book 'eisenbach'; nothing was run"]
 
 
 def test_a_failing_case_prints_expected_and_actual_and_exits_1(tmp_path: Path) -> None:

@@ -111,3 +111,18 @@ def test_a_save_given_as_an_audit_record_says_what_it_is() -> None:
     code, _out, err = run("verify", save)
     assert code == 2
     assert err == f"wawkit: {save}: is a zip archive (a VASSAL save or module), not an audit record (.audit.json)\n"
+
+
+CASES = Path(__file__).resolve().parents[1].parent / "shared" / "cases" / "rule-cases.yaml"
+
+
+def test_cases_that_match_no_case_are_bad_input_not_a_pass() -> None:
+    code, out, err = run("cases", CASES, "--ruleset", "waw85", "--id", "no-such-case")
+    assert (code, out) == (2, "")
+    assert err == f"wawkit: {CASES}: no case matches --ruleset 'waw85', --id 'no-such-case'; nothing was run\n"
+
+
+def test_cases_summary_counts_one_gap_in_the_singular() -> None:
+    code, out, _err = run("cases", CASES, "--ruleset", "waw85", "--book", "untold")
+    assert code == 0
+    assert out.splitlines()[-1] == "296 passed, 0 failed, 1 gap"

@@ -72,6 +72,10 @@ def cases(file: str, ruleset: str | None, book: str | None, prefix: str | None,
         outcomes = run_cases(loaded, get_ruleset, ruleset=ruleset, flag=book, prefix=prefix)
     except CaseError as error:
         raise SchemaError(str(error), file=file) from None
+    if not outcomes:
+        chosen = [f"{name} {value!r}" for name, value in (("--ruleset", ruleset), ("--book", book), ("--id", prefix))
+                  if value]
+        raise SchemaError(f"no case matches {', '.join(chosen) or 'any ruleset'}; nothing was run", file=file)
     if as_json:
         click.echo(json.dumps({
             "runs": [{"case": o.case, "row": o.row, "book": o.flag, "status": o.status,
