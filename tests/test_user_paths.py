@@ -126,3 +126,14 @@ def test_cases_summary_counts_one_gap_in_the_singular() -> None:
     code, out, _err = run("cases", CASES, "--ruleset", "waw85", "--book", "untold")
     assert code == 0
     assert out.splitlines()[-1] == "296 passed, 0 failed, 1 gap"
+
+
+def test_locate_a_name_off_the_board_says_so_and_names_the_module() -> None:
+    module = SAMPLES / "waw-sample.vmod"
+    code, out, err = run("locate", module, "Main Map", "ZZ99")
+    assert (code, out) == (2, "")
+    assert err == (f"wawkit: {module}: no location 'ZZ99' on map 'Main Map' "
+                   "(Eisenbach Sample: 'ZZ99' lies outside the board)\n")
+    code, _out, err = run("locate", module, "Combat", "C5")
+    assert code == 2
+    assert err == f"wawkit: {module}: no location 'C5' on map 'Combat' (no board of the map has a grid)\n"

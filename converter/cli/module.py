@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from converter.cli import main
+from converter.errors import GeometryError
 from converter.vassal.grids import GridNumbering
 from converter.vassal.grids.placement import PlacedBoard, parse_board_picker
 from converter.vassal.module import Module, location_of
@@ -168,17 +169,20 @@ def locate(module: str, map_name: str, where: tuple[str, ...], board: str | None
            layout: tuple[str, ...], as_json: bool) -> None:
     """Name the location of map pixel X Y, or give the pixel of location NAME."""
     loaded = Module.read(module)
-    placed = _layout(loaded, map_name, save, layout)
-    if len(where) == 2 and all(w.lstrip("-").isdigit() for w in where):
-        x, y = int(where[0]), int(where[1])
-        name = location_of(loaded, map_name, x, y, placed)
-        answer: dict[str, Any] = {"map": map_name, "x": x, "y": y, "location": name}
-        text = name
-    else:
-        name = " ".join(where)
-        x, y = loaded.map(map_name).geometry(placed).locate(name, board)
-        answer = {"map": map_name, "location": name, "x": x, "y": y}
-        text = f"{x} {y}"
+    try:  # a location or board the module lacks is named with the module file
+        placed = _layout(loaded, map_name, save, layout)
+        if len(where) == 2 and all(w.lstrip("-").isdigit() for w in where):
+            x, y = int(where[0]), int(where[1])
+            name = location_of(loaded, map_name, x, y, placed)
+            answer: dict[str, Any] = {"map": map_name, "x": x, "y": y, "location": name}
+            text = name
+        else:
+            name = " ".join(where)
+            x, y = loaded.map(map_name).geometry(placed).locate(name, board)
+            answer = {"map": map_name, "location": name, "x": x, "y": y}
+            text = f"{x} {y}"
+    except GeometryError as error:
+        raise error.located(file=module) from None
     click.echo(json.dumps(answer, ensure_ascii=False) if as_json else text)
 
 

@@ -208,10 +208,12 @@ class MapGeometry:
             point = placement.to_map(lx, ly)
             if self.board_at(*point) is placement:
                 matches.append(point)
+            else:
+                errors.append(f"{placement.board.name}: {name!r} lies outside the board")
         if len(matches) > 1 and board is None:
             raise GeometryError(f"location {name!r} exists on several boards of map {self.map_name!r}; "
                                 "choose one with board=")
         if matches:
             return matches[0]
-        detail = "; ".join(errors) if errors else "no board with a grid"
+        detail = "; ".join(errors) if errors else "no board of the map has a grid"
         raise GeometryError(f"no location {name!r} on map {self.map_name!r} ({detail})")
