@@ -221,6 +221,6 @@ def test_locate_both_ways() -> None:
 def test_locate_bad_input_is_one_line_and_exit_2() -> None:
     code, _, err = _run("locate", str(TOUR), "Main Map", "Z99", "--layout", "SL")
     assert code == 2
-    assert err.startswith("wawkit: no location 'Z99' on map 'Main Map'") and err.count("\n") == 1
+    assert err == f"wawkit: {TOUR}: no location 'Z99' on map 'Main Map' (SL: 'Z99' lies outside the board)\n"
     code, _, err = _run("inspect-module", str(CORPUS / "README.md"))
     assert code == 2 and "malformed XML" in err
