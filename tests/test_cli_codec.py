@@ -193,7 +193,8 @@ def test_json_of_text_that_is_not_utf8(tmp_path: Path) -> None:
 def test_a_module_is_not_a_save() -> None:
     module = CORPUS / "hexncounters-template" / "jzhex-n-counters-template-v12-379.vmod"
     code, _out, err = run("pieces", str(module))  # inspect learns modules elsewhere; pieces reads saves
-    assert code == 2 and "no savedGame entry (entries: " in err and err.count("\n") == 1
+    assert code == 2 and err == (f"wawkit: {module}: no savedGame entry: a VASSAL module or extension "
+                                 "(has buildFile.xml), not a save or log; 'wawkit inspect-module' reads it\n")
 
 
 def test_inspect_counts_the_empty_stacks_some_modules_leave_behind() -> None:

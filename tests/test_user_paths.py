@@ -137,3 +137,16 @@ def test_locate_a_name_off_the_board_says_so_and_names_the_module() -> None:
     code, _out, err = run("locate", module, "Combat", "C5")
     assert code == 2
     assert err == f"wawkit: {module}: no location 'C5' on map 'Combat' (no board of the map has a grid)\n"
+
+
+def test_a_module_given_for_a_save_and_the_reverse_say_which_command_reads_it() -> None:
+    module = SAMPLES / "waw-sample.vmod"
+    code, out, err = run("pieces", module)
+    assert (code, out) == (2, "")
+    assert err == (f"wawkit: {module}: no savedGame entry: a VASSAL module or extension (has buildFile.xml), "
+                   "not a save or log; 'wawkit inspect-module' reads it\n")
+    save = SAMPLES / "demo.vsav"
+    code, out, err = run("inspect-module", save)
+    assert (code, out) == (2, "")
+    assert err == (f"wawkit: {save}: no buildFile.xml or buildFile entry; not a VASSAL module "
+                   "(has savedGame: a save or log; 'wawkit inspect' reads it)\n")

@@ -137,6 +137,10 @@ def open_archive(source: str | os.PathLike[str] | bytes | BinaryIO, *, file: str
     return archive
 
 
+#: Entry names of a module's (or extension's) buildFile, as VASSAL writes them.
+MODULE_BUILD_FILES = ("buildFile.xml", "buildFile")
+
+
 def read_container(source: str | os.PathLike[str] | bytes | BinaryIO, *, file: str | None = None,
                    limits: Limits = DEFAULT_LIMITS) -> Container:
     """Read a save or log container and de-obfuscate its ``savedGame``."""
@@ -144,6 +148,10 @@ def read_container(source: str | os.PathLike[str] | bytes | BinaryIO, *, file: s
     with open_archive(source, file=name, limits=limits) as archive:
         infos = archive.infolist()
         if not any(info.filename == SAVED_GAME for info in infos):
+            build_file = next((i.filename for i in infos if i.filename in MODULE_BUILD_FILES), None)
+            if build_file is not None:  # the commonest mix-up: a module given for a save
+                raise ContainerError(f"no {SAVED_GAME} entry: a VASSAL module or extension (has {build_file}), "
+                                     "not a save or log; 'wawkit inspect-module' reads it", file=name)
             listed = ", ".join(i.filename for i in infos[:5]) or "none"
             raise ContainerError(f"no {SAVED_GAME} entry (entries: {listed}); not a save or log", file=name)
         entries = []

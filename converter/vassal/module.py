@@ -289,7 +289,8 @@ class Module:
     def _from_archive(cls, archive: ModuleArchive, max_size: int) -> "Module":
         entry = next((name for name in BUILDFILE_ENTRIES if name in archive.names), None)
         if entry is None:
-            raise ContainerError("no buildFile.xml or buildFile entry; not a VASSAL module", file=archive.file)
+            kind = " (has savedGame: a save or log; 'wawkit inspect' reads it)" if "savedGame" in archive.names else ""
+            raise ContainerError(f"no buildFile.xml or buildFile entry; not a VASSAL module{kind}", file=archive.file)
         data = archive.read(entry, max_size=max_size)
         return cls(parse_buildfile(data, file=archive.file, entry=entry, max_size=max_size, limits=archive.limits),
                    file=archive.file, entry=entry, archive=archive)
