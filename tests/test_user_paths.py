@@ -150,3 +150,15 @@ def test_a_module_given_for_a_save_and_the_reverse_say_which_command_reads_it() 
     assert (code, out) == (2, "")
     assert err == (f"wawkit: {save}: no buildFile.xml or buildFile entry; not a VASSAL module "
                    "(has savedGame: a save or log; 'wawkit inspect' reads it)\n")
+
+
+def test_render_keeps_an_existing_picture_unless_forced(tmp_path: Path) -> None:
+    target = tmp_path / "p.png"
+    target.write_bytes(b"keep")
+    args = ["render", SAMPLES / "demo.vsav", *DEMO, "-o", target]
+    code, _out, err = run(*args)
+    assert (code, target.read_bytes()) == (2, b"keep")
+    assert err == f"wawkit: {target}: exists already; refusing to overwrite it (--force replaces it)\n"
+    code, _out, err = run(*args, "--force")
+    assert (code, err) == (0, f"wrote {target}\n")
+    assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

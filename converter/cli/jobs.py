@@ -133,10 +133,13 @@ def verify(audit: str) -> None:
 @click.option("--last-resolution", "audit", type=EXISTING, help="Mark the results of this audit record.")
 @click.option("--ruleset", default="classic", type=RULESETS, show_default=True)
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="PNG file to write.")
+@click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
 def render(source: str, module_path: str | None, profile_path: str | None, units: str | None, map_name: str | None,
-           los: tuple[tuple[str, str], ...], audit: str | None, ruleset: str, output: str) -> None:
+           los: tuple[tuple[str, str], ...], audit: str | None, ruleset: str, output: str, force: bool) -> None:
     """Draw a save (with --module and --profile) or a scenario file as a PNG picture."""
     from converter.render import picture
+    from converter.vassal.container import check_target
+    check_target(output, overwrite=force)  # like every other command that writes a file
     picture(source, output, module=module_path, profile=profile_path, units=units, map_name=map_name,
             sights=list(los), audit=audit, ruleset=ruleset)
     click.echo(f"wrote {output}", err=True)
