@@ -49,6 +49,8 @@ WEAPONS = ("ap", "he", "aa")
 #: Kinds whose second reference is a hex (not a unit), and kinds with a path of hexes.
 HEX_TARGET = frozenset({"stacking"})
 PATH_KINDS = frozenset({"move"})
+#: Kinds that act on a target unit: without one the referee could only answer "not stated".
+TARGET_KINDS = frozenset({"direct_fire", "opportunity_fire", "move_and_fire", "assault", "overrun", "los"})
 TUPLE_FIELDS = frozenset({"bonus_from", "supporting", "path"})
 INT_FIELDS = frozenset({"hits", "count"})
 
@@ -86,6 +88,9 @@ class ActionSpec:
             values["target"] = resolve_target(game, actor, rest[0], self.text)
             if len(rest) > 1:
                 raise ActionSyntaxError(f"{self.text!r}: unexpected {' '.join(rest[1:])!r}")
+        elif self.kind in TARGET_KINDS and "target" not in self.options:
+            raise ActionSyntaxError(f"{self.text or self.kind!r}: names no target; give the unit "
+                                    f"(key, counter name or hex) after {self.refs[0]!r}")
         if self.weapon:
             values["weapon"] = self.weapon
         return _make(self, **values)

@@ -162,3 +162,15 @@ def test_render_keeps_an_existing_picture_unless_forced(tmp_path: Path) -> None:
     code, _out, err = run(*args, "--force")
     assert (code, err) == (0, f"wrote {target}\n")
     assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_an_action_without_its_target_is_refused_with_what_to_add(tmp_path: Path) -> None:
+    target = tmp_path / "r.vsav"
+    code, out, _err = run("resolve", SAMPLES / "demo.vsav", *DEMO, "--action", "fire leopard-c1", "--seed", "1",
+                          "-o", target)
+    assert code == 1
+    assert out.splitlines() == [
+        "REFUSED: fire leopard-c1",
+        "  'fire leopard-c1': names no target; give the unit (key, counter name or hex) after 'leopard-c1'",
+        "Nothing was written."]
+    assert not target.exists()
