@@ -94,7 +94,11 @@ class Report:
         return f"{self.file}: {counts}"
 
     def to_text(self) -> str:
-        """The report grouped by severity, most serious first."""
+        """The report grouped by severity, most serious first; one line for a file that could not be read."""
+        if self.kind == "unreadable" and len(self.findings) == 1:
+            message = self.findings[0].message
+            own = f"{self.file}: "
+            return f"{own}unreadable: {message[len(own):] if message.startswith(own) else message}"
         lines = [self.summary()]
         for severity in SEVERITIES:
             group = [f for f in self.sorted if f.severity == severity]

@@ -174,3 +174,16 @@ def test_an_action_without_its_target_is_refused_with_what_to_add(tmp_path: Path
         "  'fire leopard-c1': names no target; give the unit (key, counter name or hex) after 'leopard-c1'",
         "Nothing was written."]
     assert not target.exists()
+
+
+def test_validate_an_unreadable_file_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    empty = tmp_path / "game.vsav"
+    empty.write_bytes(b"")
+    code, out, _err = run("validate", empty)
+    assert (code, out) == (2, f"{empty}: unreadable: offset 0: is empty\n")
+    module = tmp_path / "other.vmod"
+    module.write_bytes(b"not a zip")
+    code, out, _err = run("validate", SAMPLES / "demo.vsav", "--module", module)
+    assert code == 2
+    assert out == f"{SAMPLES / 'demo.vsav'}: unreadable: {module}: malformed XML at line 1, column 1: " \
+                  "Start tag expected, '<' not found, line 1, column 1\n"
