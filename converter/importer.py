@@ -76,8 +76,10 @@ def _hex_of(module: Module, map_name: str, x: int, y: int,
         geometry = module.map(map_name).geometry(layout)
         name = geometry.location_name(x, y)
     except GeometryError as error:
-        raise ProfileError(f"map {map_name!r}: {error.message} (a board of an older module version? "
-                           "see board_aliases)", file=module.file) from None
+        named = f"map {map_name!r}"
+        where = "" if error.message.startswith(named) else f"{named}: "
+        raise ProfileError(f"{where}{error.message} (a board of an older module version? "
+                           "see board_aliases in the profile)", file=module.file) from None
     placement = geometry.board_at(x, y)
     at = None
     grid = placement.board.grid if placement is not None else None

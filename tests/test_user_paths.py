@@ -187,3 +187,11 @@ def test_validate_an_unreadable_file_is_one_line_and_exit_2(tmp_path: Path) -> N
     assert code == 2
     assert out == f"{SAMPLES / 'demo.vsav'}: unreadable: {module}: malformed XML at line 1, column 1: " \
                   "Start tag expected, '<' not found, line 1, column 1\n"
+
+
+def test_a_save_of_another_module_names_the_missing_board_once(tmp_path: Path) -> None:
+    save = CORPUS / "ccn-napoleonics" / "vsav" / "A301 - Wertingen.vsav"
+    code, out, err = run("resolve", save, *DEMO, *FIRE, "-o", tmp_path / "r.vsav")
+    assert (code, out) == (2, "")
+    assert err == (f"wawkit: {SAMPLES / 'waw-sample.vmod'}: map 'Main Map' has no board 'Inland' "
+                   "(boards: Eisenbach Sample) (a board of an older module version? see board_aliases in the profile)\n")
