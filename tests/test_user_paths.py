@@ -195,3 +195,11 @@ def test_a_save_of_another_module_names_the_missing_board_once(tmp_path: Path) -
     assert (code, out) == (2, "")
     assert err == (f"wawkit: {SAMPLES / 'waw-sample.vmod'}: map 'Main Map' has no board 'Inland' "
                    "(boards: Eisenbach Sample) (a board of an older module version? see board_aliases in the profile)\n")
+
+
+def test_resolve_with_an_audit_in_a_missing_folder_writes_nothing(tmp_path: Path) -> None:
+    audit = tmp_path / "missing" / "a.audit.json"
+    code, out, err = run("resolve", SAMPLES / "demo.vsav", *DEMO, *FIRE, "--audit", audit, "-o", tmp_path / "r.vsav")
+    assert (code, out) == (2, "")
+    assert err == f"wawkit: {audit}: folder {audit.parent} does not exist; create it first\n"
+    assert list(tmp_path.iterdir()) == []

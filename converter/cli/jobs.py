@@ -93,6 +93,7 @@ def resolve(save: str, module_path: str, profile_path: str, units: str | None, t
     check_target(output, overwrite=force or in_place)  # before any die is rolled
     specs = [parse(text) for text in actions] if actions else load_actions(actions_file)  # type: ignore[arg-type]
     audit_file = Path(audit_path or _audit_name(output))
+    check_target(audit_file, overwrite=True)  # the record goes with the save: both are written or neither
     position = read_position(save, module_path, profile_path, units=units, terrain=terrain)
     resolved = run(position, specs, ruleset=ruleset, dice=parse_dice(dice) if dice else None, seed=seed,
                    audit_dir=audit_file.parent, actions_input=actions_file)
