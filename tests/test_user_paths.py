@@ -203,3 +203,9 @@ def test_resolve_with_an_audit_in_a_missing_folder_writes_nothing(tmp_path: Path
     assert (code, out) == (2, "")
     assert err == f"wawkit: {audit}: folder {audit.parent} does not exist; create it first\n"
     assert list(tmp_path.iterdir()) == []
+
+
+def test_odds_case_id_without_a_case_file_is_refused() -> None:
+    code, out, err = run("odds", "--fp", "4", "--to-hit", "4", "--id", "classic-leopard")
+    assert (code, out) == (2, "")
+    assert err.splitlines()[-1] == "Error: --id and --row choose a case of --cases FILE; give --cases too"

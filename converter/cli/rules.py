@@ -136,6 +136,8 @@ def odds(fp: int | None, to_hit: int | None, defense_dice: int, save: int, targe
         for line in _case_odds(case_file, case_id, row, book):
             click.echo(line)
         return
+    if case_id is not None or row is not None:
+        raise click.UsageError("--id and --row choose a case of --cases FILE; give --cases too")
     if fp is None or to_hit is None:
         raise click.UsageError("give --fp and --to-hit (or --cases FILE --id ID)")
     ruleset = get_ruleset("classic", book)
