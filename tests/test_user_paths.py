@@ -209,3 +209,11 @@ def test_odds_case_id_without_a_case_file_is_refused() -> None:
     code, out, err = run("odds", "--fp", "4", "--to-hit", "4", "--id", "classic-leopard")
     assert (code, out) == (2, "")
     assert err.splitlines()[-1] == "Error: --id and --row choose a case of --cases FILE; give --cases too"
+
+
+def test_a_name_that_is_no_location_shows_what_names_look_like() -> None:
+    module = CORPUS / "tld-longest-day" / "buildFile"
+    code, _out, err = run("locate", module, "Normandy", "xx")
+    assert code == 2
+    assert err == (f"wawkit: {module}: no location 'xx' on map 'Normandy' "
+                   "(Normandy: 'xx' is not a location of this grid (names look like '0204'))\n")

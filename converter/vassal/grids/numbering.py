@@ -121,6 +121,13 @@ class GridNumbering:
             COLUMN: axis_name(column + self.h_off, self.h_type, self.h_leading),
         })
 
+    def _example(self) -> str:
+        """What a location name of this grid looks like, for a player who typed another."""
+        try:
+            return f"names look like {self.location_name(2, 3)!r}"
+        except GeometryError:  # a BeanShell format: only the format itself can be shown
+            return f"format {self.location_format!r}"
+
     def _pattern(self, kind: str, leading: int) -> str:
         return _ALPHABETIC_MATCH if kind == "A" else "-?[0-9]{%d,}" % (leading + 1)
 
@@ -157,8 +164,7 @@ class GridNumbering:
             raise GeometryError(f"location format {self.location_format!r} names no column and row")
         match = re.fullmatch("".join(regex), location)
         if match is None:
-            raise GeometryError(f"{location!r} is not a location of this grid "
-                                f"(format {self.location_format!r}, sep {self.sep!r})")
+            raise GeometryError(f"{location!r} is not a location of this grid ({self._example()})")
         values = dict(zip(groups, match.groups()))
         column = parse_axis(values[COLUMN], self.h_type) - self.h_off
         row = parse_axis(values[ROW], self.v_type) - self.v_off
