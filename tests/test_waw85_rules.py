@@ -259,7 +259,7 @@ def test_the_cases_command_runs_the_waw85_cases() -> None:
     from converter.cli import main
     result = CliRunner().invoke(main, ["cases", str(CASES / "rule-cases.yaml"), "--ruleset", "waw85"])
     assert result.exit_code == 0, result.output
-    assert result.output.splitlines()[-1] == "296 passed, 0 failed, 1 gaps"
+    assert result.output.splitlines()[-1] == "296 passed, 0 failed, 1 gap"
 
 
 SHAPES = [{}, {"units": {"A": {}, "T": {}}},
