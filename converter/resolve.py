@@ -345,6 +345,8 @@ class Resolved:
     report: str
     record: AuditRecord
     save: SavedGame | None
+    unused_dice: tuple[int, ...] = ()
+    """Given dice no roll asked for: a player who copied too many has likely misaligned the rest."""
 
 
 def run(position: Position, specs: Sequence[ActionSpec], *, ruleset: str = "classic",
@@ -367,7 +369,8 @@ def run(position: Position, specs: Sequence[ActionSpec], *, ruleset: str = "clas
         return Resolved(outcome, report, record, None)
     apply_events(position.save, position.module, position.profile, position.imported, outcome.events)
     record.output = {"plaintext_sha256": sha256_bytes(position.save.to_plaintext())}
-    return Resolved(outcome, report, record, position.save)
+    unused = source.remaining if isinstance(source, GivenDice) else ()
+    return Resolved(outcome, report, record, position.save, unused)
 
 
 def _spec_record(spec: ActionSpec) -> dict[str, Any]:

@@ -217,3 +217,16 @@ def test_a_name_that_is_no_location_shows_what_names_look_like() -> None:
     assert code == 2
     assert err == (f"wawkit: {module}: no location 'xx' on map 'Normandy' "
                    "(Normandy: 'xx' is not a location of this grid (names look like '0204'))\n")
+
+
+def test_resolve_names_given_dice_no_roll_used(tmp_path: Path) -> None:
+    target = tmp_path / "r.vsav"
+    code, out, err = run("resolve", SAMPLES / "demo.vsav", *DEMO, "--action", "fire leopard-c1 t-64 ap",
+                         "--dice", "4,1,5,4,1,3,4,4,6,6,5", "-o", target)
+    assert code == 0
+    assert out.splitlines()[1:3] == ["  roll attack: 4 1 5 4", "  roll save: 1 3 4 4 6"]
+    assert err.splitlines() == [f"wrote {target} and {tmp_path / 'r.audit.json'}",
+                                "note: 2 given dice were not used (6,5); check that the dice match the rolls above"]
+    code, _out, err = run("resolve", SAMPLES / "demo.vsav", *DEMO, "--action", "fire leopard-c1 t-64 ap",
+                          "--dice", "4,1,5,4,1,3,4,4,6", "-o", tmp_path / "exact.vsav")
+    assert code == 0 and "note:" not in err

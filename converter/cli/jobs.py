@@ -105,6 +105,10 @@ def resolve(save: str, module_path: str, profile_path: str, units: str | None, t
     resolved.record.output = {**describe_input(output, audit_file.parent), **(resolved.record.output or {})}
     resolved.record.write(audit_file)
     click.echo(f"wrote {output} and {audit_file}", err=True)
+    if resolved.unused_dice:
+        unused = ",".join(str(d) for d in resolved.unused_dice)
+        click.echo(f"note: {len(resolved.unused_dice)} given dice were not used ({unused}); "
+                   "check that the dice match the rolls above", err=True)
 
 
 def _audit_name(output: str) -> str:
