@@ -230,3 +230,28 @@ def test_resolve_names_given_dice_no_roll_used(tmp_path: Path) -> None:
     code, _out, err = run("resolve", SAMPLES / "demo.vsav", *DEMO, "--action", "fire leopard-c1 t-64 ap",
                           "--dice", "4,1,5,4,1,3,4,4,6", "-o", tmp_path / "exact.vsav")
     assert code == 0 and "note:" not in err
+
+
+def _scenario(tmp_path: Path) -> Path:
+    scenario = tmp_path / "demo.yaml"
+    code, _out, _err = run("import", SAMPLES / "demo.vsav", *DEMO, "-o", scenario)
+    assert code == 0
+    return scenario
+
+
+def test_los_from_a_unit_off_the_map_is_bad_input_with_what_to_give(tmp_path: Path) -> None:
+    scenario = _scenario(tmp_path)
+    text = scenario.read_text()
+    placed = "- key: leopard-c1\n  type: leopard-c1\n  side: NATO\n  nation: Canada\n  formation: 4 CMBG\n  hex: B7\n"
+    assert placed in text
+    scenario.write_text(text.replace(placed, placed.replace("  hex: B7\n", "")))
+    code, out, err = run("los", scenario, "leopard-c1", "t-64")
+    assert (code, out) == (2, "")
+    assert err.splitlines()[-1] == ("Error: Invalid value: unit 'leopard-c1' is not on the map (it has no hex); "
+                                    "give a unit on the map or a hex")
+
+
+def test_los_within_one_hex_says_same_hex(tmp_path: Path) -> None:
+    code, out, _err = run("los", _scenario(tmp_path), "B7", "B7")
+    assert code == 0
+    assert out.splitlines()[:2] == ["LOS B7 -> B7: clear", "  crosses: nothing (same hex)"]

@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from converter.cli import EXIT_FINDINGS, main
-from converter.errors import SchemaError
+from converter.errors import SchemaError, WawkitError
 from referee.cases import build_action, build_game, load_cases, merge, run_cases, summary
 from referee.combat_odds import RESULT_ORDER, net_hits_distribution, odds_for, result_ladder
 from referee.errors import CaseError, RefereeError
@@ -161,6 +161,9 @@ def _observer(game: Game, where: str, key: str) -> tuple[Game, str]:
     an infantry observer at ground level (no helicopter height, no hill of its own besides
     the hex's), so the answer is about the terrain between the two hexes."""
     if where in game.units:
+        if not game.units[where].hex or not game.units[where].on_map:
+            raise click.BadParameter(f"unit {where!r} is not on the map (it has no hex); give a unit on the map "
+                                     "or a hex")
         return game, where
     if where not in game.hexes:
         raise click.BadParameter(f"{where!r} is neither a unit key nor a hex of the scenario")
@@ -213,8 +216,8 @@ def los(scenario: str, source: str, target: str, ruleset: str, book: str | None,
     game = read_scenario(scenario).game
     try:
         answer = los_answer(game, source, target, ruleset, book)
-    except RefereeError as error:
-        raise click.ClickException(str(error)) from None
+    except RefereeError as error:  # the scenario lacks what the referee needs: bad input, exit 2
+        raise WawkitError(f"cannot trace LOS {source} -> {target}: {error}", file=scenario) from None
     if as_json:
         click.echo(json.dumps(answer, indent=2, ensure_ascii=False))
         return
@@ -222,7 +225,8 @@ def los(scenario: str, source: str, target: str, ruleset: str, book: str | None,
     click.echo(f"LOS {answer['from']} -> {answer['to']}: {verdict}")
     crossed = ", ".join(f"{h['hex']} {h['terrain']}" + (f" ({', '.join(h['markers'])})" if h["markers"] else "")
                         for h in answer["intervening"])
-    click.echo(f"  crosses: {crossed or 'nothing (adjacent)'}")
+    between = "nothing (same hex)" if answer["from"] == answer["to"] else "nothing (adjacent)"
+    click.echo(f"  crosses: {crossed or between}")
     if answer["along_hexsides"]:
         runs = ", ".join(f"{first['hex']} {first['terrain']} | {second['hex']} {second['terrain']}"
                          for first, second in answer["along_hexsides"])
