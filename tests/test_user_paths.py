@@ -255,3 +255,18 @@ def test_los_within_one_hex_says_same_hex(tmp_path: Path) -> None:
     code, out, _err = run("los", _scenario(tmp_path), "B7", "B7")
     assert code == 0
     assert out.splitlines()[:2] == ["LOS B7 -> B7: clear", "  crosses: nothing (same hex)"]
+
+
+def test_import_and_export_never_write_over_their_input_even_with_force(tmp_path: Path) -> None:
+    save = tmp_path / "game.vsav"
+    save.write_bytes((SAMPLES / "demo.vsav").read_bytes())
+    code, out, err = run("import", save, *DEMO, "-o", save, "--force")
+    assert (code, out) == (2, "")
+    assert err == f"wawkit: {save}: is an input of this command; write to another file\n"
+    assert save.read_bytes() == (SAMPLES / "demo.vsav").read_bytes()
+    scenario = _scenario(tmp_path)
+    before = scenario.read_bytes()
+    code, _out, err = run("export", scenario, *DEMO, "-o", scenario, "--force")
+    assert code == 2
+    assert err == f"wawkit: {scenario}: is an input of this command; write to another file\n"
+    assert scenario.read_bytes() == before

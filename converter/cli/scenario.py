@@ -22,7 +22,7 @@ from converter.profile import Profile, read_profile
 from converter.scenario import Scenario, read_scenario, write_scenario
 from converter.terrain import TerrainMap, draft, read_palette, read_terrain
 from converter.unit_table import UnitTable, read_unit_table
-from converter.vassal.container import write_atomic
+from converter.vassal.container import check_target, write_atomic
 from converter.vassal.module import Module
 from converter.vassal.save import SavedGame
 
@@ -57,6 +57,7 @@ def _import(save_path: str, module: Module, profile: Profile, table: UnitTable,
 def import_command(save: str, module_path: str, profile_path: str, terrain: str | None, units: str | None,
                    output: str, force: bool) -> None:
     """Read SAVE through a module profile into a scenario file."""
+    check_target(output, overwrite=force, inputs=(save, module_path, profile_path, units, terrain))
     profile, table, terrain_map = _inputs(profile_path, units, terrain)
     module = Module.read(module_path)
     _, imported = _import(save, module, profile, table, terrain_map)
@@ -82,6 +83,7 @@ def import_command(save: str, module_path: str, profile_path: str, terrain: str 
 def export_command(scenario: str, module_path: str, profile_path: str, units: str | None, terrain: str | None,
                    onto: str | None, output: str, force: bool) -> None:
     """Write SCENARIO as a VASSAL save of the module."""
+    check_target(output, overwrite=force, inputs=(scenario, module_path, profile_path, units, terrain))
     profile, table, terrain_map = _inputs(profile_path, units, terrain)
     module = Module.read(module_path)
     wanted = read_scenario(scenario)

@@ -22,7 +22,7 @@ import zipfile
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, Iterable
 
 from converter.errors import ContainerError, LimitExceeded, WawkitError
 from converter.vassal.limits import DEFAULT_LIMITS, Limits
@@ -207,13 +207,18 @@ def write_atomic(path: str | os.PathLike[str], data: bytes, *, overwrite: bool =
         raise
 
 
-def check_target(path: str | os.PathLike[str], *, overwrite: bool = False) -> Path:
+def check_target(path: str | os.PathLike[str], *, overwrite: bool = False,
+                 inputs: Iterable[str | os.PathLike[str] | None] = ()) -> Path:
     """Refuse an output file that cannot be written, so a command can ask before it does any work.
 
     A command that rolls dice or reads a large save checks its output first: a refusal after
-    the work would show a result that was never written.
+    the work would show a result that was never written. An output that is one of the
+    command's ``inputs`` is refused even with ``overwrite``: a scenario written over the save
+    it was read from would lose the game.
     """
     target = Path(path)
+    if target.exists() and any(i is not None and Path(i).resolve() == target.resolve() for i in inputs):
+        raise ContainerError("is an input of this command; write to another file", file=str(target))
     if target.is_dir():
         raise ContainerError("is a folder; give a file name to write", file=str(target))
     if target.exists() and not overwrite:
