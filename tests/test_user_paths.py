@@ -270,3 +270,18 @@ def test_import_and_export_never_write_over_their_input_even_with_force(tmp_path
     assert code == 2
     assert err == f"wawkit: {scenario}: is an input of this command; write to another file\n"
     assert scenario.read_bytes() == before
+
+
+def test_render_and_encode_never_write_over_their_input_even_with_force(tmp_path: Path) -> None:
+    save = tmp_path / "game.vsav"
+    save.write_bytes((SAMPLES / "demo.vsav").read_bytes())
+    code, _out, err = run("render", save, *DEMO, "-o", save, "--force")
+    assert code == 2
+    assert err == f"wawkit: {save}: is an input of this command; write to another file\n"
+    assert save.read_bytes() == (SAMPLES / "demo.vsav").read_bytes()
+    text = tmp_path / "game.txt"
+    text.write_bytes(b"plain")
+    code, _out, err = run("encode", text, "-o", text, "--force")
+    assert code == 2
+    assert err == f"wawkit: {text}: is an input of this command; write to another file\n"
+    assert text.read_bytes() == b"plain"

@@ -19,7 +19,7 @@ import click
 from converter.cli import main
 from converter.errors import EncodingError, GeometryError
 from converter.vassal.commands import Command
-from converter.vassal.container import new_container, read_container, write_atomic
+from converter.vassal.container import check_target, new_container, read_container, write_atomic
 from converter.vassal.grids.placement import MapGeometry
 from converter.vassal.module import Module
 from converter.vassal.obfuscation import PLAIN, VCSK, VOBS, Obfuscation
@@ -175,6 +175,7 @@ def decode(file: Path, raw: bool, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Report what was written as JSON.")
 def encode(text: Path, output: Path, obfuscation: str, like: Path | None, force: bool, as_json: bool) -> None:
     """Write a save from TEXT, the output of ``decode`` (readable) or ``decode --raw``."""
+    check_target(output, overwrite=force, inputs=(text,))  # --like SAVE may be rewritten in place
     data = text.read_bytes()
     if b"\x1b" in data or ESC_SHOWN.encode() not in data:
         plaintext = data

@@ -144,7 +144,7 @@ def render(source: str, module_path: str | None, profile_path: str | None, units
     """Draw a save (with --module and --profile) or a scenario file as a PNG picture."""
     from converter.render import picture
     from converter.vassal.container import check_target
-    check_target(output, overwrite=force)  # like every other command that writes a file
+    check_target(output, overwrite=force, inputs=(source, module_path, profile_path, units, audit))
     picture(source, output, module=module_path, profile=profile_path, units=units, map_name=map_name,
             sights=list(los), audit=audit, ruleset=ruleset)
     click.echo(f"wrote {output}", err=True)
