@@ -232,6 +232,7 @@ def los(scenario: str, source: str, target: str, ruleset: str, book: str | None,
                          for first, second in answer["along_hexsides"])
         click.echo(f"  runs along the hexsides between: {runs}")
     for reason in answer["reasons"]:
-        click.echo(f"  {reason['text']} ({reason['section']})")
+        cited = "§" in reason["text"]           # the text already names its section
+        click.echo(f"  {reason['text']}" + ("" if cited else f" ({reason['section']})"))
     for gap in answer["gaps"]:
         click.echo(f"  {gap}")
