@@ -145,13 +145,13 @@ def test_a_kill_at_any_moment_leaves_a_complete_old_or_new_file(tmp_path: Path, 
     writer.wait(timeout=30)
     files = snapshot(tmp_path)
     data = files.pop("big.bin")
-    assert len(data) == 64 << 20 and data in (b"A" * (64 << 20), b"B" * (64 << 20))
-    # The temporary file is unnamed while it is written; it gets a name only once it is
-    # complete, for the instant before the rename. A kill in that instant (rare, more
-    # likely on a loaded machine) leaves that complete copy behind: never a partial one.
-    for name, leftover in files.items():
-        assert name.startswith(".big.bin.") and name.endswith(".part")
-        assert leftover == b"A" * (64 << 20) or leftover == b"B" * (64 << 20)
+    whole = data in (b"A" * (64 << 20), b"B" * (64 << 20))   # a flag, so a failure prints no 64 MB diff
+    assert whole
+    # The target is always a whole old or new file. A kill in the instant between naming
+    # the finished temporary file and the rename, or while a system without unnamed files
+    # writes the named fallback, can leave one hidden ``.big.bin.*.part`` beside it: never
+    # under the target's name, and never more than one.
+    assert all(name.startswith(".big.bin.") and name.endswith(".part") for name in files), sorted(files)
     assert len(files) <= 1
 
 
