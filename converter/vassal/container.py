@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import io
 import lzma
+import contextlib
 import os
 import tempfile
 import zipfile
@@ -239,11 +240,9 @@ def _complete_temp_file(directory: Path, name: str, data: bytes) -> str:
     if handle is not None:
         with os.fdopen(handle, "wb") as stream:
             _write_synced(stream, data)
-            try:
+            with contextlib.suppress(OSError):  # no /proc: fall back to a named temporary file
                 os.link(f"/proc/self/fd/{stream.fileno()}", temp)  # named only now, complete
                 return temp
-            except OSError:  # no /proc: fall back to a named temporary file
-                pass
     handle, temp = tempfile.mkstemp(prefix=f".{name}.", suffix=".part", dir=directory)
     try:
         with os.fdopen(handle, "wb") as stream:
@@ -261,7 +260,5 @@ def _write_synced(stream: BinaryIO, data: bytes) -> None:
 
 
 def _remove(path: str) -> None:
-    try:
+    with contextlib.suppress(FileNotFoundError):
         os.unlink(path)
-    except FileNotFoundError:
-        pass
