@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench fuzz clean
+.PHONY: demo test test-fast bench fuzz clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,8 +15,14 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(BIN)/python -m converter.demo samples
 
+# Every test, on all cores (pytest-xdist). The interop tests provision Java's jars into
+# .cache/ on first use; later runs reuse them and the compiled harnesses.
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
+
+# Everything but the interop tests (Java) and the long corpus walks: under a minute.
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -n auto -m "not interop and not slow"
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py

@@ -29,3 +29,24 @@ def assert_case_runs(case_id: str, runs: list[Outcome], known_gaps: Mapping[str,
             assert any(reason in detail for detail in gap.details for reason in known_gaps[case_id]), gap.line()
     else:
         assert not gaps, [g.line() for g in gaps]
+
+
+def expected_runs(case: dict) -> list[tuple[int | None, str | None]]:
+    """The (row, book flag) runs FORMAT.md gives a case, read from the case itself: one per
+    row (or the case alone), under the row's or the case's variant, else under both classic
+    books; WaW85 has one book."""
+    rows = case.get("rows")
+    runs: list[tuple[int | None, str | None]] = []
+    for index, row in enumerate(rows) if rows else [(None, case)]:
+        variant = row.get("variant") or case.get("variant")
+        flags = [variant] if variant else ([None] if case["ruleset"] == "waw85" else ["eisenbach", "untold"])
+        runs.extend((index, flag) for flag in flags)
+    return runs
+
+
+def assert_every_run_happened(cases: list[dict], outcomes: Mapping[str, list[Outcome]]) -> None:
+    """Every case of the file ran, each exactly in the runs FORMAT.md gives it: a case the
+    runner skipped, ran twice or ran under the wrong book fails here."""
+    assert sorted(outcomes) == sorted(c["id"] for c in cases)
+    for case in cases:
+        assert [(o.row, o.flag) for o in outcomes[case["id"]]] == expected_runs(case), case["id"]

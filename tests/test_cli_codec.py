@@ -197,6 +197,7 @@ def test_a_module_is_not_a_save() -> None:
                                  "(has buildFile.xml), not a save or log; 'wawkit inspect-module' reads it\n")
 
 
+@pytest.mark.slow
 def test_inspect_counts_the_empty_stacks_some_modules_leave_behind() -> None:
     code, out, _err = run("inspect", "--json", str(CORPUS / "ccn-napoleonics" / "vsav" / "unsupported.vsav"))
     info = json.loads(out)

@@ -236,6 +236,7 @@ def test_cli_export_onto_writes_a_restored_step(tmp_path: Path, sample) -> None:
 
 # -- the command line -------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_cli_import_edit_export_onto_the_save(tmp_path: Path, sample) -> None:
     runner = CliRunner()
     scenario = tmp_path / "demo.yaml"
@@ -320,6 +321,7 @@ SAVES = {"scenarios/campaign.sav": 2233, "scenarios/scenario_1.sav": 45, "scenar
          "logs/0606-1.log": 2232, "logs/0608-3.log": 2163}      # a log's starting position
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(SAVES))
 def test_every_longest_day_unit_matches_its_faces_row_and_a_hex(tld, name: str) -> None:
     module, profile, table = tld
@@ -475,6 +477,7 @@ def test_longest_day_2007_scenario_as_a_save_of_todays_module(tld, name: str) ->
     assert all(u.type.reduced is None for k, u in again.game.units.items() if k not in two_faced)
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.data())
 def test_random_event_sequences_reimport_as_applied(sample, data) -> None:

@@ -121,6 +121,7 @@ def test_bad_arguments() -> None:
 
 # -- properties --------------------------------------------------------------------------
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(hexes_near, hexes_near)
 def test_tracing_is_symmetric(a: Hex, b: Hex) -> None:
@@ -132,6 +133,7 @@ def test_tracing_is_symmetric(a: Hex, b: Hex) -> None:
     assert back.corner_touches == tuple(reversed(there.corner_touches))
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(hexes_near, hexes_near)
 def test_hexes_form_a_connected_chain(a: Hex, b: Hex) -> None:
@@ -220,6 +222,7 @@ def pixel_trace(layout: HexLayout, a: Hex, b: Hex) -> tuple[list[Hex], list[tupl
     return [h for _, h in passed], runs, touched
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(layouts, hexes_near, st.integers(-12, 12), st.integers(-12, 12))
 def test_pixel_geometry_agrees(layout: HexLayout, a: Hex, dq: int, dr: int) -> None:

@@ -82,6 +82,7 @@ def test_bad_distributions() -> None:
     assert issubclass(OddsError, RefereeError)
 
 
+@pytest.mark.slow
 def test_exact_odds_agree_with_100000_seeded_rolls() -> None:
     exact = difference(successes(10, at_least(4)), successes(10, at_least(5)))
     dice = SeededDice(20261130)

@@ -41,6 +41,7 @@ def _write(tmp_path: Path, cases: list[dict], with_schema: bool = True) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_cases_on_the_shared_file_classic_only() -> None:
     result = CliRunner().invoke(main, ["cases", str(CASE_FILE), "--ruleset", "classic"])
     assert result.exit_code == 0, result.output
@@ -72,6 +73,7 @@ def test_a_failing_case_prints_expected_and_actual_and_exits_1(tmp_path: Path) -
         "FAILED classic-leopard@untold: net_hits: expected 1, got 2", "0 passed, 1 failed, 0 gaps"]
 
 
+@pytest.mark.slow
 def test_every_case_of_the_shared_file_gets_a_line_and_the_closing_count() -> None:
     result = CliRunner().invoke(main, ["cases", str(CASE_FILE), "--no-schema"])
     lines = result.output.splitlines()
@@ -117,6 +119,7 @@ def test_odds_from_numbers() -> None:
         "results   none: 1/4 (25.0%), disrupted: 1/2 (50.0%), disrupted_and_reduced: 1/4 (25.0%)"]
 
 
+@pytest.mark.slow
 def test_odds_from_a_case() -> None:
     result = CliRunner().invoke(main, ["odds", "--cases", str(CASE_FILE), "--id",
                                        "classic-us-leopard-c1-vs-t64-concealed-woods"])
@@ -129,6 +132,7 @@ def test_odds_from_a_case() -> None:
     assert "cannot compute odds" in result.output
 
 
+@pytest.mark.slow
 def test_odds_of_an_assault_case() -> None:
     result = CliRunner().invoke(main, ["odds", "--cases", str(CASE_FILE), "--id",
                                        "classic-us-augmented-assault-firepower"])

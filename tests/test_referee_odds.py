@@ -98,6 +98,7 @@ def _simulate(fp: int, to_hit: int, dd: int, save: int, ladder: dict[int, str], 
     (UnitType(target_type="heavy_armor", armor=3, save=5), 4, 4, "woods", "full"),
     (UnitType(target_type="troops"), 5, 5, "city", "reduced"),
 ])
+@pytest.mark.slow
 def test_exact_odds_agree_with_100000_seeded_rolls(target: UnitType, fp: int, to_hit: int,
                                                    terrain: str, strength: str) -> None:
     game = _duel(target, terrain=terrain, strength=strength, fp=fp, to_hit=to_hit)
@@ -119,6 +120,7 @@ def test_assault_odds_outcomes() -> None:
     assert max(capped.on_defender) == 3
 
 
+@pytest.mark.slow
 def test_assault_odds_equal_enumeration_of_resolve() -> None:
     from referee.actions import Assault
     from referee.combat_odds import odds_for

@@ -2,6 +2,8 @@
 movement along a path, helicopter mode change, artillery accuracy, SW loss."""
 from __future__ import annotations
 
+import pytest
+
 from referee.actions import (DirectFire, ModeChange, Move, OpportunityFire, make_action)
 from referee.classic import classic
 from referee.dice import GivenDice
@@ -291,6 +293,7 @@ def test_rivers_are_crossed_at_bridges_and_fords_only() -> None:
     assert answer.legal is True and answer.values["cost"] == 5
 
 
+@pytest.mark.slow
 def test_any_procedure_on_any_case_situation_answers_or_reports_a_gap() -> None:
     """Robustness: every action kind of the case vocabulary, run on every situation of the
     shared case file under both books, gives an answer or a typed referee error."""

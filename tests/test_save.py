@@ -322,8 +322,11 @@ def _everything(data: bytes) -> None:
     from converter.cli.codec import piece_rows
     from converter.vassal.log import Replay
     game = SavedGame.from_bytes(data, file="fuzz.vlog")
-    assert isinstance(game.maps, list)
-    piece_rows(game)
+    # whatever reads writes back unchanged, and every piece listed lies on a map the save names
+    assert game.to_text() == game.container.text
+    rows = piece_rows(game)
+    assert {row["map"] for row in rows} - {None} <= set(game.maps)
+    assert [row["id"] for row in rows] == [pid for pid, e in game.pieces.items() if not (e.is_stack or e.is_deck)]
     Replay(game).run()
 
 

@@ -21,6 +21,7 @@ def encode_chain(levels: list[str], quoting: str = MODERN) -> str:
     return escape(levels[0], TAB, quoting) + TAB + escape(encode_chain(levels[1:], quoting), TAB, quoting)
 
 
+@pytest.mark.slow
 @settings(max_examples=400)
 @given(st.lists(TEXT, min_size=1, max_size=6), st.sampled_from([MODERN, LEGACY]))
 def test_fast_split_agrees_with_level_by_level(levels: list[str], quoting: str) -> None:
@@ -40,6 +41,7 @@ def test_fast_split_agrees_with_level_by_level(levels: list[str], quoting: str) 
         assert fast_state is None or fast_state == exact_state
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(st.lists(TEXT, min_size=1, max_size=6))
 def test_well_formed_chains_decode_to_their_levels(levels: list[str]) -> None:

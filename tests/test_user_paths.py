@@ -5,6 +5,8 @@ so a message that once confused a user cannot quietly come back.
 """
 from __future__ import annotations
 
+import pytest
+
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -116,12 +118,14 @@ def test_a_save_given_as_an_audit_record_says_what_it_is() -> None:
 CASES = Path(__file__).resolve().parents[1].parent / "shared" / "cases" / "rule-cases.yaml"
 
 
+@pytest.mark.slow
 def test_cases_that_match_no_case_are_bad_input_not_a_pass() -> None:
     code, out, err = run("cases", CASES, "--ruleset", "waw85", "--id", "no-such-case")
     assert (code, out) == (2, "")
     assert err == f"wawkit: {CASES}: no case matches --ruleset 'waw85', --id 'no-such-case'; nothing was run\n"
 
 
+@pytest.mark.slow
 def test_cases_summary_counts_one_gap_in_the_singular() -> None:
     code, out, _err = run("cases", CASES, "--ruleset", "waw85", "--book", "untold")
     assert code == 0
@@ -189,6 +193,7 @@ def test_validate_an_unreadable_file_is_one_line_and_exit_2(tmp_path: Path) -> N
                   "Start tag expected, '<' not found, line 1, column 1\n"
 
 
+@pytest.mark.slow
 def test_a_save_of_another_module_names_the_missing_board_once(tmp_path: Path) -> None:
     save = CORPUS / "ccn-napoleonics" / "vsav" / "A301 - Wertingen.vsav"
     code, out, err = run("resolve", save, *DEMO, *FIRE, "-o", tmp_path / "r.vsav")

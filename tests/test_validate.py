@@ -158,6 +158,7 @@ def _log(tmp_path: Path, moves: list[tuple[str, str]]) -> Path:
     return out
 
 
+@pytest.mark.slow
 def test_log_replay_flags_illegal_moves_with_their_step(tmp_path: Path) -> None:
     log = _log(tmp_path, [("Leopard C1", "H7"), ("M113", "C8"), ("T-64", "G5"), ("Soviet HQ", "H4"),
                           ("T-64", "H4")])
@@ -203,6 +204,7 @@ TLD_EXPECTED = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(TLD_EXPECTED))
 def test_longest_day_saves_have_exactly_these_findings(name: str) -> None:
     report = validate_path(TLD / name, TLD_OPTIONS)
@@ -223,6 +225,7 @@ def test_longest_day_findings_say_where() -> None:
     assert missing == [("1168647823919", "2/314/79"), ("1168647823939", "1/314/79")]
 
 
+@pytest.mark.slow
 def test_soundness_without_profile_on_other_corpus_saves() -> None:
     ragnarok = validate_path(CORPUS / "ragnarok-spi" / "ragnarok-start.vsav",
                              Options(str(CORPUS / "ragnarok-spi" / "buildFile.xml")))
@@ -300,7 +303,7 @@ def test_a_logged_move_of_a_disrupted_unit_is_judged_by_the_referee() -> None:
     """§6.1.7: the log validator no longer says "not supported" for Disrupted moves;
     the referee's Move check judges every hex of the cheapest route."""
     from converter.validate import _move_findings
-    from tests.test_classic_completion import UNTOLD, board, disrupted, enemy
+    from tests.test_classic_map_positions import UNTOLD, board, disrupted, enemy
 
     closer = board(disrupted("A", "2,0"), enemy("E", "8,0"))
     found = _move_findings(closer, UNTOLD, closer.unit("A"), "3,0", "p1", 7)

@@ -313,6 +313,8 @@ def _eligible_path_hex(ctx: Ctx, hq: Unit, hex_id: str) -> None:
 def refresh(ctx: Ctx) -> None:
     """§7.1 Refresh Step: the activated units lose their Ops Complete and Out of Command
     markers."""
+    if not ctx.action.actors:
+        raise NotStated("query.unit")
     for key in ctx.action.actors:
         unit = ctx.unit(key)
         for name in ("ops_complete", "out_of_command"):

@@ -87,10 +87,13 @@ def marker_removal(ctx: Ctx) -> None:
     target = ctx.action.target
     if not isinstance(target, str):
         raise NotStated("query.target")
+    before = len(ctx.answer.events)
     if target in ctx.game.units:
         _unit_markers(ctx, ctx.game.unit(target))
     else:
         _hex_markers(ctx, ctx.game.hex(target))
+    if len(ctx.answer.events) == before and not ctx.answer.reasons:
+        because(ctx, "2.3", f"{target}: no marker to remove")
 
 
 def _d6_at_least(ctx: Ctx, threshold: int, section: str, what: str) -> bool:

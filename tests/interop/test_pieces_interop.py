@@ -10,10 +10,7 @@ blanked and pieces are put on no map (``null``); nothing else is changed.
 """
 from __future__ import annotations
 
-import os
 import random
-import subprocess
-from pathlib import Path
 
 from converter.vassal.pieces import Piece, decode_piece
 from converter.vassal.traits.chain import split_levels
@@ -23,7 +20,7 @@ from converter.vassal.traits import (ActionButton, AreaOfEffect, BasicPiece, Cal
                                      NonRectangular, Pivot, PlaceMarker, PlaySound, PropertySheet, Replace,
                                      ReportState, Restricted, RestrictCommands, ReturnToDeck, SendToLocation,
                                      SetGlobalProperty, SubMenu, TranslatableMessage, Translate, TriggerAction)
-from tests.interop.engine import engine_classpath
+from tests.interop.engine import run_java
 from tests.test_pieces_corpus import corpus
 
 SAFE = (BasicPiece, Embellishment, Marker, DynamicProperty, Labeler, ReportState, TriggerAction, GlobalKeyCommand,
@@ -40,7 +37,6 @@ HEADLESS_LIMITS = {"FAIL java.lang.NullPointerException: GameModule",
 COMPARED = 1170
 EDITED = 394
 SAME_STATE = 323
-EXTRA_JARS = ["/usr/share/java/miglayout-core.jar", "/usr/share/java/miglayout-swing.jar"]
 
 HARNESS = r"""
 import VASSAL.build.module.BasicCommandEncoder;
@@ -86,19 +82,9 @@ public class PieceHarness {
 """
 
 
-def _run_harness(build: Path, stdin: bytes) -> str:
-    """Compile and run the harness with the engine classpath plus the Swing layout jars
-    that VASSAL's resource bundle loader needs."""
-    missing = [jar for jar in EXTRA_JARS if not Path(jar).exists()]
-    assert not missing, f"install libmiglayout-java for {missing}"
-    classpath = os.pathsep.join([engine_classpath(), *EXTRA_JARS])
-    source = build / "PieceHarness.java"
-    source.write_text(HARNESS, encoding="utf-8")
-    subprocess.run(["javac", "-nowarn", "-encoding", "UTF-8", "-cp", classpath, "-d", str(build), str(source)],
-                   check=True, capture_output=True, timeout=300)
-    result = subprocess.run(["java", "-Djava.awt.headless=true", "-cp", os.pathsep.join([str(build), classpath]),
-                             "PieceHarness"], input=stdin, capture_output=True, timeout=300, check=True)
-    return result.stdout.decode("utf-8")
+def _run_harness(stdin: bytes) -> str:
+    """VASSAL's answers, one line per request line."""
+    return run_java(HARNESS, "PieceHarness", [], stdin=stdin).stdout.decode("utf-8")
 
 
 def _hex(text: str) -> str:
@@ -188,14 +174,14 @@ def _expected(piece: Piece) -> list[str]:
     return ["=" + _hex(piece.name)] + ["=" + _hex(props[k]) for k in props]
 
 
-def test_names_and_properties_agree_with_vassal(tmp_path: Path) -> None:
+def test_names_and_properties_agree_with_vassal() -> None:
     rng = random.Random(7)
     pieces = _sample(1200)
     assert len(pieces) == 1200
     cases = pieces + [edited for edited in (_edited(p, rng) for p in pieces[:600]) if _comparable(edited)]
     requests = [" ".join([_hex(p.type_text()), _hex(p.state_text() or ""), *(_hex(k) for k in p.properties())])
                 for p in cases]
-    answers = _run_harness(tmp_path, ("\n".join(requests) + "\n").encode()).split("\n")[:-1]
+    answers = _run_harness(("\n".join(requests) + "\n").encode()).split("\n")[:-1]
     assert len(answers) == len(cases)
     failures = {got.split(":")[0] + (": GameModule" if "GameModule" in got else "")
                 for got in answers if got.startswith("FAIL")}
