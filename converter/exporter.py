@@ -28,6 +28,8 @@ from converter.vassal.sequence import join
 from referee.events import (Event, MarkerFlipped, MarkerPlaced, MarkerRemoved, StatusChanged, UnitDisrupted,
                             UnitEliminated, UnitMoved, UnitPlaced, UnitRallied, UnitReduced, UnitRemoved,
                             UnitRestored)
+from referee.diff import NoEvent
+from referee.diff import events_between as diff_events
 from referee.events import apply as apply_event
 from referee.model import Game, Status, Unit
 
@@ -450,45 +452,20 @@ def export_game(game: Game, module: Module, profile: Profile, table: UnitTable) 
 # -- the events between two positions --------------------------------------------------------
 
 def events_between(before: Game, after: Game) -> list[Event]:
-    """The events that turn ``before`` into ``after`` (as far as a save can show them).
+    """The events that turn ``before`` into ``after`` as far as a save can show them: the
+    referee's diff (:func:`referee.diff.events_between`) over the statuses a profile can mark.
 
-    Used to write an edited scenario back onto the save it was imported from. Units
-    must be the same on both sides; a Reduced unit back at full strength on the map is
-    a step restored (WaW85 §6.0), and other model fields are not written to saves.
+    Used to write an edited scenario back onto the save it was imported from; other model
+    fields are not written to saves.
     """
-    events: list[Event] = []
     if set(before.units) != set(after.units):
         added, gone = sorted(set(after.units) - set(before.units)), sorted(set(before.units) - set(after.units))
         raise ProfileError(f"the scenario's units differ from the save's (only in the scenario: {added}; "
                            f"only in the save: {gone})")
-    for key, new in after.units.items():
-        old = before.units[key]
-        if new.location != old.location:
-            if new.location == "eliminated":
-                events.append(UnitEliminated(key))
-            elif new.location == "map":
-                events.append(UnitPlaced(key, new.hex, new.strength))
-            else:
-                events.append(UnitRemoved(key, new.location))
-        elif new.on_map and new.hex != old.hex:
-            events.append(UnitMoved(key, new.hex))
-        if new.strength != old.strength and not (new.location != old.location and new.location == "map"):
-            if (old.strength, new.strength) == ("reduced", "full"):
-                events.append(UnitRestored(key))
-            elif new.strength == "reduced":
-                events.append(UnitReduced(key))
-            else:
-                raise ProfileError(f"unit {key!r}: {old.strength} -> {new.strength} is no event a save can show")
-        if new.status.disrupted != old.status.disrupted:
-            events.append(UnitDisrupted(key) if new.status.disrupted else UnitRallied(key))
-        for name in (*FLAG_MARKERS, "ammo"):
-            if name != "disrupted" and getattr(new.status, name) != getattr(old.status, name):
-                events.append(StatusChanged(key, name, getattr(new.status, name)))
-    for hex_id in sorted(set(before.hexes) | set(after.hexes)):
-        old_markers = before.hexes[hex_id].markers if hex_id in before.hexes else frozenset()
-        new_markers = after.hexes[hex_id].markers if hex_id in after.hexes else frozenset()
-        events += [MarkerRemoved(hex_id, m) for m in sorted(old_markers - new_markers)]
-        events += [MarkerPlaced(hex_id, m) for m in sorted(new_markers - old_markers)]
-    return events
+    try:
+        return diff_events(before, after, (*FLAG_MARKERS, "ammo"))
+    except NoEvent as error:
+        raise ProfileError(f"{error} a save can show") from None
+
 
 __all__ = ["DATE_SAVED", "apply_events", "as_saved", "empty_save", "events_between", "export_game"]

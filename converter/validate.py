@@ -20,7 +20,6 @@ runs a folder on all cores with stable output order.
 """
 from __future__ import annotations
 
-import heapq
 import os
 import re
 from collections import Counter
@@ -40,9 +39,10 @@ from converter.vassal.log import Replay
 from converter.vassal.module import MapDef, Module, PieceSlot
 from converter.vassal.save import SavedGame
 from converter.vassal.sequence import ESC, join
-from referee.actions import make_action
 from referee.errors import RefereeError
 from referee.model import Game, Unit
+from referee.position import Problem, hex_problems, position_problems
+from referee.routes import judge_move
 from referee.ruleset import Ruleset
 
 SAVE_SUFFIXES = (".vsav", ".sav", ".vlog", ".log")
@@ -268,80 +268,19 @@ def _definitions(save: SavedGame, module: Module) -> Iterator[Finding]:
 
 # -- legality (the referee) --------------------------------------------------------------------
 
-def legality(game: Game, ruleset: Ruleset, piece_of: dict[str, str] | None = None) -> list[Finding]:
-    """Position legality as the referee answers it, one finding per broken or unanswerable rule."""
-    piece_of = piece_of or {}
-    found: list[Finding] = []
-    occupied = sorted({u.hex for u in game.units.values() if u.on_map and u.hex and _is_hex(game, u.hex)})
-    for hex_id in occupied:
-        answer = ruleset.check(game, make_action("stacking", target=hex_id))
-        stack = game.stack(hex_id)
-        who = {"piece": ", ".join(piece_of[u.key] for u in stack if u.key in piece_of) or None,
-               "name": ", ".join(u.name for u in stack)}
-        found.extend(replace(f, **who) for f in _answer_findings(answer, hex_id=hex_id, code="stacking"))
-    for unit in sorted(game.units.values(), key=lambda u: u.key):
-        if not unit.on_map:
-            continue
-        found.extend(_unit_findings(game, ruleset, unit, piece_of.get(unit.key)))
-    return found
+def problem_finding(problem: Problem, game: Game, piece_of: Mapping[str, str], step: int | None = None) -> Finding:
+    """A referee Problem as a Finding: its units named by piece id and counter name."""
+    units = [game.units[key] for key in problem.units if key in game.units]
+    return Finding("error" if problem.legal is False else "unsupported", problem.rule, problem.text,
+                   piece=", ".join(piece_of[u.key] for u in units if u.key in piece_of) or None,
+                   name=", ".join(u.name for u in units) or None, hex=problem.hex, section=problem.section,
+                   step=step)
 
 
-def _is_hex(game: Game, location: str) -> bool:
-    """Whether a unit's location is a hex of the board (not a zone or display box): when the
-    import placed hexes on the grid (``at``), a location without a place is not a hex."""
-    placed = any(h.at is not None for h in game.hexes.values())
-    return not placed or (location in game.hexes and game.hexes[location].at is not None)
-
-
-def _answer_findings(answer: Any, *, code: str, hex_id: str | None = None, unit: Unit | None = None,
-                     piece: str | None = None, step: int | None = None) -> list[Finding]:
-    """An Answer as findings: each reason of an illegal answer; each gap as not supported."""
-    name = unit.name if unit else None
-    where = {"piece": piece, "name": name, "hex": hex_id or (unit.hex if unit else None), "step": step}
-    found = []
-    if answer.legal is False:
-        for reason in answer.reasons:
-            found.append(Finding("error", code, reason.text, section=reason.section, **where))
-    for field_name, why in sorted(answer.gaps.items()):
-        found.append(Finding("unsupported", code, f"{field_name}: {why}", **where))
-    return found
-
-
-def _unit_findings(game: Game, ruleset: Ruleset, unit: Unit, piece: str | None) -> list[Finding]:
-    """Markers or sides that contradict the unit, and terrain the unit may not be in."""
-    where = {"piece": piece, "name": unit.name, "hex": unit.hex}
-    found = []
-    if unit.strength == "reduced" and unit.type.steps == 1:
-        found.append(Finding("error", "markers", "shows a reduced side, but the counter has one step", **where))
-    if unit.status.ammo != "none":
-        found.extend(_ammo_findings(unit, where))
-    if unit.hex is not None:
-        hex_state = game.hex(unit.hex)
-        if hex_state.terrain is not None:
-            try:
-                row = ruleset.tec.terrain(hex_state.terrain)
-            except (KeyError, ValueError) as error:
-                found.append(Finding("unsupported", "terrain", f"terrain {hex_state.terrain!r}: {error}", **where))
-            else:
-                mover = "vehicle" if unit.type.is_vehicle else "infantry"
-                if (row.mp or {}).get(mover) == "none" and "amphibious" not in unit.type.abilities \
-                        and unit.type.target_type != "helicopter":
-                    found.append(Finding("error", "terrain", f"{mover} units may not be in {row.name}",
-                                         section="TEC", **where))
-    return found
-
-
-def _ammo_findings(unit: Unit, where: Mapping[str, Any]) -> list[Finding]:
-    """§6.1.4: Ammo Depleted markers go only on missile-firing units (a missile ability, or a
-    weapon whose range is underlined)."""
-    weapons = [w for w in (unit.type.ap, unit.type.he, unit.type.aa) if w is not None]
-    if "missile" in unit.type.abilities or any(w.underlined for w in weapons):
-        return []
-    if any(w.underlined is None for w in weapons):
-        return [Finding("unsupported", "markers", "Ammo Depleted marker: whether the unit fires missiles is "
-                        "not stated (underlined range)", section="§6.1.4", **where)]
-    return [Finding("error", "markers", "Ammo Depleted marker on a unit that fires no missiles", section="§6.1.4",
-                    **where)]
+def legality(game: Game, ruleset: Ruleset, piece_of: Mapping[str, str] | None = None) -> list[Finding]:
+    """Position legality as the referee answers it (:mod:`referee.position`), one finding per
+    broken or unanswerable rule."""
+    return [problem_finding(p, game, piece_of or {}) for p in position_problems(game, ruleset)]
 
 
 # -- logs -----------------------------------------------------------------------------
@@ -363,53 +302,6 @@ def snapshot(replay: Replay, template: SavedGame, only: set[str] | None = None) 
 
 def _is_holder(type_text: str) -> bool:
     return type_text == "stack" or type_text.startswith("deck;")
-
-
-class RouteUnknown(Exception):
-    """The map does not say enough to price a route (hex positions or terrain costs missing)."""
-
-
-def cheapest_path(game: Game, ruleset: Ruleset, unit_key: str, goal: str, limit: int) -> tuple[int, list[str]] | None:
-    """The cheapest route (MP, hexes entered) from the unit's hex to ``goal``, each step priced
-    by the referee's own Move check; None when no route within ``limit`` MP reaches it.
-
-    Raises :class:`RouteUnknown` when the hexes have no map positions, or when no route was
-    found but some step could not be priced (the referee named a missing fact).
-    """
-    unit = game.unit(unit_key)
-    here_state, goal_state = game.hexes.get(unit.hex or ""), game.hexes.get(goal)
-    if here_state is None or goal_state is None or here_state.at is None or goal_state.at is None:
-        raise RouteUnknown(f"the positions of {unit.hex} and {goal} on the map are not known")
-    name_at = {h.at: name for name, h in game.hexes.items() if h.at is not None}
-    start = unit.hex
-    best = {start: 0}
-    queue: list[tuple[int, str, list[str]]] = [(0, start, [])]
-    free = unit.with_status(ops_complete=False, out_of_command=False, mp_spent=0)
-    unpriced: str | None = None
-    while queue:
-        cost, here, path = heapq.heappop(queue)
-        if here == goal:
-            return cost, path
-        if cost > best.get(here, limit + 1):
-            continue
-        mover = game.with_unit(replace(free, hex=here))
-        for neighbour in game.hexes[here].at.neighbors():
-            there = name_at.get(neighbour)
-            if there is None:
-                continue
-            answer = ruleset.check(mover, make_action("move", unit=unit_key, path=(there,)))
-            step = answer.values.get("cost")
-            if not isinstance(step, int):
-                if answer.gaps and unpriced is None:
-                    unpriced = f"{here} -> {there}: {next(iter(answer.gaps.values()))}"
-                continue
-            total = cost + step
-            if total <= limit + 1 and total < best.get(there, limit + 2):
-                best[there] = total
-                heapq.heappush(queue, (total, there, path + [there]))
-    if unpriced is not None:
-        raise RouteUnknown(f"a step could not be priced ({unpriced})")
-    return None
 
 
 @dataclass
@@ -465,9 +357,8 @@ def log_findings(save: SavedGame, binding: LogBinding) -> list[Finding]:
             found.extend(moving)
             if any(f.section == "§1.4" for f in moving):
                 continue                 # the Move check already judged stacking where it arrived
-            landed = ruleset.check(after, make_action("stacking", target=now.hex))
-            found.extend(f for f in _answer_findings(landed, code="stacking", hex_id=now.hex, step=step.index)
-                         if f.severity == "error")
+            found.extend(problem_finding(p, after, {}, step.index) for p in hex_problems(after, ruleset, now.hex)
+                         if p.legal is False)
         game = after
     return found
 
@@ -475,22 +366,8 @@ def log_findings(save: SavedGame, binding: LogBinding) -> list[Finding]:
 def _move_findings(game: Game, ruleset: Ruleset, unit: Unit, goal: str, piece: str | None, step: int
                    ) -> list[Finding]:
     """One logged move judged by the referee along the cheapest route to where the unit went."""
-    where = {"piece": piece, "name": unit.name, "hex": unit.hex, "step": step}
-    limit = unit.current.mp if unit.current.mp is not None else 0
-    try:
-        route = cheapest_path(game, ruleset, unit.key, goal, limit + 12)
-    except RouteUnknown as unknown:
-        return [Finding("unsupported", "move", f"{unit.hex} -> {goal}: movement cost not checked: {unknown}",
-                        section="§5.0", **where)]
-    if route is None:
-        return [Finding("error", "move", f"no route from {unit.hex} to {goal} that the unit may take",
-                        section="§5.0", **where)]
-    cost, path = route
-    answer = ruleset.check(game, make_action("move", unit=unit.key, path=tuple(path)))
-    route_text = f"{unit.hex} -> {goal} (cheapest route {' '.join(path)}, {cost} MP)"
-    found = [replace(f, message=f"{route_text}: {f.message}")
-             for f in _answer_findings(answer, code="move", unit=unit, piece=piece, step=step)]
-    return found
+    return [problem_finding(p, game, {unit.key: piece} if piece else {}, step)
+            for p in judge_move(game, ruleset, unit, goal)]
 
 
 # -- one file, a folder -----------------------------------------------------------------------
