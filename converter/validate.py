@@ -1,47 +1,56 @@
 """``wawkit validate``: is a save (or log) sound, and is its position legal?
 
-Three independent passes, each returning :class:`~converter.report.Finding` lists:
+Three passes, each returning :class:`~converter.report.Finding` lists:
 
 * :func:`soundness` reads only the file and the module: stack members missing or
   doubled, duplicate ids, pieces off every board or on maps the module lacks,
   unknown traits, a module name or version that differs, and pieces whose
   definition no longer matches the module's PieceSlot.
-* :func:`legality` asks the referee about a position (a :class:`referee.model.Game`):
+* :func:`legality` asks the referee about a position (:mod:`referee.position`):
   stacking and HQs (§1.4, §1.3.3), terrain a unit may not be in (TEC), and markers or
-  sides that contradict the unit (Ammo Depleted on a unit without missiles, §6.1.4; a
-  reduced side on a one-step counter). A rule the referee does not implement, or a fact
-  the files do not state, is a finding of its own ("not supported"), never silently legal.
-* :func:`log_findings` replays a log's steps and checks each unit move against the
-  referee (cost of the route against the Movement Factor, Ops Complete, Disrupted,
-  stacking on arrival), naming the step.
+  sides that contradict the unit (§6.1.4). A rule the referee does not implement, or a
+  fact the files do not state, is a finding of its own ("not supported"), never
+  silently legal.
+* :func:`replay_findings` replays a log in one pass: one position is kept and each
+  step's commands are applied to it; each step is checked for soundness (pieces it
+  names that are not there, moves onto maps the module lacks or off every board) and,
+  under a ruleset, the referee is asked only about what the step changed: each unit
+  that changed hex is judged as a Move along its cheapest route (:mod:`referee.routes`),
+  then the hexes and units it touched. A problem is reported at the step it appears,
+  once, not again while it stands.
 
-:func:`validate_path` puts them together for one file and :func:`validate_folder`
-runs a folder on all cores with stable output order.
+The profile names the rules a module is judged by; a module of another game
+(``rules: none``) gets soundness checks only, never World at War legality.
+:func:`validate_path` puts the passes together for one file and :func:`validate_folder`
+runs a folder (recognising saves and logs by their content) on all cores with stable
+output order.
 """
 from __future__ import annotations
 
 import os
 import re
+import zipfile
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping
 
 from converter.errors import GeometryError, WawkitError
-from converter.profile import read_profile
+from converter.importer import Imported, PositionReader, StepChange, read_inputs
+from converter.profile import Profile
 from converter.report import Finding, Report, unreadable
-from converter.resolve import position_reader
-from converter.vassal.commands import AddPiece, ChangePiece, Check, EndSave, MovePiece, RemovePiece
-from converter.vassal.container import Container, Entry
+from converter.resolve import ruleset_named
+from converter.vassal.commands import AddPiece, ChangePiece, Check, MovePiece, RemovePiece
+from converter.vassal.grids.assigned import NOTE as ASSIGNED_NOTE
+from converter.vassal.grids.assigned import unnumbered
 from converter.vassal.grids.placement import MapGeometry, parse_board_picker
-from converter.vassal.log import Replay
+from converter.vassal.log import Replay, Step
 from converter.vassal.module import MapDef, Module, PieceSlot
 from converter.vassal.save import SavedGame
-from converter.vassal.sequence import ESC, join
 from referee.errors import RefereeError
 from referee.model import Game, Unit
-from referee.position import Problem, hex_problems, position_problems
+from referee.position import Problem, position_problems
 from referee.routes import judge_move
 from referee.ruleset import Ruleset
 
@@ -262,8 +271,9 @@ def _definitions(save: SavedGame, module: Module) -> Iterator[Finding]:
                               piece=piece_id, name=piece.name)
             continue
         if not same_definition(piece, slot, module, expanded):
-            yield Finding("warning", "definition-changed",
-                          f"differs from PieceSlot {slot.name!r} (matched by {how})", piece=piece_id, name=piece.name)
+            named = "" if slot.name == piece.basic_name else f" {slot.name!r}"
+            yield Finding("warning", "definition-changed", f"differs from its PieceSlot{named} (matched by {how}): "
+                          "the module changed since the save was made", piece=piece_id, name=piece.name)
 
 
 # -- legality (the referee) --------------------------------------------------------------------
@@ -285,81 +295,151 @@ def legality(game: Game, ruleset: Ruleset, piece_of: Mapping[str, str] | None = 
 
 # -- logs -----------------------------------------------------------------------------
 
-def snapshot(replay: Replay, template: SavedGame, only: set[str] | None = None) -> SavedGame:
-    """The replay's current position (or only the pieces ``only`` names) as a save of its own,
-    with the template's boards, global properties and metadata."""
-    texts = [c.text for c in template._state_commands() if not isinstance(c, (AddPiece, EndSave))]
-    chosen = [pid for pid in replay.pieces if only is None or pid in only]
-    holders = {pid for pid in chosen if _is_holder(replay.pieces[pid][0])}
-    order = [pid for pid in chosen if pid not in holders] + [pid for pid in chosen if pid in holders]
-    texts += [AddPiece.of(pid, *replay.pieces[pid], template.quoting).text for pid in order]
-    texts.append("end_save")
-    plaintext = (join(texts, ESC, template.quoting) or "").encode("utf-8", "surrogateescape")
-    container = Container([Entry("savedGame", b"")], plaintext, template.container.obfuscation,
-                          template.container.metadata, template.path)
-    return SavedGame(container)
+
+
+@dataclass
+class Judge:
+    """How positions of a module are read and judged: the profile's reader, and the ruleset
+    (None: a module of another game, judged for soundness only)."""
+
+    reader: PositionReader
+    ruleset: Ruleset | None
+    rules: str = "none"
+
+
+class _Standing:
+    """The referee's problems standing in the position, so a problem is reported once, at the
+    step it appears, and not again while it stands."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = set(problems)
+
+    def update(self, found: list[Problem], hexes: set[str], units: set[str]) -> list[Problem]:
+        """Replace the standing problems of ``hexes`` and ``units`` by ``found``; the new ones."""
+        judged = {p for p in self.problems if (p.rule == "stacking" and p.hex in hexes)
+                  or (p.rule != "stacking" and set(p.units) & units)}
+        self.problems -= judged
+        fresh = [p for p in found if p not in judged and p not in self.problems]
+        self.problems.update(found)
+        return fresh
+
+
+class _StepSoundness:
+    """Soundness of a log's steps: pieces a step names that are not there, moves onto maps the
+    module lacks (one finding per map, naming its first step) or off every board."""
+
+    def __init__(self, save: SavedGame, module: Module | None, maps: Mapping[str, MapGeometry]) -> None:
+        self.module, self.maps = module, maps
+        self.unknown_maps: dict[str, list[int]] = {}
+
+    def before(self, replay: Replay, step: Step) -> Iterator[Finding]:
+        for command in step.commands:
+            if isinstance(command, (ChangePiece, MovePiece, RemovePiece)) and command.id not in replay.pieces:
+                verb = {ChangePiece: "changes", MovePiece: "moves", RemovePiece: "removes"}[type(command)]
+                yield Finding("warning", "missing-piece", f"{verb} a piece that is not in the position "
+                              "(VASSAL ignores the command)", piece=command.id, step=step.index)
+
+    def after(self, replay: Replay, step: Step) -> Iterator[Finding]:
+        if self.module is None:
+            return
+        for move in step.moves:
+            if move.id not in replay.pieces or move.new_map is None:
+                continue
+            if map_def(self.module, move.new_map) is None:
+                self.unknown_maps.setdefault(move.new_map, []).append(step.index)
+                continue
+            geometry = self.maps.get(move.new_map)
+            if geometry is not None and geometry.board_at(move.new_x, move.new_y) is None:
+                members = replay.members(move.id) or [move.id]
+                for member in members:
+                    yield Finding("warning", "off-board", f"moved to ({move.new_x}, {move.new_y}) on map "
+                                  f"{move.new_map!r}, off every board", piece=member, step=step.index,
+                                  name=_replay_name(replay, member))
+
+    def closing(self) -> Iterator[Finding]:
+        for map_id, steps in sorted(self.unknown_maps.items()):
+            shown = ", ".join(map(str, steps[:10])) + (f" and {len(steps) - 10} more" if len(steps) > 10 else "")
+            yield Finding("error", "unknown-map", f"{len(steps)} move(s) onto map {map_id!r}, which the module does "
+                          f"not have (steps {shown})", step=steps[0])
+
+
+def _replay_name(replay: Replay, piece_id: str) -> str | None:
+    try:
+        return replay.piece(piece_id).name
+    except WawkitError:
+        return None
+
+
+def replay_findings(save: SavedGame, module: Module | None, judge: Judge | None,
+                    maps: Mapping[str, MapGeometry] | None = None,
+                    progress: Callable[[int, int], None] | None = None) -> list[Finding]:
+    """Replay a log in one pass and judge each step (see the module docstring).
+
+    Without a judge, or with a module of another game, steps are checked for soundness
+    (and pieces a step adds that the profile does not recognise are noted); under a
+    ruleset, every unit that changes hex is judged as a Move along its cheapest route,
+    then stacking where units arrived and the markers of the units the step changed.
+    """
+    found: list[Finding] = []
+    sound = _StepSoundness(save, module, maps or {})
+    ruleset = judge.ruleset if judge is not None else None
+    log = judge.reader.log(save) if judge is not None and ruleset is not None else None
+    replay = log.replay if log is not None else Replay(save)
+    standing = _Standing(position_problems(log.game, ruleset) if log is not None and ruleset is not None else [])
+    total = len(replay.steps)
+    for done, step in enumerate(list(replay.steps), start=1):
+        found.extend(sound.before(replay, step))
+        if log is None:
+            replay.apply(step)
+            if judge is not None:
+                found.extend(_added_unknown(judge.reader, replay, step))
+        else:
+            assert ruleset is not None
+            found.extend(_judged_step(log.apply(step), ruleset, log.pieces, standing, step.index))
+        found.extend(sound.after(replay, step))
+        if progress is not None:
+            progress(done, total)
+    found.extend(sound.closing())
+    return found
+
+
+def _added_unknown(reader: PositionReader, replay: Replay, step: Step) -> Iterator[Finding]:
+    """Pieces a step adds that the profile does not recognise (a counter of another module?)."""
+    for command in step.commands:
+        if isinstance(command, AddPiece) and command.id in replay.pieces and not _is_holder(command.type_text):
+            texts = (replay.game.quoting, *replay.pieces[command.id])
+            kind = reader.kind(texts, command.id)
+            if kind.what == "unknown":
+                yield Finding("info", "not-recognised", f"the profile does not recognise this piece: {kind.name}",
+                              piece=command.id, name=reader.piece(texts, command.id).name, step=step.index)
 
 
 def _is_holder(type_text: str) -> bool:
     return type_text == "stack" or type_text.startswith("deck;")
 
 
-@dataclass
-class LogBinding:
-    """How a log's position becomes referee units at each step: module, profile, ruleset."""
-
-    read: Callable[[SavedGame], tuple[Game, dict[str, str], Ruleset, list[Finding]]]
-
-
-def _touched(step: Any) -> set[str]:
-    """Ids of the pieces a logged step adds, changes, moves or removes."""
-    return {c.id for c in step.commands if isinstance(c, (AddPiece, ChangePiece, MovePiece, RemovePiece))}
-
-
-def log_findings(save: SavedGame, binding: LogBinding) -> list[Finding]:
-    """Replay every step; each unit that changes hex is checked as a Move by the referee: the
-    cheapest route against its Movement Factor, Ops Complete, Out of Command; then stacking
-    where it arrives; a Disrupted unit's route is judged hex by hex (§6.1.7).
-
-    After each step only the stacks it touched are read again through the profile (their
-    markers decide the units' status), so a long log costs little more than its steps.
-    """
-    replay = Replay(save)
+def _judged_step(change: StepChange, ruleset: Ruleset, piece_of: Mapping[str, str], standing: _Standing,
+                 step: int) -> list[Finding]:
+    """The referee's findings about one step: moves of the units that changed hex, then the
+    problems of the hexes they arrived in and of the units the step changed."""
+    before, after = change.before, change.after
     found: list[Finding] = []
-    game, piece_of, ruleset, _ = binding.read(save)
-    unit_of = {pid: key for key, pid in piece_of.items()}
-    for step in list(replay.steps):
-        touched = _touched(step)
-        if not touched:
+    moved_into: set[str] = set()
+    for key in sorted(change.changed):
+        old, new = before.units[key], after.units[key]
+        if not (old.on_map and new.on_map) or old.hex == new.hex or new.hex is None or old.hex is None:
             continue
-        holders = {replay.stack_of(pid) for pid in touched}
-        replay.apply(step)
-        holders |= {replay.stack_of(pid) for pid in touched}
-        holders |= {pid for pid in touched if pid in replay.pieces and _is_holder(replay.pieces[pid][0])}
-        scope = set(touched) | {h for h in holders if h is not None}
-        scope |= {m for h in list(scope) for m in replay.members(h)}
-        scope &= set(replay.pieces)
-        part, part_pieces, _r, _u = binding.read(snapshot(replay, save, scope))
-        after = game
-        for part_key, pid in part_pieces.items():
-            key = unit_of.get(pid)
-            if key is not None and key in game.units:
-                old = game.units[key]
-                after = after.with_unit(replace(part.units[part_key], key=key, attached_to=old.attached_to,
-                                                carried_by=old.carried_by))
-        moved = {m.id for m in step.moves} | {member for m in step.moves for member in replay.members(m.id)}
-        for key in sorted(unit_of[pid] for pid in moved if pid in unit_of):
-            before, now = game.units.get(key), after.units.get(key)
-            if before is None or now is None or not (before.on_map and now.on_map) or before.hex == now.hex \
-                    or now.hex is None:
-                continue
-            moving = _move_findings(game, ruleset, before, now.hex, piece_of.get(key), step.index)
-            found.extend(moving)
-            if any(f.section == "§1.4" for f in moving):
-                continue                 # the Move check already judged stacking where it arrived
-            found.extend(problem_finding(p, after, {}, step.index) for p in hex_problems(after, ruleset, now.hex)
-                         if p.legal is False)
-        game = after
+        moving = judge_move(before, ruleset, old, new.hex)
+        found.extend(problem_finding(p, before, piece_of, step) for p in moving)
+        if any(p.section == "§1.4" for p in moving):
+            moved_into.add(new.hex)            # the Move check already judged stacking where it arrived
+    units = set(change.changed | change.added)
+    hexes = {after.units[k].hex for k in units if after.units[k].on_map and after.units[k].hex}
+    problems = position_problems(after, ruleset, hexes=hexes, units=units)
+    for problem in standing.update(problems, hexes, units):
+        if problem.rule == "stacking" and problem.hex in moved_into:
+            continue
+        found.append(problem_finding(problem, after, piece_of, step))
     return found
 
 
@@ -374,37 +454,59 @@ def _move_findings(game: Game, ruleset: Ruleset, unit: Unit, goal: str, piece: s
 
 @dataclass(frozen=True)
 class Options:
-    """What a validation run needs besides the file: module, profile, terrain, ruleset."""
+    """What a validation run needs besides the file: module, profile, unit table, terrain, and
+    the ruleset when it is not the one the profile names."""
 
     module: str | None = None
     profile: str | None = None
-    ruleset: str = "classic"
+    ruleset: str | None = None
     units: str | None = None
     replay_log: bool = True
+    terrain: str | None = None
 
 
 def validate_save(save: SavedGame, module: Module | None, *, file: str,
-                  board_aliases: Mapping[str, tuple[str, int, int]] | None = None,
-                  position: Callable[[SavedGame], tuple[Game, dict[str, str], Ruleset, list[Finding]]] | None = None,
-                  replay_log: bool = True) -> Report:
-    """All passes over one read save: soundness, then legality when a position reader is given."""
+                  board_aliases: Mapping[str, tuple[str, int, int]] | None = None, judge: Judge | None = None,
+                  replay_log: bool = True, progress: Callable[[int, int], None] | None = None) -> Report:
+    """All passes over one read save: soundness, then legality when a judge is given."""
     report = Report(file, kind="log" if save.is_log else "save")
     report.facts["pieces"] = sum(1 for e in save.pieces.values() if not (e.is_stack or e.is_deck))
     report.facts["stacks"] = sum(1 for e in save.pieces.values() if e.is_stack)
     if save.is_log:
         report.facts["steps"] = len(save.log_steps)
     report.extend(soundness(save, module, board_aliases))
-    if position is not None:
-        game, piece_of, ruleset, unrecognised = position(save)
-        report.facts["units"] = sum(1 for u in game.units.values() if u.on_map)
-        report.extend(unrecognised)
-        report.extend(legality(game, ruleset, piece_of))
-        if save.is_log and replay_log:
-            report.extend(log_findings(save, LogBinding(position)))
+    if judge is not None:
+        imported = judge.reader.read(save)
+        report.facts["units"] = sum(1 for u in imported.game.units.values() if u.on_map)
+        report.facts["rules"] = judge.rules
+        report.extend(_recognition(judge, imported))
+        if judge.ruleset is not None:
+            report.extend(legality(imported.game, judge.ruleset, imported.pieces))
+    if save.is_log and replay_log:
+        maps = geometries(save, module, board_aliases)[0] if module is not None else {}
+        report.extend(replay_findings(save, module, judge, maps, progress))
     return report
 
 
+def _recognition(judge: Judge, imported: Imported) -> list[Finding]:
+    """What the profile made of the position: pieces it does not recognise, and wawkit's own
+    names where the main map's grid has none."""
+    found = [Finding("info", "not-recognised", f"the profile does not recognise this piece: {u.reason}",
+                     piece=u.piece, name=u.name, hex=u.location) for u in imported.unrecognised]
+    main = judge.reader.profile.main_map
+    if any(u.on_map for u in imported.game.units.values()) and _assigned(judge.reader, main):
+        found.append(Finding("info", "assigned-names", f"map {main!r}: {ASSIGNED_NOTE}"))
+    return found
+
+
+def _assigned(reader: PositionReader, map_name: str) -> bool:
+    if map_def(reader.module, map_name) is None:
+        return False
+    return any(unnumbered(board.grid) for board in reader.module.map(map_name).boards)
+
+
 _MODULES: dict[str, Module] = {}
+_JUDGES: dict[tuple[str, str, str | None, str | None, str | None], Judge] = {}
 
 
 def _module(path: str | None) -> Module | None:
@@ -415,19 +517,38 @@ def _module(path: str | None) -> Module | None:
     return _MODULES[path]
 
 
-def validate_path(path: str | os.PathLike[str], options: Options) -> Report:
+def judge_for(module: Module, options: Options) -> Judge | None:
+    """The reader and ruleset of a run (read once per run, shared by the files of a folder)."""
+    if options.profile is None or options.module is None:
+        return None
+    key = (options.module, options.profile, options.ruleset, options.units, options.terrain)
+    if key not in _JUDGES:
+        inputs = read_inputs(options.profile, options.units, options.terrain)
+        ruleset = rules_of(inputs.profile, options.ruleset)
+        rules = inputs.profile.ruleset_name(options.ruleset) or "none"
+        _JUDGES[key] = Judge(inputs.reader(module), ruleset, rules)
+    return _JUDGES[key]
+
+
+def rules_of(profile: Profile, override: str | None = None) -> Ruleset | None:
+    """The ruleset a profile names (or ``override``); None for a module judged by no rules.
+
+    A profile that says ``rules: none`` is a module of another game: no ruleset applies to it."""
+    name = profile.ruleset_name(override)
+    return None if name is None else ruleset_named(name)
+
+
+def validate_path(path: str | os.PathLike[str], options: Options,
+                  progress: Callable[[int, int], None] | None = None) -> Report:
     """Validate one file; a file that cannot be read becomes an ``unreadable`` report."""
     name = str(path)
     try:
         save = SavedGame.read(path)
         module = _module(options.module)
-        position = None
-        aliases: Mapping[str, tuple[str, int, int]] = {}
-        if options.profile is not None and module is not None:
-            aliases = read_profile(options.profile).board_aliases
-            position = position_reader(module, options.profile, options.ruleset, options.units)
-        return validate_save(save, module, file=name, board_aliases=aliases, position=position,
-                             replay_log=options.replay_log)
+        judge = judge_for(module, options) if module is not None else None
+        aliases = judge.reader.profile.board_aliases if judge is not None else {}
+        return validate_save(save, module, file=name, board_aliases=aliases, judge=judge,
+                             replay_log=options.replay_log, progress=progress)
     except WawkitError as error:
         return unreadable(name, error.located(file=name))
     except RefereeError as error:       # the position could not be judged at all
@@ -436,15 +557,37 @@ def validate_path(path: str | os.PathLike[str], options: Options) -> Report:
         return unreadable(name, error)
 
 
-def saves_in(folder: str | os.PathLike[str]) -> list[Path]:
-    """The saves and logs in a folder (not recursive), sorted by name for a stable order."""
-    return sorted(p for p in Path(folder).iterdir() if p.is_file() and p.suffix.lower() in SAVE_SUFFIXES)
+#: Bytes read at most to tell whether a file is a zip holding a ``savedGame`` entry.
+SNIFF_LIMIT = 64 * 1024 * 1024
+
+
+def is_save_file(path: Path) -> bool:
+    """A save or log by its content: a zip with a ``savedGame`` entry (whatever the file is
+    called: VASSAL 2.x logs often have no extension); a file with a save's extension that is
+    not one is kept too, to be reported as unreadable rather than skipped."""
+    if path.suffix.lower() in SAVE_SUFFIXES:
+        return True
+    try:
+        if path.stat().st_size > SNIFF_LIMIT or not zipfile.is_zipfile(path):
+            return False
+        with zipfile.ZipFile(path) as archive:
+            return "savedGame" in archive.namelist()
+    except (OSError, zipfile.BadZipFile, ValueError):
+        return False
+
+
+def saves_in(folder: str | os.PathLike[str], *, recursive: bool = False) -> list[Path]:
+    """The saves and logs in a folder (and its subfolders when ``recursive``), by content,
+    sorted by path for a stable order."""
+    root = Path(folder)
+    found = root.rglob("*") if recursive else root.iterdir()
+    return sorted(p for p in found if p.is_file() and not p.is_symlink() and is_save_file(p))
 
 
 def validate_folder(folder: str | os.PathLike[str], options: Options, *, workers: int | None = None,
-                    progress: Callable[[Report], None] | None = None) -> list[Report]:
-    """Validate every save of a folder on all cores; reports come back in file-name order."""
-    paths = saves_in(folder)
+                    progress: Callable[[Report], None] | None = None, recursive: bool = False) -> list[Report]:
+    """Validate every save of a folder on all cores; reports come back in path order."""
+    paths = saves_in(folder, recursive=recursive)
     if not paths:
         return []
     workers = workers or min(len(paths), os.cpu_count() or 1)
@@ -464,5 +607,6 @@ def validate_folder(folder: str | os.PathLike[str], options: Options, *, workers
     return reports
 
 
-__all__ = ["soundness", "legality", "log_findings", "LogBinding", "Options", "validate_save", "validate_path",
-           "validate_folder", "saves_in", "slot_index", "match_slot", "map_def", "geometries"]
+__all__ = ["Judge", "Options", "geometries", "is_save_file", "judge_for", "legality", "map_def", "match_slot",
+           "replay_findings", "rules_of", "saves_in", "slot_index", "soundness", "validate_folder", "validate_path",
+           "validate_save"]

@@ -124,13 +124,19 @@ def terrain_draft(module_path: str, board: str, palette: str, map_name: str | No
     from converter.schema import load_document
     colours = read_palette(palette)
     default = load_document(palette, "palette").get("default")
-    proposal = draft(Module.read(module_path), board, colours, map_name=map_name, default=default)
-    text = "# Drafted from the board image by `wawkit terrain draft`; check it against the board.\n" + \
+    from converter.vassal.grids.assigned import NOTE, unnumbered
+    module = Module.read(module_path)
+    proposal = draft(module, board, colours, map_name=map_name, default=default)
+    assigned = unnumbered(module.map(proposal.terrain.map or "").board(board).grid)
+    note = f"# Hex names: {NOTE}.\n" if assigned else ""
+    text = "# Drafted from the board image by `wawkit terrain draft`; check it against the board.\n" + note + \
         yaml.safe_dump(proposal.terrain.to_document(), sort_keys=False, allow_unicode=True, width=110)
     if output is None:
         click.echo(text, nl=False)
     else:
         write_atomic(output, text.encode("utf-8"), overwrite=force)
+    if assigned:
+        click.echo(f"note: board {board!r}: {NOTE}", err=True)
     if proposal.unmatched:
         click.echo(f"no palette colour at the centre of {len(proposal.unmatched)} hex(es): "
                    + ", ".join(proposal.unmatched), err=True)
