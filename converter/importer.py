@@ -239,6 +239,7 @@ class ReplaySource:
     def __init__(self, replay: Replay) -> None:
         self.replay = replay
         self.quoting = replay.game.quoting
+        self._holder_at: dict[str, tuple[tuple[str, str], Position]] = {}
 
     def ids(self) -> Iterable[str]:
         return [pid for pid, (type_text, _) in self.replay.pieces.items() if not _is_holder(type_text)]
@@ -247,7 +248,15 @@ class ReplaySource:
         return self.replay.pieces.get(piece_id)
 
     def position(self, piece_id: str) -> Position:
-        return self.replay.position(piece_id)
+        """Where a piece lies; a stacked piece is where its stack is, read once per state of the stack."""
+        holder = self.replay.stack_of(piece_id)
+        if holder is None or self.replay.pieces[holder][0] != STACK_TYPE:
+            holder = piece_id
+        texts = self.replay.pieces[holder]
+        cached = self._holder_at.get(holder)
+        if cached is None or cached[0] is not texts:
+            cached = self._holder_at[holder] = (texts, self.replay.position(piece_id))
+        return cached[1]
 
     def holder(self, piece_id: str) -> str | None:
         return self.replay.stack_of(piece_id)
@@ -267,6 +276,18 @@ class Kind:
     entry: TableEntry | None = None
 
 
+@dataclass(frozen=True)
+class UnitFacts:
+    """What a unit's piece says of itself, wherever it lies."""
+
+    type: Any
+    side: str | None
+    nation: str | None
+    formation: str | None
+    strength: str | None
+    statuses: dict[str, Any]
+
+
 # -- reading positions ---------------------------------------------------------------------------
 
 class PositionReader:
@@ -283,6 +304,7 @@ class PositionReader:
         self.prototypes = prototype_texts(module)
         self._seen: dict[Texts, Piece] = {}
         self._kinds: dict[Texts, Kind] = {}
+        self._facts: dict[Texts, UnitFacts] = {}
         self._geometries: dict[tuple[str, Frame], MapGeometry] = {}
         self._places: dict[tuple[str, int, int, Frame], Place] = {}
         self._boards: dict[Frame, dict[str, HexState]] = {}
@@ -295,6 +317,7 @@ class PositionReader:
             if len(self._seen) >= SEEN_CACHE:
                 self._seen.clear()
                 self._kinds.clear()
+                self._facts.clear()
             raw = decode_piece(texts[1], texts[2], quoting=texts[0], piece_id=piece_id)
             inner_of(raw, piece_id)
             found = self._seen[texts] = seen(raw, self.prototypes)
@@ -330,6 +353,32 @@ class PositionReader:
         if self.profile.ignored(piece):
             return Kind("ignored")
         return Kind("unknown", refused or "no unit, marker or ignore rule of the profile matches")
+
+    def facts(self, texts: Texts, piece_id: str, kind: Kind) -> "UnitFacts":
+        """What a unit piece says of itself (side, nation, formation, strength, the statuses its
+        own layers and properties show), cached by the piece's texts like its kind."""
+        found = self._facts.get(texts)
+        if found is None:
+            found = self._facts[texts] = self._unit_facts(self.piece(texts, piece_id), piece_id, kind)
+        return found
+
+    def _unit_facts(self, piece: Piece, piece_id: str, kind: Kind) -> "UnitFacts":
+        rule, entry = kind.rule, kind.entry
+        assert rule is not None and entry is not None
+
+        def value(name: str) -> str | None:
+            read = getattr(rule, name)
+            return read.read(piece, rule, entry) if read is not None else getattr(entry, name)
+        strength = None
+        if rule.reduced is not None:
+            try:
+                strength = "reduced" if rule.reduced.shown(piece) else "full"
+            except ProfileError as error:
+                raise error.located(file=self.profile.file, piece=piece_id)
+        elif entry.type.steps is not None:
+            strength = "full"
+        return UnitFacts(entry.type, value("side"), value("nation"), value("formation"), strength,
+                         _own_statuses(self.profile, piece_id, piece, rule))
 
     # -- places ------------------------------------------------------------------------------
     def geometry(self, map_name: str, frame: Frame) -> MapGeometry:
@@ -413,17 +462,21 @@ class _State:
         self.profile = reader.profile
         self.kinds: dict[str, Kind] = {}
         self.key_of: dict[str, str] = {}                 # piece id -> unit key (kept while the piece lives)
+        self.piece_of: dict[str, str] = {}               # unit key -> piece id, for the units there are now
+        self.facts_of: dict[str, UnitFacts] = {}         # unit piece -> what it says of itself
         self.counts: dict[str, int] = {}                 # table key -> counters numbered so far
         self.units: dict[str, Unit] = {}
         self.positions: dict[str, Position] = {}
         self.markers: dict[str, tuple[str, str | None]] = {}       # marker piece -> (name, owner piece)
         self.hex_markers: dict[str, tuple[str, str]] = {}          # hex marker piece -> (name, hex)
         self.unknown: dict[str, Unrecognised] = {}
+        self.stacks: dict[str, dict[str, Unit]] = {}               # hex -> the units on the map there
         self.hexes: dict[str, HexState] = reader.board_states(frames)
 
-    def refresh(self, ids: set[str]) -> None:
+    def refresh(self, ids: set[str], moved: frozenset[str] = frozenset()) -> None:
         """Read the pieces ``ids`` again (present or gone). Callers give whole stacks: a
-        unit's markers are the marker pieces of its own stack."""
+        unit's markers are the marker pieces of its own stack. ``moved`` are pieces whose
+        only change is where they lie: what they are is not read again."""
         source = self.source
         live: dict[str, Texts] = {}
         for pid in sorted(ids, key=_id_order):
@@ -432,7 +485,9 @@ class _State:
                 self._forget(pid)
                 continue
             texts = live[pid] = (source.quoting, *raw)
-            self.kinds[pid] = self.reader.kind(texts, pid)
+            if pid not in moved or pid not in self.kinds:
+                self.kinds[pid] = self.reader.kind(texts, pid)
+                self.facts_of.pop(pid, None)
         for pid in live:
             self._number(pid)
         hexes_touched: set[str] = set()
@@ -440,7 +495,8 @@ class _State:
             kind = self.kinds[pid]
             self.unknown.pop(pid, None)
             if kind.what != "unit" and pid in self.key_of:
-                self.units.pop(self.key_of[pid], None)
+                self._set_unit(self.key_of[pid], None)
+                self.piece_of.pop(self.key_of[pid], None)
             if kind.what != "marker":
                 self.markers.pop(pid, None)
             if kind.what != "hex_marker" and pid in self.hex_markers:
@@ -462,11 +518,13 @@ class _State:
 
     # -- pieces ------------------------------------------------------------------------------
     def _forget(self, pid: str) -> None:
+        self.facts_of.pop(pid, None)
         kind = self.kinds.pop(pid, None)
         if kind is None:
             return
         if pid in self.key_of:
-            self.units.pop(self.key_of[pid], None)
+            self._set_unit(self.key_of[pid], None)
+            self.piece_of.pop(self.key_of[pid], None)
             self.positions.pop(self.key_of[pid], None)
         self.markers.pop(pid, None)
         self.unknown.pop(pid, None)
@@ -542,39 +600,43 @@ class _State:
             self.hexes[hex_id] = replace(state, markers=names)
 
     def _unit(self, pid: str, texts: Texts, status: dict[str, Any]) -> None:
-        kind = self.kinds[pid]
-        rule, entry = kind.rule, kind.entry
-        assert rule is not None and entry is not None
-        piece = self.reader.piece(texts, pid)
         key = self.key_of[pid]
-
-        def value(name: str) -> str | None:
-            read = getattr(rule, name)
-            return read.read(piece, rule, entry) if read is not None else getattr(entry, name)
-        strength = None
-        if rule.reduced is not None:
-            try:
-                strength = "reduced" if rule.reduced.shown(piece) else "full"
-            except ProfileError as error:
-                raise error.located(file=self.profile.file, piece=pid)
-        elif entry.type.steps is not None:
-            strength = "full"
-        status = {**status, **_own_statuses(self.profile, pid, piece, rule)}
+        facts = self.facts_of.get(pid)
+        if facts is None:
+            facts = self.facts_of[pid] = self.reader.facts(texts, pid, self.kinds[pid])
         raw = self.source.position(pid)
         place = self.reader.place(raw, self.frames)
         location, hex_name = self.reader.location(place)
         frame = self.frames.get(raw[0] or "", Frame(None))
         self.positions[key] = (raw[0], raw[1] + frame.dx, raw[2] + frame.dy)
-        self.units[key] = Unit(key=key, type=entry.type, side=value("side"), nation=value("nation"),
-                               formation=value("formation"), hex=hex_name, strength=strength,
-                               status=Status(**status), location=location)
+        self.piece_of[key] = pid
+        self._set_unit(key, Unit(key=key, type=facts.type, side=facts.side, nation=facts.nation,
+                                 formation=facts.formation, hex=hex_name, strength=facts.strength,
+                                 status=Status(**{**status, **facts.statuses}), location=location))
         if hex_name is not None:
             self.hexes.setdefault(hex_name, HexState(hex_name, at=place.at))
 
+    def _set_unit(self, key: str, unit: Unit | None) -> None:
+        """Put a unit in place (None: it is gone), keeping the units of each hex indexed."""
+        old = self.units.pop(key, None)
+        if old is not None and old.on_map and old.hex:
+            self.stacks[old.hex].pop(key, None)
+        if unit is not None:
+            self.units[key] = unit
+            if unit.on_map and unit.hex:
+                self.stacks.setdefault(unit.hex, {})[key] = unit
+
+    def stack(self, hex_id: str) -> list[Unit]:
+        """The units on the map in a hex, as ``Game.stack`` orders them."""
+        return sorted(self.stacks.get(hex_id, {}).values(), key=lambda u: (u.stack_order or 99, u.key))
+
     # -- results -----------------------------------------------------------------------------
-    def game(self, turn: int | None = None, missions: dict[str, int] | None = None) -> Game:
-        return Game(units=MappingProxyType(dict(sorted(self.units.items()))),
-                    hexes=MappingProxyType(dict(sorted(self.hexes.items()))), turn=turn,
+    def game(self, turn: int | None = None, missions: dict[str, int] | None = None, *, ordered: bool = True) -> Game:
+        """The position as a Game; ``ordered`` sorts units and hexes by key (a log's replay
+        takes them as they come: only the result of an import is written out)."""
+        units, hexes = (dict(sorted(self.units.items())), dict(sorted(self.hexes.items()))) if ordered else \
+            (dict(self.units), dict(self.hexes))
+        return Game(units=MappingProxyType(units), hexes=MappingProxyType(hexes), turn=turn,
                     missions_left=MappingProxyType(missions or {}))
 
     def imported(self, turn: int | None = None, missions: dict[str, int] | None = None) -> Imported:
@@ -650,7 +712,8 @@ class LogPosition:
         self.state = _State(reader, ReplaySource(self.replay), save_frames(save, reader.profile))
         self.state.refresh(set(self.state.source.ids()))
         self._turn, self._missions = reader.turn(save), reader.missions(save)
-        self.game = self.state.game(self._turn, self._missions)
+        self.start = self.state.imported(self._turn, self._missions)
+        self.game = self.start.game
 
     @property
     def steps(self) -> list[Step]:
@@ -658,8 +721,12 @@ class LogPosition:
 
     @property
     def pieces(self) -> dict[str, str]:
-        """Unit key -> piece id, now."""
-        return {key: pid for pid, key in self.state.key_of.items() if key in self.state.units}
+        """Unit key -> piece id, now (kept up to date by each step)."""
+        return self.state.piece_of
+
+    def stack(self, hex_id: str) -> list[Unit]:
+        """The units on the map in a hex, now (``Game.stack`` without looking at every unit)."""
+        return self.state.stack(hex_id)
 
     def _stacks_of(self, ids: set[str]) -> set[str]:
         """The pieces ``ids`` with every member of the stacks or decks they lie in or are."""
@@ -680,20 +747,24 @@ class LogPosition:
             self.replay.apply(step)
             return StepChange(before, before, frozenset(), frozenset(), frozenset())
         scope = self._stacks_of(touched)
-        self.replay.apply(step)
+        replay = self.replay
+        moves = {m.id for m in step.moves}
+        moved = moves | {member for pid in moves for member in replay.members(pid)}
+        moved -= {c.id for c in step.commands if isinstance(c, (AddPiece, ChangePiece, RemovePiece))}
+        replay.apply(step)
         scope |= self._stacks_of(touched)
         state = self.state
         keys = {state.key_of[pid] for pid in scope if pid in state.key_of}
         old = {key: state.units.get(key) for key in keys}
         hex_marked = {pid: state.hex_markers.get(pid) for pid in scope}
-        state.refresh(scope)
+        state.refresh(scope, frozenset(moved))
         keys |= {state.key_of[pid] for pid in scope if pid in state.key_of}
         changed = frozenset(k for k in keys if old.get(k) is not None and k in state.units
                             and state.units[k] != old[k])
         added = frozenset(k for k in keys if old.get(k) is None and k in state.units)
         removed = frozenset(k for k in keys if old.get(k) is not None and k not in state.units)
         if changed or added or removed or any(state.hex_markers.get(pid) != mark for pid, mark in hex_marked.items()):
-            self.game = state.game(self._turn, self._missions)
+            self.game = state.game(self._turn, self._missions, ordered=False)
         return StepChange(before, self.game, changed, added, removed)
 
 

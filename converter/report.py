@@ -100,7 +100,7 @@ def group_lines(findings: Sequence[Finding]) -> list[str]:
         named = ", ".join(names[:GROUP_NAMED])
         more = f" and {len(names) - GROUP_NAMED} more" if len(names) > GROUP_NAMED else ""
         count = f"{len(members)} pieces"
-        if len(names) != len(members):
+        if len(names) != len(members) or any("," in (f.piece or "") for f in members):
             count = f"{len(members)} times" + (f" ({len(names)} pieces)" if len(names) > 1 else "")
         lines.append(f"{step}{count}: {first.message}{section}" + (f": {named}{more}" if named else ""))
     return lines

@@ -32,12 +32,12 @@ import re
 import zipfile
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping
 
 from converter.errors import GeometryError, WawkitError
-from converter.importer import Imported, PositionReader, StepChange, read_inputs
+from converter.importer import Imported, LogPosition, PositionReader, StepChange, read_inputs
 from converter.profile import Profile
 from converter.report import Finding, Report, unreadable
 from converter.resolve import ruleset_named
@@ -372,18 +372,21 @@ def _replay_name(replay: Replay, piece_id: str) -> str | None:
 
 def replay_findings(save: SavedGame, module: Module | None, judge: Judge | None,
                     maps: Mapping[str, MapGeometry] | None = None,
-                    progress: Callable[[int, int], None] | None = None) -> list[Finding]:
+                    progress: Callable[[int, int], None] | None = None, log: LogPosition | None = None
+                    ) -> list[Finding]:
     """Replay a log in one pass and judge each step (see the module docstring).
 
     Without a judge, or with a module of another game, steps are checked for soundness
     (and pieces a step adds that the profile does not recognise are noted); under a
     ruleset, every unit that changes hex is judged as a Move along its cheapest route,
     then stacking where units arrived and the markers of the units the step changed.
+    ``log`` is the log's position at its start, when the caller has read it already.
     """
     found: list[Finding] = []
     sound = _StepSoundness(save, module, maps or {})
     ruleset = judge.ruleset if judge is not None else None
-    log = judge.reader.log(save) if judge is not None and ruleset is not None else None
+    if log is None and judge is not None and ruleset is not None:
+        log = judge.reader.log(save)
     replay = log.replay if log is not None else Replay(save)
     standing = _Standing(position_problems(log.game, ruleset) if log is not None and ruleset is not None else [])
     total = len(replay.steps)
@@ -395,7 +398,7 @@ def replay_findings(save: SavedGame, module: Module | None, judge: Judge | None,
                 found.extend(_added_unknown(judge.reader, replay, step))
         else:
             assert ruleset is not None
-            found.extend(_judged_step(log.apply(step), ruleset, log.pieces, standing, step.index))
+            found.extend(_judged_step(log.apply(step), ruleset, log, standing, step.index))
         found.extend(sound.after(replay, step))
         if progress is not None:
             progress(done, total)
@@ -418,12 +421,15 @@ def _is_holder(type_text: str) -> bool:
     return type_text == "stack" or type_text.startswith("deck;")
 
 
-def _judged_step(change: StepChange, ruleset: Ruleset, piece_of: Mapping[str, str], standing: _Standing,
+def _judged_step(change: StepChange, ruleset: Ruleset, log: LogPosition, standing: _Standing,
                  step: int) -> list[Finding]:
     """The referee's findings about one step: moves of the units that changed hex, then the
     problems of the hexes they arrived in and of the units the step changed."""
-    before, after = change.before, change.after
+    # The position before the step, on the board as it stands after it (a hex entered for the
+    # first time is known only there when no terrain map lists the board's hexes).
+    before, after = replace(change.before, hexes=change.after.hexes), change.after
     found: list[Finding] = []
+    piece_of = log.pieces
     moved_into: set[str] = set()
     for key in sorted(change.changed):
         old, new = before.units[key], after.units[key]
@@ -435,7 +441,7 @@ def _judged_step(change: StepChange, ruleset: Ruleset, piece_of: Mapping[str, st
             moved_into.add(new.hex)            # the Move check already judged stacking where it arrived
     units = set(change.changed | change.added)
     hexes = {after.units[k].hex for k in units if after.units[k].on_map and after.units[k].hex}
-    problems = position_problems(after, ruleset, hexes=hexes, units=units)
+    problems = position_problems(after, ruleset, hexes=hexes, units=units, stack=log.stack)
     for problem in standing.update(problems, hexes, units):
         if problem.rule == "stacking" and problem.hex in moved_into:
             continue
@@ -475,8 +481,11 @@ def validate_save(save: SavedGame, module: Module | None, *, file: str,
     if save.is_log:
         report.facts["steps"] = len(save.log_steps)
     report.extend(soundness(save, module, board_aliases))
+    log = None
     if judge is not None:
-        imported = judge.reader.read(save)
+        replayed = save.is_log and replay_log and judge.ruleset is not None
+        log = judge.reader.log(save) if replayed else None      # read once: the start, then each step
+        imported = log.start if log is not None else judge.reader.read(save)
         report.facts["units"] = sum(1 for u in imported.game.units.values() if u.on_map)
         report.facts["rules"] = judge.rules
         report.extend(_recognition(judge, imported))
@@ -484,7 +493,7 @@ def validate_save(save: SavedGame, module: Module | None, *, file: str,
             report.extend(legality(imported.game, judge.ruleset, imported.pieces))
     if save.is_log and replay_log:
         maps = geometries(save, module, board_aliases)[0] if module is not None else {}
-        report.extend(replay_findings(save, module, judge, maps, progress))
+        report.extend(replay_findings(save, module, judge, maps, progress, log))
     return report
 
 

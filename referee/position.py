@@ -14,7 +14,7 @@ Callers translate Problems into their own reports; nothing here knows about file
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Callable, Iterable
 
 from referee.actions import make_action
 from referee.errors import RefereeError
@@ -48,10 +48,12 @@ def answer_problems(answer: Answer, *, rule: str, hex_id: str | None = None,
     return found
 
 
-def hex_problems(game: Game, ruleset: Ruleset, hex_id: str) -> list[Problem]:
-    """Stacking and HQs in one hex, asked of the ruleset (§1.4, §1.3.3)."""
+def hex_problems(game: Game, ruleset: Ruleset, hex_id: str, stack: list[Unit] | None = None) -> list[Problem]:
+    """Stacking and HQs in one hex, asked of the ruleset (§1.4, §1.3.3); ``stack`` is the
+    hex's units when the caller knows them (``game.stack(hex_id)``)."""
     answer = ruleset.check(game, make_action("stacking", target=hex_id))
-    return answer_problems(answer, rule="stacking", hex_id=hex_id, units=tuple(u.key for u in game.stack(hex_id)))
+    units = game.stack(hex_id) if stack is None else stack
+    return answer_problems(answer, rule="stacking", hex_id=hex_id, units=tuple(u.key for u in units))
 
 
 def unit_problems(game: Game, ruleset: Ruleset, unit: Unit) -> list[Problem]:
@@ -103,13 +105,25 @@ def occupied_hexes(game: Game) -> list[str]:
 
 
 def position_problems(game: Game, ruleset: Ruleset, *, hexes: Iterable[str] | None = None,
-                      units: Iterable[str] | None = None) -> list[Problem]:
+                      units: Iterable[str] | None = None,
+                      stack: Callable[[str], list[Unit]] | None = None) -> list[Problem]:
     """Every Problem of the position, or only of the ``hexes`` and ``units`` named (a log
-    replay asks only about what a step changed). Hexes first, then units, each sorted."""
+    replay asks only about what a step changed). Hexes first, then units, each sorted.
+    ``stack`` gives a hex's units as ``game.stack`` does, when the caller keeps them indexed."""
     found = []
-    for hex_id in sorted(set(occupied_hexes(game) if hexes is None else hexes)):
-        if game.stack(hex_id):
-            found.extend(hex_problems(game, ruleset, hex_id))
+    if hexes is None:
+        stacks: dict[str, list[Unit]] = {}
+        for unit in game.units.values():
+            if unit.on_map and unit.hex:
+                stacks.setdefault(unit.hex, []).append(unit)
+        for hex_id in sorted(stacks):
+            ordered = sorted(stacks[hex_id], key=lambda u: (u.stack_order or 99, u.key))    # as Game.stack orders
+            found.extend(hex_problems(game, ruleset, hex_id, ordered))
+    else:
+        for hex_id in sorted(set(hexes)):
+            here = stack(hex_id) if stack is not None else game.stack(hex_id)
+            if here:
+                found.extend(hex_problems(game, ruleset, hex_id, here))
     keys = sorted(game.units) if units is None else sorted(set(units))
     for key in keys:
         unit = game.units.get(key)
