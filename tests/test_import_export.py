@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import csv
+from dataclasses import replace
 import re
 import sys
 from pathlib import Path
@@ -525,3 +526,43 @@ def test_cli_import_without_a_unit_table(tmp_path: Path) -> None:
                                        str(TLD / "buildFile"), "--profile", str(profile), "-o", str(tmp_path / "s.yaml")])
     assert result.exit_code == 2
     assert result.output == f"wawkit: {profile}: no unit table: give --units or name units_file in the profile\n"
+
+
+def test_units_in_places_the_profile_does_not_know_stay_where_they_were(tld, tmp_path: Path) -> None:
+    """Scenario 4 has 22 units on 'German Remnants', a map today's module lacks: a new save puts
+    them back where the save had them, with a note, and every unit comes back as it was (a
+    2007 one-faced counter is today's two-faced one, front face up)."""
+    module, profile, table = tld
+    save = SavedGame.read(TLD / "scenarios" / "scenario_4.sav")
+    imported = import_save(save, module, profile, table)
+    notes: list[str] = []
+    new, _ = export_game(imported.game, module, profile, table, positions=imported.positions, notes=notes)
+    again = import_save(SavedGame.from_bytes(new.to_bytes()), module, profile, table)
+    assert notes == ["22 unit(s) kept where the save had them in 'German Remnants', a place the profile does not "
+                     "know (a map the module does not have): 148, 150, 152, 453, 454, 455, 456, 560 ..."]
+    assert sorted(again.game.units) == sorted(imported.game.units)
+    for key, unit in imported.game.units.items():
+        back = again.game.units[key]
+        assert (back.strength or "full") == (unit.strength or "full"), key
+        assert replace(back, strength=unit.strength) == unit, key
+        if not unit.on_map:
+            assert again.positions[key] == imported.positions[key], key
+    remnants = [k for k, u in imported.game.units.items() if u.location == "German Remnants"]
+    assert len(remnants) == 22 and all(new.position(again.pieces[k])[0] == "German Remnants" for k in remnants)
+
+
+def test_cli_import_then_export_of_a_longest_day_log(tmp_path: Path) -> None:
+    scenario, out = tmp_path / "log.yaml", tmp_path / "new.vsav"
+    args = ["--module", str(TLD / "buildFile"), "--profile", str(ROOT / "profiles" / "longest-day.yaml"),
+            "--units", str(TLD / "faces.csv")]
+    imported = CliRunner().invoke(main, ["import", str(TLD / "logs" / "0606-1.log"), *args, "-o", str(scenario)])
+    assert imported.exit_code == 0, imported.output
+    assert read_scenario(scenario).positions["1401"] == ("Allied Naval Gunfire Control Display", 471, 423)
+    exported = CliRunner().invoke(main, ["export", str(scenario), *args, "-o", str(out)])
+    assert exported.exit_code == 0, exported.output
+    assert exported.stdout == f"2232 units -> new save {out}\n"
+    assert exported.stderr.splitlines() == [
+        "note: 8 unit(s) kept where the save had them in 'Allied Naval Gunfire Control Display', a place the "
+        "profile does not know (a map the module does not have): 1401, 1402, 1403, 1404, 1962, 1963, 1964, 1965",
+        "note: 67 unit(s) kept where the save had them in 'German Remnants', a place the profile does not know "
+        "(a map the module does not have): 765, 766, 767, 768, 769, 770, 771, 772 ..."]
