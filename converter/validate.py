@@ -437,7 +437,7 @@ def _judged_step(change: StepChange, ruleset: Ruleset, log: LogPosition, standin
             continue
         moving = judge_move(before, ruleset, old, new.hex)
         found.extend(problem_finding(p, before, piece_of, step) for p in moving)
-        if any(p.section == "§1.4" for p in moving):
+        if any("§1.4" in (p.section or "") for p in moving):
             moved_into.add(new.hex)            # the Move check already judged stacking where it arrived
     units = set(change.changed | change.added)
     hexes = {after.units[k].hex for k in units if after.units[k].on_map and after.units[k].hex}

@@ -63,7 +63,7 @@ def unit_problems(game: Game, ruleset: Ruleset, unit: Unit) -> list[Problem]:
     if unit.strength == "reduced" and unit.type.steps == 1:
         found.append(Problem("markers", "shows a reduced side, but the counter has one step", **where))
     if unit.status.ammo != "none":
-        found.extend(_ammo_problems(unit))
+        found.extend(_ammo_problems(ruleset, unit))
     if unit.hex is not None:
         terrain = game.hex(unit.hex).terrain
         if terrain is not None:
@@ -82,21 +82,41 @@ def _terrain_problems(ruleset: Ruleset, unit: Unit, terrain: str) -> list[Proble
     mover = "vehicle" if unit.type.is_vehicle else "infantry"
     if (row.mp or {}).get(mover) == "none" and "amphibious" not in unit.type.abilities \
             and unit.type.target_type != "helicopter":
-        return [Problem("terrain", f"{mover} units may not be in {row.name}", "TEC", **where)]
+        return [Problem("terrain", f"{mover} units may not be in {row.name}", ruleset.cite("TEC"), **where)]
     return []
 
 
-def _ammo_problems(unit: Unit) -> list[Problem]:
-    """§6.1.4: Ammo Depleted markers go only on missile-firing units (a missile ability, or a
-    weapon whose range is underlined)."""
-    where = {"hex": unit.hex, "units": (unit.key,)}
+#: Where each ruleset says which units fire missiles and so take ammo markers.
+AMMO_SECTIONS = {"classic": "6.1.4", "waw85": "10.10"}
+
+
+def _fires_missiles(ruleset: Ruleset, unit: Unit) -> bool | None:
+    """Whether a counter fires missiles: a missile ability; classic §6.1.4 an underlined range;
+    WaW85 §10.10 a green AP value or a blue range. None when the counter's values do not say."""
     weapons = [w for w in (unit.type.ap, unit.type.he, unit.type.aa) if w is not None]
-    if "missile" in unit.type.abilities or any(w.underlined for w in weapons):
+    if "missile" in unit.type.abilities:
+        return True
+    if ruleset.params.ruleset == "waw85":
+        if any(w.range_colour == "blue" for w in weapons) or (unit.type.ap and unit.type.ap.colour == "green"):
+            return True
+        return None if any(w.colour is None for w in weapons) else False
+    if any(w.underlined for w in weapons):
+        return True
+    return None if any(w.underlined is None for w in weapons) else False
+
+
+def _ammo_problems(ruleset: Ruleset, unit: Unit) -> list[Problem]:
+    """Ammo Depleted (classic §6.1.4) or missile ammo (WaW85 §10.10) markers go only on
+    missile-firing units."""
+    where = {"hex": unit.hex, "units": (unit.key,)}
+    section = ruleset.cite(AMMO_SECTIONS.get(ruleset.params.ruleset, "6.1.4"))
+    missiles = _fires_missiles(ruleset, unit)
+    if missiles:
         return []
-    if any(w.underlined is None for w in weapons):
+    if missiles is None:
         return [Problem("markers", "Ammo Depleted marker: whether the unit fires missiles is not stated "
-                        "(underlined range)", "§6.1.4", None, **where)]
-    return [Problem("markers", "Ammo Depleted marker on a unit that fires no missiles", "§6.1.4", **where)]
+                        "(underlined range)", section, None, **where)]
+    return [Problem("markers", "Ammo Depleted marker on a unit that fires no missiles", section, **where)]
 
 
 def occupied_hexes(game: Game) -> list[str]:

@@ -82,19 +82,28 @@ def cheapest_route(game: Game, ruleset: Ruleset, unit_key: str, goal: str, limit
     return None
 
 
+def movement_section(ruleset: Ruleset) -> str:
+    """Where the ruleset's book states movement and its Movement Factor (classic §5.0)."""
+    try:
+        return ruleset.cite(ruleset.section("movement"))
+    except RefereeError:
+        return ruleset.cite("5.0")
+
+
 def judge_move(game: Game, ruleset: Ruleset, unit: Unit, goal: str) -> list[Problem]:
     """A move from the unit's hex to ``goal`` judged along its cheapest route (§5.0): the
     Problems the Move check finds there, each prefixed with the route; a move no route
     allows, or whose route cannot be priced, is a Problem of its own."""
     where = {"hex": unit.hex, "units": (unit.key,)}
+    section = movement_section(ruleset)
     limit = unit.current.mp if unit.current.mp is not None else 0
     try:
         route = cheapest_route(game, ruleset, unit.key, goal, limit + SEARCH_MARGIN)
     except RouteUnknown as unknown:
-        return [Problem("move", f"{unit.hex} -> {goal}: movement cost not checked: {unknown}", "§5.0", None,
+        return [Problem("move", f"{unit.hex} -> {goal}: movement cost not checked: {unknown}", section, None,
                         **where)]
     if route is None:
-        return [Problem("move", f"no route from {unit.hex} to {goal} that the unit may take", "§5.0", **where)]
+        return [Problem("move", f"no route from {unit.hex} to {goal} that the unit may take", section, **where)]
     answer = ruleset.check(game, make_action("move", unit=unit.key, path=route.hexes))
     text = f"{unit.hex} -> {goal} (cheapest route {' '.join(route.hexes)}, {route.cost} MP)"
     return [replace(p, text=f"{text}: {p.text}")
