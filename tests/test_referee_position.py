@@ -20,8 +20,8 @@ def test_overstacking_and_two_hqs_are_problems_with_their_sections() -> None:
              Unit("c", TANK, side="nato", hex="1,0"), Unit("h1", hq, side="nato", hex="2,0"),
              Unit("h2", hq, side="nato", hex="2,0")]
     found = position_problems(board(*units), UNTOLD)
-    assert found == [Problem("stacking", "3 combat units in 1,0, at most 2", "§1.4", False, "1,0", ("a", "b", "c")),
-                     Problem("stacking", "no more than one HQ in a hex", "§1.3.3", False, "2,0", ("h1", "h2"))]
+    assert found == [Problem("stacking", "3 combat units in 1,0, at most 2", "TUS §1.4", False, "1,0", ("a", "b", "c")),
+                     Problem("stacking", "no more than one HQ in a hex", "TUS §1.3.3", False, "2,0", ("h1", "h2"))]
 
 
 def test_only_the_hexes_and_units_asked_about_are_judged() -> None:
@@ -49,17 +49,17 @@ def test_ammo_markers_on_units_that_fire_no_missiles_are_illegal_or_unanswered()
     unknown = Unit("bmp", UnitType(name="BMP", ap=Weapon(fp=2)), hex="A4", status=Status(ammo="depleted_2"))
     game = Game(units={u.key: u for u in (gun, atgm, unknown)})
     assert unit_problems(game, UNTOLD, gun) == [
-        Problem("markers", "Ammo Depleted marker on a unit that fires no missiles", "§6.1.4", False, "A2", ("gun",))]
+        Problem("markers", "Ammo Depleted marker on a unit that fires no missiles", "TUS §6.1.4", False, "A2", ("gun",))]
     assert unit_problems(game, UNTOLD, atgm) == []
     assert unit_problems(game, UNTOLD, unknown) == [
         Problem("markers", "Ammo Depleted marker: whether the unit fires missiles is not stated (underlined range)",
-                "§6.1.4", None, "A4", ("bmp",))]
+                "TUS §6.1.4", None, "A4", ("bmp",))]
 
 
 def test_terrain_a_unit_may_not_be_in_and_terrain_the_chart_lacks() -> None:
     game = board(Unit("a", TANK, hex="1,0"), Unit("b", TANK, hex="2,0"), terrain={"1,0": "lake", "2,0": "lava"})
     found = position_problems(game, UNTOLD, hexes=[])
-    assert [(p.units, p.section, p.legal) for p in found] == [(("a",), "TEC", False), (("b",), None, None)]
+    assert [(p.units, p.section, p.legal) for p in found] == [(("a",), "TUS TEC", False), (("b",), None, None)]
     assert found[0].text == "vehicle units may not be in lake"
     assert found[1].text == "terrain 'lava': terrain 'lava' is not on the Terrain Effects Chart"
 
@@ -78,7 +78,7 @@ def test_a_route_without_map_positions_is_unknown() -> None:
         cheapest_route(game, UNTOLD, "a", "0102", 4)
     assert judge_move(game, UNTOLD, unit, "0102") == [
         Problem("move", "0101 -> 0102: movement cost not checked: the positions of 0101 and 0102 on the map are "
-                "not known", "§5.0", None, "0101", ("a",))]
+                "not known", "TUS §5.0", None, "0101", ("a",))]
 
 
 def test_a_move_beyond_the_movement_factor_is_judged_along_its_cheapest_route() -> None:
@@ -86,7 +86,7 @@ def test_a_move_beyond_the_movement_factor_is_judged_along_its_cheapest_route() 
     [problem] = judge_move(game, UNTOLD, game.unit("a"), "7,0")
     assert problem.text == "0,0 -> 7,0 (cheapest route 1,0 2,0 3,0 4,0 5,0 6,0 7,0, 7 MP): " \
                            "7 MP is more than the Movement Factor 6"
-    assert (problem.section, problem.legal, problem.units) == ("§5.0", False, ("a",))
+    assert (problem.section, problem.legal, problem.units) == ("TUS §5.0", False, ("a",))
     assert judge_move(game, UNTOLD, game.unit("a"), "6,0") == []
 
 
@@ -94,7 +94,7 @@ def test_a_disrupted_unit_moving_closer_is_judged_by_the_referee() -> None:
     """§6.1.7 along the cheapest route."""
     closer = board(disrupted("A", "2,0"), enemy("E", "8,0"))
     assert [(p.section, p.legal) for p in judge_move(closer, UNTOLD, closer.unit("A"), "3,0")
-            if p.section == "§6.1.7"] == [("§6.1.7", False)]
+            if p.section == "TUS §6.1.7"] == [("TUS §6.1.7", False)]
 
 
 def test_events_between_two_positions_lead_from_one_to_the_other() -> None:

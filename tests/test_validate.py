@@ -309,7 +309,7 @@ def test_a_route_the_map_cannot_price_is_not_supported() -> None:
     game = Game(units={"a": unit}, hexes={"0101": HexState("0101"), "0102": HexState("0102")})
     [finding] = _move_findings(game, get_ruleset("classic"), unit, "0102", "77", 5)
     assert (finding.severity, finding.code, finding.step, finding.piece, finding.section) == (
-        "unsupported", "move", 5, "77", "§5.0")
+        "unsupported", "move", 5, "77", "TUS §5.0")
 
 
 def test_cli_no_replay_checks_only_the_starting_position(tmp_path: Path) -> None:
@@ -333,9 +333,9 @@ def test_markers_that_contradict_the_unit() -> None:
              Unit("unknown", UnitType(name="BMP", ap=Weapon(fp=2)), hex="A4", status=Status(ammo="depleted_2"))]
     found = legality(Game(units={u.key: u for u in units}), get_ruleset("classic"), {"gun": "17"})
     assert [(f.severity, f.name, f.piece, f.section, f.message) for f in found if f.code == "markers"] == [
-        ("error", "Tank", "17", "§6.1.4", "Ammo Depleted marker on a unit that fires no missiles"),
+        ("error", "Tank", "17", "TUS §6.1.4", "Ammo Depleted marker on a unit that fires no missiles"),
         ("error", "Jeep", None, None, "shows a reduced side, but the counter has one step"),
-        ("unsupported", "BMP", None, "§6.1.4",
+        ("unsupported", "BMP", None, "TUS §6.1.4",
          "Ammo Depleted marker: whether the unit fires missiles is not stated (underlined range)")]
 
 
