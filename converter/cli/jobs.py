@@ -104,7 +104,9 @@ def _validate_one(path: str, options: object, as_json: bool) -> object:
 
 # -- resolve, verify -------------------------------------------------------------------------
 
-@main.command()
+@main.command(epilog="Every action kind, its fields and short form: wawkit actions. Exit codes: 0 resolved and "
+                     "written; 1 an action refused, or a result the profile cannot write (nothing is written); "
+                     "2 an input that cannot be read.")
 @click.argument("save", type=EXISTING)
 @click.option("--module", "module_path", required=True, type=EXISTING, help="The module (.vmod or buildFile).")
 @click.option("--profile", "profile_path", required=True, type=EXISTING, help="The module profile (YAML).")
