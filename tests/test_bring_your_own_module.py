@@ -157,3 +157,25 @@ def test_terrain_draft_of_an_unnumbered_board_names_its_hexes_and_says_so(tmp_pa
     drafted = yaml.safe_load(text)
     assert drafted["hexes"] and all(re.fullmatch(r"\d{4}", h) for hexes in drafted["hexes"].values() for h in hexes)
     assert "0607" in drafted["hexes"]["woods"]                  # the T-64's woods (F6 when numbered)
+
+
+def test_inspect_module_says_which_grids_wawkit_names() -> None:
+    result = CliRunner().invoke(main, ["inspect-module", str(ROOT.parent / "shared" / "corpus" / "dreadball" /
+                                                             "buildFile")])
+    assert result.stdout.splitlines()[2] == (
+        "  board 'Metal Pitch' size unknown: hex grid dx=126.0 dy=144.0 origin=(77,109) sideways, unnumbered "
+        "(VASSAL shows no names; wawkit names its cells 0101, 0102...)")
+
+
+def test_locate_on_a_save_of_an_older_module_version_takes_the_profiles_board_aliases() -> None:
+    tld = ROOT.parent / "shared" / "corpus" / "tld-longest-day"
+    args = ["locate", str(tld / "buildFile"), "Normandy", "5459", "--save", str(tld / "scenarios" / "scenario_1.sav")]
+    bare = CliRunner().invoke(main, args)
+    assert bare.exit_code == 2
+    assert bare.stderr == (f"wawkit: {tld / 'buildFile'}: map 'Normandy' has no board 'Board F' (boards: Normandy); "
+                           "--profile with board_aliases places boards of older module versions\n")
+    profile = ["--profile", str(ROOT / "profiles" / "longest-day.yaml")]
+    named = CliRunner().invoke(main, [*args, *profile])
+    assert (named.exit_code, named.stdout) == (0, "2087 129\n")     # in scenario 1's own pixels (Board F)
+    back = CliRunner().invoke(main, [*args[:3], "2087", "129", *args[4:], *profile])
+    assert (back.exit_code, back.stdout) == (0, "5459\n")
