@@ -9,6 +9,8 @@ judged against, so the ratio holds on any machine:
 * line-of-sight checks against a naive sampled line -- ``bench_los.py``;
 * exact combat odds against plain ``Fraction`` arithmetic and against sampling --
   ``bench_odds.py``;
+* validating a real log with its replay against ``wawkit inspect`` of the same file --
+  ``bench_validate.py``;
 
 plus the peak memory (``tracemalloc``) of decoding the largest save of the corpus to
 typed pieces. A ``bench_*.py`` this script has no row for is run as it is and listed
@@ -163,6 +165,13 @@ def odds_rows(repeat: int) -> list[Row]:
                 fast / sampled, "", None)]
 
 
+def validate_rows(repeat: int) -> list[Row]:
+    bench = load("bench_validate")
+    return [Row("validate", f"{name} with replay, {reading}", seconds(took), f"inspect {seconds(base)}", took / base,
+                f"<= {bench.TARGET:.0f}x inspect", took / base <= bench.TARGET)
+            for name, reading, took, base in bench.rows(repeat)]
+
+
 def memory_row() -> Row:
     bench = load("bench_decode")
     largest = bench.largest_corpus_save()
@@ -178,7 +187,7 @@ def memory_row() -> Row:
 
 
 #: Benchmarks with rows above; any other ``bench_*.py`` is run as a script.
-ADAPTED = {"bench_decode", "bench_buildfile", "bench_los", "bench_odds"}
+ADAPTED = {"bench_decode", "bench_buildfile", "bench_los", "bench_odds", "bench_validate"}
 
 
 def other_rows() -> list[Row]:
@@ -268,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     start = time.perf_counter()
     rows = [*decode_rows(args.repeat), *buildfile_rows(args.repeat), *los_rows(args.los_sample),
-            *odds_rows(args.repeat), memory_row(), *other_rows()]
+            *odds_rows(args.repeat), *validate_rows(args.repeat), memory_row(), *other_rows()]
     took = time.perf_counter() - start
     print(table(rows))
     print()
