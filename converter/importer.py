@@ -488,6 +488,7 @@ class _State:
         self.piece_of: dict[str, str] = {}               # unit key -> piece id, for the units there are now
         self.facts_of: dict[str, UnitFacts] = {}         # unit piece -> what it says of itself
         self.counts: dict[str, int] = {}                 # table key -> counters numbered so far
+        self.keys_taken: set[str] = set()
         self.units: dict[str, Unit] = {}
         self.positions: dict[str, Position] = {}
         self.markers: dict[str, tuple[str, str | None]] = {}       # marker piece -> (name, owner piece)
@@ -561,14 +562,14 @@ class _State:
             return
         assert kind.entry is not None
         base = kind.entry.key
-        taken = set(self.key_of.values())
         count = self.counts.get(base, 0) + 1
         key = base if count == 1 else f"{base}-{count}"
-        while key in taken:
+        while key in self.keys_taken:
             count += 1
             key = f"{base}-{count}"
         self.counts[base] = count
         self.key_of[pid] = key
+        self.keys_taken.add(key)
 
     def _report(self, pid: str, texts: Texts, reason: str) -> None:
         place = self.reader.place(self.source.position(pid), self.frames)
