@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
-from converter.actions_text import TUPLE_FIELDS, ActionSpec, ActionSyntaxError
+from converter.actions_text import (MAX_GIVEN_DICE, TUPLE_FIELDS, ActionSpec, ActionSyntaxError, check_dice,
+                                    check_fields)
 from converter.audit import AuditRecord, describe_input, event_record, plain, rolls_of, sha256_bytes
 from converter.errors import WawkitError
 from converter.exporter import apply_events
@@ -168,12 +169,18 @@ def dice_source(dice: Sequence[int] | None, seed: int | None) -> tuple[DiceSourc
 
 def parse_dice(text: str) -> list[int]:
     """``4,5,6,3`` -> [4, 5, 6, 3]."""
-    try:
-        values = [int(part) for part in text.replace(" ", "").split(",") if part]
-    except ValueError:
-        raise ResolveError(f"--dice {text!r}: expected numbers separated by commas") from None
+    parts = [part for part in text.replace(" ", "").split(",") if part]
+    if len(parts) > MAX_GIVEN_DICE:
+        raise ResolveError(f"--dice gives {len(parts)} dice, over the {MAX_GIVEN_DICE} allowed")
+    if not all(part.isascii() and part.isdigit() and len(part) <= 3 for part in parts):
+        raise ResolveError(f"--dice {text[:60]!r}: expected numbers separated by commas")
+    values = [int(part) for part in parts]
     if not values:
         raise ResolveError("--dice is empty")
+    try:
+        check_dice(values, "--dice")
+    except ActionSyntaxError as error:
+        raise ResolveError(error.message) from None
     return values
 
 
@@ -391,6 +398,7 @@ def specs_from_record(record: AuditRecord) -> list[ActionSpec]:
                 raise ResolveError(f"actions[{index}].options.mission has fields a mission does not have") from None
         for name in TUPLE_FIELDS & set(options):
             options[name] = tuple(options[name])
+        check_fields(options, item.get("dice") or {}, f"actions[{index}]")  # a record is untrusted input too
         specs.append(ActionSpec(item["kind"], tuple(item["refs"]), item.get("weapon"), options, item.get("text", ""),
                                 {k: tuple(v) for k, v in (item.get("dice") or {}).items()}))
     return specs

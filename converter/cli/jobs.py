@@ -145,8 +145,10 @@ def render(source: str, module_path: str | None, profile_path: str | None, units
     from converter.render import picture
     from converter.vassal.container import check_target
     check_target(output, overwrite=force, inputs=(source, module_path, profile_path, units, audit))
-    picture(source, output, module=module_path, profile=profile_path, units=units, map_name=map_name,
-            sights=list(los), audit=audit, ruleset=ruleset)
+    scene = picture(source, output, module=module_path, profile=profile_path, units=units, map_name=map_name,
+                    sights=list(los), audit=audit, ruleset=ruleset)
+    for note in scene.notes:
+        click.echo(f"note: {note}", err=True)
     click.echo(f"wrote {output}", err=True)
 
 
