@@ -112,7 +112,23 @@ def read_bounded(path: str | os.PathLike[str], max_size: int, *, error: type[Waw
                 raise too_large(f"grew past the {max_size}-byte cap while being read", file=name)
             digest.update(chunk)
             chunks.append(chunk)
-    return Snapshot(name, b"".join(chunks), digest.hexdigest(), stat.S_IMODE(info.st_mode))
+    snapshot = Snapshot(name, b"".join(chunks), digest.hexdigest(), stat.S_IMODE(info.st_mode))
+    _READ_DIGESTS[os.path.realpath(path)] = snapshot.sha256
+    return snapshot
+
+
+#: sha256 of the bytes last read from each file (by real path) in this process.
+_READ_DIGESTS: dict[str, str] = {}
+
+
+def digest_of_read(path: str | os.PathLike[str]) -> str | None:
+    """The sha256 of the bytes this process last read from ``path`` through :func:`read_bounded`.
+
+    An audit record names its inputs by these digests, so it names the bytes the command
+    used even when the file was replaced a moment after it was read; None for a file
+    not read here.
+    """
+    return _READ_DIGESTS.get(os.path.realpath(path))
 
 
 def sha256_of(path: str | os.PathLike[str], *, error: type[WawkitError] = InputFileError) -> str:
@@ -133,4 +149,4 @@ def head(path: str | os.PathLike[str], size: int) -> bytes:
         return b""
 
 
-__all__ = ["InputFileError", "Snapshot", "head", "open_regular", "read_bounded", "sha256_of"]
+__all__ = ["InputFileError", "Snapshot", "digest_of_read", "head", "open_regular", "read_bounded", "sha256_of"]

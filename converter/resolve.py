@@ -20,7 +20,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from converter.actions_text import (MAX_GIVEN_DICE, TUPLE_FIELDS, ActionSpec, ActionSyntaxError, check_dice,
                                     check_fields)
-from converter.audit import AuditRecord, describe_input, event_record, plain, rolls_of, sha256_bytes
+from converter.audit import AuditRecord, describe_input, event_record, plain, relative_to, rolls_of, sha256_bytes
 from converter.errors import WawkitError
 from converter.exporter import apply_events
 from converter.report import Finding
@@ -31,6 +31,7 @@ from converter.unit_table import read_unit_table
 from converter.vassal.container import read_container
 from converter.vassal.module import Module
 from converter.vassal.save import SavedGame
+from converter.writes import Output, write_together
 from referee.actions import Action, Mission
 from referee.dice import DiceSource, GivenDice, SeededDice
 from referee.errors import RefereeError
@@ -364,7 +365,8 @@ def run(position: Position, specs: Sequence[ActionSpec], *, ruleset: str = "clas
     source, dice_record = dice_source(dice, seed)
     outcome = resolve_actions(position.game, specs, chosen, source)
     report = report_text(outcome, position.name, position.hex)
-    inputs = {role: describe_input(path, audit_dir) for role, path in sorted(position.inputs.items())}
+    read_as = {"save": position.save.container.sha256, "module": position.module.sha256()}  # hashed as read
+    inputs = {role: describe_input(path, audit_dir, read_as.get(role)) for role, path in sorted(position.inputs.items())}
     if actions_input is not None:
         inputs["actions"] = describe_input(actions_input, audit_dir)
     record = AuditRecord(
@@ -404,7 +406,7 @@ def specs_from_record(record: AuditRecord) -> list[ActionSpec]:
     return specs
 
 
-def replay_record(record: AuditRecord, paths: Mapping[str, Path]) -> AuditRecord:
+def replay(record: AuditRecord, paths: Mapping[str, Path]) -> Resolved:
     """Resolve a recorded run again from its (checked) inputs; the result is compared by ``verify``."""
     if not {"save", "module", "profile"} <= set(paths):
         raise ResolveError("the audit record lacks its save, module or profile input")
@@ -412,10 +414,49 @@ def replay_record(record: AuditRecord, paths: Mapping[str, Path]) -> AuditRecord
                              terrain=paths.get("terrain"))
     dice = record.dice.get("given")
     seed = record.dice.get("seed")
-    again = run(position, specs_from_record(record), ruleset=record.ruleset, dice=dice, seed=seed)
-    return again.record
+    return run(position, specs_from_record(record), ruleset=record.ruleset, dice=dice, seed=seed)
+
+
+def replay_record(record: AuditRecord, paths: Mapping[str, Path]) -> AuditRecord:
+    """The replayed run's record (see :func:`replay`)."""
+    return replay(record, paths).record
+
+
+# -- writing the result -------------------------------------------------------------------
+
+def write_resolution(resolved: Resolved, output: str | os.PathLike[str], audit_file: str | os.PathLike[str], *,
+                     overwrite: bool = False, in_place: bool = False) -> Path | None:
+    """Write the corrected save and its audit record as one unit (both or neither), under the
+    folder lock of :mod:`converter.writes`; the backup kept of an ``in_place`` save, if any.
+
+    Written over the save it was read from, the save must still hold the bytes that were
+    read: a save another player rewrote meanwhile is refused (their update is never lost),
+    its permission bits are kept, and the original is kept as the next free ``NAME.bak[.N]``,
+    which the record names as where its input save now is.
+    """
+    assert resolved.save is not None, "a refused resolution writes nothing"
+    target, record_file = Path(output), Path(audit_file)
+    source = resolved.save.path
+    same = source is not None and target.exists() and os.path.samefile(target, source)
+    if same and not (overwrite or in_place):
+        raise ResolveError("is the input save; give --in-place to rewrite it", file=str(target))
+    payload = resolved.save.to_bytes()
+    record = resolved.record
+    base = record_file.parent
+    record.output = {"path": relative_to(target, base), "sha256": sha256_bytes(payload), **(record.output or {})}
+
+    def audit_bytes(backups: Mapping[Path, Path]) -> bytes:
+        kept = backups.get(target)
+        if kept is not None and "save" in record.inputs:
+            record.inputs["save"]["backup"] = relative_to(kept, base)
+        return record.to_json().encode("utf-8")
+    backups = write_together([
+        Output(target, payload, overwrite=overwrite or in_place,
+               expect_sha256=resolved.save.container.sha256 if same else None, backup=in_place and same),
+        Output(record_file, audit_bytes, overwrite=True)])
+    return backups.get(target)
 
 
 __all__ = ["Position", "read_position", "position_reader", "ruleset_named", "LabelledDice", "dice_source",
            "parse_dice", "resolve_actions", "Outcome", "Refusal", "Step", "report_text", "run", "Resolved",
-           "replay_record", "ResolveError"]
+           "replay", "replay_record", "write_resolution", "ResolveError"]

@@ -9,16 +9,14 @@ declared size is checked before inflating, and inflation stops as soon as the re
 output passes the cap (headers can lie). Nothing is extracted to disk, so archive
 paths are never trusted as file names. Every entry is kept as bytes, with its name,
 order, compression and timestamp, so that writing an unchanged container gives the
-same entries back; writes go to a temporary file beside the target and are moved
-into place with :func:`os.replace`, so a failure never leaves a half-written file.
+same entries back; writes go through :mod:`converter.writes` (atomic, locked, checked
+against the bytes read), so a failure never leaves a half-written file.
 """
 from __future__ import annotations
 
 import io
 import lzma
-import contextlib
 import os
-import tempfile
 import zipfile
 import zlib
 from dataclasses import dataclass, field
@@ -27,6 +25,7 @@ from typing import BinaryIO, Iterable
 
 from converter.errors import ContainerError, LimitExceeded, WawkitError
 from converter.files import open_regular, read_bounded
+from converter.writes import check_target, write_atomic, write_together
 from converter.vassal.limits import DEFAULT_LIMITS, Limits, inflate_cap
 from converter.vassal.metadata import METADATA_ENTRIES, MetaData, parse_metadata
 from converter.vassal.obfuscation import VCSK, Obfuscation, deobfuscate, obfuscate
@@ -260,83 +259,5 @@ def new_container(plaintext: bytes, obfuscation: Obfuscation | str = VCSK) -> Co
     return Container([Entry(SAVED_GAME, b"")], plaintext, obfuscation)
 
 
-def write_atomic(path: str | os.PathLike[str], data: bytes, *, overwrite: bool = False,
-                 protect: str | os.PathLike[str] | None = None,
-                 backup: str | os.PathLike[str] | None = None) -> None:
-    """Write ``data`` to ``path`` so that a crash at any moment leaves the old file or the new one.
-
-    The bytes go to a temporary file in the same directory, are synced, and the file is
-    renamed over ``path`` in one step. On Linux the temporary file has no name until it
-    is complete (``O_TMPFILE``), so even a killed process leaves no partial file behind.
-    Refuses to replace an existing file unless ``overwrite``; ``protect`` names the
-    input file, which is never replaced unless ``overwrite`` is given either. With
-    ``backup``, an existing ``path`` is first kept under that name.
-    """
-    target = check_target(path, overwrite=overwrite)
-    if protect is not None and not overwrite and target.resolve() == Path(protect).resolve():
-        raise ContainerError("is the input file; refusing to overwrite it", file=str(target))
-    directory = target.parent if str(target.parent) else Path(".")
-    if backup is not None and target.exists():
-        write_atomic(backup, target.read_bytes(), overwrite=True)
-    temp = _complete_temp_file(directory, target.name, data)
-    try:
-        os.replace(temp, target)
-    except BaseException:
-        _remove(temp)
-        raise
-
-
-def check_target(path: str | os.PathLike[str], *, overwrite: bool = False,
-                 inputs: Iterable[str | os.PathLike[str] | None] = ()) -> Path:
-    """Refuse an output file that cannot be written, so a command can ask before it does any work.
-
-    A command that rolls dice or reads a large save checks its output first: a refusal after
-    the work would show a result that was never written. An output that is one of the
-    command's ``inputs`` is refused even with ``overwrite``: a scenario written over the save
-    it was read from would lose the game.
-    """
-    target = Path(path)
-    if target.exists() and any(i is not None and Path(i).resolve() == target.resolve() for i in inputs):
-        raise ContainerError("is an input of this command; write to another file", file=str(target))
-    if target.is_dir():
-        raise ContainerError("is a folder; give a file name to write", file=str(target))
-    if target.exists() and not overwrite:
-        raise ContainerError("exists already; refusing to overwrite it (--force replaces it)", file=str(target))
-    directory = target.parent if str(target.parent) else Path(".")
-    if not directory.is_dir():
-        raise ContainerError(f"folder {directory} does not exist; create it first", file=str(target))
-    return target
-
-
-def _complete_temp_file(directory: Path, name: str, data: bytes) -> str:
-    """A hidden file in ``directory`` holding all of ``data``, synced; its path."""
-    temp = str(directory / f".{name}.{os.getpid()}.{os.urandom(4).hex()}.part")
-    try:
-        handle = os.open(directory, os.O_TMPFILE | os.O_WRONLY, 0o666)  # type: ignore[attr-defined]
-    except (AttributeError, OSError):  # not Linux, or a file system without unnamed files
-        handle = None
-    if handle is not None:
-        with os.fdopen(handle, "wb") as stream:
-            _write_synced(stream, data)
-            with contextlib.suppress(OSError):  # no /proc: fall back to a named temporary file
-                os.link(f"/proc/self/fd/{stream.fileno()}", temp)  # named only now, complete
-                return temp
-    handle, temp = tempfile.mkstemp(prefix=f".{name}.", suffix=".part", dir=directory)
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            _write_synced(stream, data)
-    except BaseException:
-        _remove(temp)
-        raise
-    return temp
-
-
-def _write_synced(stream: BinaryIO, data: bytes) -> None:
-    stream.write(data)
-    stream.flush()
-    os.fsync(stream.fileno())
-
-
-def _remove(path: str) -> None:
-    with contextlib.suppress(FileNotFoundError):
-        os.unlink(path)
+__all__ = ["Container", "Entry", "MODULE_BUILD_FILES", "SAVED_GAME", "check_header", "check_target",
+           "new_container", "open_archive", "read_container", "write_atomic", "write_together"]

@@ -271,6 +271,13 @@ class Module:
         """What could not be read but leaves the module usable (a board image whose size is unknown)."""
         self.image_problems: dict[str, str] = {}
         """Board name -> why its image gave no size."""
+        self._sha256: str | None = None
+
+    def sha256(self) -> str | None:
+        """sha256 of the file the module was read from (the bytes it was read from), if known."""
+        if self.archive is not None:
+            return self.archive.sha256()
+        return self._sha256
 
     # -- reading -----------------------------------------------------------------
     @classmethod
@@ -278,9 +285,11 @@ class Module:
              limits: Limits = DEFAULT_LIMITS) -> "Module":
         """Read a .vmod/.vmdx (zip) or a bare buildFile / buildFile.xml."""
         if not head(path, 2).startswith(b"PK"):  # a bare buildFile (or not a module at all)
-            data = read_bounded(path, max_buildfile_size, error=ModuleError).data
-            return cls(parse_buildfile(data, file=str(path), max_size=max_buildfile_size, limits=limits),
-                       file=str(path))
+            snapshot = read_bounded(path, max_buildfile_size, error=ModuleError)
+            module = cls(parse_buildfile(snapshot.data, file=str(path), max_size=max_buildfile_size, limits=limits),
+                         file=str(path))
+            module._sha256 = snapshot.sha256
+            return module
         return cls._from_archive(ModuleArchive(path, str(path), limits), max_buildfile_size)
 
     @classmethod
