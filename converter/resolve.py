@@ -432,7 +432,8 @@ def write_resolution(resolved: Resolved, output: str | os.PathLike[str], audit_f
     Written over the save it was read from, the save must still hold the bytes that were
     read: a save another player rewrote meanwhile is refused (their update is never lost),
     its permission bits are kept, and the original is kept as the next free ``NAME.bak[.N]``,
-    which the record names as where its input save now is.
+    which the record names as where its input save now is; an earlier record of the save
+    is kept the same way, so two players resolving in turn lose neither record.
     """
     assert resolved.save is not None, "a refused resolution writes nothing"
     target, record_file = Path(output), Path(audit_file)
@@ -453,7 +454,7 @@ def write_resolution(resolved: Resolved, output: str | os.PathLike[str], audit_f
     backups = write_together([
         Output(target, payload, overwrite=overwrite or in_place,
                expect_sha256=resolved.save.container.sha256 if same else None, backup=in_place and same),
-        Output(record_file, audit_bytes, overwrite=True)])
+        Output(record_file, audit_bytes, overwrite=True, backup=in_place)])
     return backups.get(target)
 
 

@@ -126,8 +126,12 @@ def decode_image(data: bytes, *, file: str | None = None, entry: str | None = No
         raise ImageError(f"image cannot be decoded: {_reason(error)}", file=file, entry=entry) from None
 
 
+_OBJECT = re.compile(r" ?<[\w.]+ object at 0x[0-9a-f]+>")
+
+
 def _reason(error: BaseException) -> str:
-    text = str(error).splitlines()[0] if str(error) else ""
+    """Pillow's message, on one line and without the in-memory file's address."""
+    text = _OBJECT.sub("", str(error).splitlines()[0] if str(error) else "").strip()
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
