@@ -62,19 +62,19 @@ _WHOLE = re.compile(r"[+-]?[0-9]+")
 #: 001 §6.1; 000 §10.3).
 DIE_FACES = 6
 #: Most dice one roll can call for. The largest roll of the rules is an overrun by a full
-#: stack: two combat units (stacking limit, 001 §1.2; 000 §9.2), each trebling an Assault
-#: Factor printed as one digit (001 §6.4): 2 x 3 x 9 = 54.
-MAX_DICE = 54
+#: stack: two combat units (stacking limit, 001 §1.4; 000 §9.2) and the hex's one HQ adding
+#: its leadership (001 §1.3.3.2), each a one-digit factor, trebled (001 §6.4): 3 x 27 = 81.
+MAX_DICE = 81
 #: Most hits one attack scores: one per die rolled (001 §6.1, §6.3, §8.1).
 MAX_HITS = MAX_DICE
 #: Largest ``count`` (fire missions called at once, formations or maps of a scenario):
 #: the rules speak of a handful (§8.0: two missions); two digits leave room for any scenario.
 MAX_COUNT = 99
-#: Longest move path, in hexes (MP are spent one hex at a time, §5.0; even a helicopter's
+#: Longest move path, in hexes (MP are spent one hex at a time, 001 §5; even a helicopter's
 #: unlimited movement crosses a World at War map in far fewer).
 MAX_PATH = 200
 #: Most units named in one list (``supporting``, ``bonus_from``): a stack holds two combat
-#: units and their HQs, and an assault brings in the adjacent stacks (001 §1.2, §6.3).
+#: units and an HQ, and an assault brings in the adjacent stacks (001 §1.4, §6.3).
 MAX_UNITS_LISTED = 24
 #: Most dice given for one labelled roll of an action, and on the command line in all.
 MAX_GIVEN_DICE = 1000

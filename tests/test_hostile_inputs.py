@@ -107,7 +107,7 @@ def laughs(levels: int = 9) -> str:
     ("- {kind: direct_fire, unit: leopard-c1, target: t-64, weapon: ap, hits: 999999999999999999999}\n",
      "offset 72: not valid YAML: the integer 999999999999999999999 is outside the 64-bit range (line 1, column 73)"),
     ("- {kind: direct_fire, unit: leopard-c1, target: t-64, weapon: ap, hits: -5}\n",
-     "actions.yaml: actions[0]: hits=-5 is outside 0..54 (one hit per die rolled, 001 §6.1)"),
+     "actions.yaml: actions[0]: hits=-5 is outside 0..81 (one hit per die rolled, 001 §6.1)"),
     ("- {kind: direct_fire, unit: leopard-c1, target: t-64, weapon: ap, dice: {attack: [4, 7]}}\n",
      "actions.yaml: actions[0]: dice.attack: die 2 is 7, not a face of a d6 (001 §6.1)"),
     ("- !!python/object:os.system {kind: los}\n",
@@ -126,9 +126,9 @@ def test_hostile_actions_files_are_one_line_and_exit_2(tmp_path: Path, content: 
 
 @pytest.mark.parametrize("action, message", [
     ("fire leopard-c1 t-64 ap hits=999999999999999999999",
-     "hits=(a 21-digit number) is outside 0..54 (one hit per die rolled, 001 §6.1)"),
-    ("fire leopard-c1 t-64 ap hits=-5", "hits=-5 is outside 0..54 (one hit per die rolled, 001 §6.1)"),
-    ("fire leopard-c1 t-64 ap hits=55", "hits=55 is outside 0..54 (one hit per die rolled, 001 §6.1)"),
+     "hits=(a 21-digit number) is outside 0..81 (one hit per die rolled, 001 §6.1)"),
+    ("fire leopard-c1 t-64 ap hits=-5", "hits=-5 is outside 0..81 (one hit per die rolled, 001 §6.1)"),
+    ("fire leopard-c1 t-64 ap hits=82", "hits=82 is outside 0..81 (one hit per die rolled, 001 §6.1)"),
     ("fire leopard-c1 t-64 ap count=100", "count=100 is outside 0..99 (a handful of missions, formations or maps)"),
     ("move leopard-c1 " + "C7 " * 201, "path lists 201 entries, over the 200 allowed"),
 ])
@@ -151,7 +151,7 @@ def test_given_dice_are_faces_of_the_d6(tmp_path: Path, dice: str, message: str)
 
 
 def test_hits_at_the_bound_are_resolved(tmp_path: Path) -> None:
-    code, out, err = cli("resolve", SAVE, *WITH_PROFILE, "--action", "fire leopard-c1 t-64 ap hits=54",
+    code, out, err = cli("resolve", SAVE, *WITH_PROFILE, "--action", "fire leopard-c1 t-64 ap hits=81",
                          "--seed", "1", "-o", tmp_path / "r.vsav")
     assert code == 0, err
     assert out.splitlines()[-1] == ("  result: Leopard C1 is Ops Complete; T-64 is Disrupted; T-64 is Reduced; "
@@ -169,7 +169,7 @@ def test_devices_pipes_and_sparse_files_are_refused_before_reading(tmp_path: Pat
     cases = [
         (["inspect-module", "/dev/zero"], "wawkit: /dev/zero: is a character device, not a file; refused"),
         (["inspect", "/dev/zero"], "wawkit: /dev/zero: is a character device, not a file; refused"),
-        (["inspect-module", sparse], f"wawkit: {sparse}: is 3221225472 bytes, over the 67108864-byte cap"),
+        (["inspect-module", sparse], f"wawkit: {sparse}: is 3221225472 bytes, over the 33554432-byte cap"),
         (["inspect", pipe], f"wawkit: {pipe}: is a named pipe, not a file; refused"),
         (["encode", pipe, "-o", tmp_path / "x.vsav"], f"wawkit: {pipe}: is a named pipe, not a file; refused"),
         (["verify", "/dev/zero"], "wawkit: /dev/zero: is a character device, not a file; refused"),

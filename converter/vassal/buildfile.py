@@ -35,9 +35,10 @@ from converter.vassal.container import _read_entry, check_header, open_archive
 from converter.vassal.limits import DEFAULT_LIMITS, Limits, check_xml_depth
 
 MIB = 1 << 20
-#: Largest buildFile accepted by default. The largest real one seen is 1.7 MB; a
-#: caller reading a bigger module passes ``max_size`` explicitly.
-DEFAULT_MAX_BUILDFILE_SIZE = 64 * MIB
+#: Largest buildFile accepted by default. The largest real one seen is 1.7 MB; lxml's tree
+#: takes about seven times the XML (a 32 MiB buildFile: 240 MB), so a caller reading a
+#: bigger module passes ``max_size`` explicitly.
+DEFAULT_MAX_BUILDFILE_SIZE = 32 * MIB
 #: Zip entry names of the buildFile, in the order they are tried.
 BUILDFILE_ENTRIES = ("buildFile.xml", "buildFile")
 MODULE_ROOTS = ("VASSAL.build.GameModule", "VASSAL.launch.BasicModule")

@@ -68,7 +68,7 @@ RATIO_FREE_SIZE = MIB
 #: sliced from it, re-encoded on write) and per command (a node, a command object, a
 #: piece entry and its typed traits).
 MEMORY_PER_CHARACTER = 12
-MEMORY_PER_COMMAND = 2048
+MEMORY_PER_COMMAND = 3072
 
 
 def inflate_cap(compressed_size: int, limits: Limits) -> int:
