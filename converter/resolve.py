@@ -258,7 +258,8 @@ def _spec_text(spec: ActionSpec) -> str:
 def _refusal(index: int, spec: ActionSpec, answer: Answer) -> Refusal | None:
     """A refusal when the referee says illegal, or cannot answer the action at all."""
     if answer.legal is False:
-        return Refusal(index, _spec_text(spec), [(r.section, r.text) for r in answer.reasons])
+        reasons = answer.refusals or answer.reasons
+        return Refusal(index, _spec_text(spec), [(r.section, r.text) for r in reasons])
     if "*" in answer.gaps:
         return Refusal(index, _spec_text(spec), [("", answer.gaps["*"])])
     return None
@@ -276,7 +277,10 @@ def _unresolved(index: int, spec: ActionSpec, answer: Answer) -> Refusal | None:
 
 
 def resolve_actions(game: Game, specs: Sequence[ActionSpec], ruleset: Ruleset, dice: DiceSource | None) -> Outcome:
-    """Check then resolve each action in order on the game as the earlier ones left it."""
+    """Resolve each action in order on the game as the earlier ones left it. The referee
+    checks an action's preconditions before its procedure and never rolls for a refused
+    one, so one ``resolve`` call decides legality and outcome: the first refusal stops the
+    run with nothing applied."""
     outcome = Outcome(game)
     current = game
     for index, spec in enumerate(specs):
@@ -284,14 +288,6 @@ def resolve_actions(game: Game, specs: Sequence[ActionSpec], ruleset: Ruleset, d
             action = spec.bind(current)
         except ActionSyntaxError as error:
             outcome.refused = Refusal(index, _spec_text(spec), [("", error.message)])
-            return outcome
-        try:
-            verdict = ruleset.check(current, action)
-        except RefereeError as error:
-            raise ResolveError(f"{_spec_text(spec)}: {error}") from None
-        refusal = _refusal(index, spec, verdict)
-        if refusal is not None:
-            outcome.refused = refusal
             return outcome
         source = LabelledDice(spec.dice, dice) if spec.dice else dice
         try:

@@ -73,7 +73,7 @@ def unit_type(raw: Mapping[str, Any]) -> UnitType:
         name=raw.get("name"), target_type=raw.get("target_type"), steps=raw.get("steps"),
         movement_type=raw.get("movement_type"), abilities=frozenset(raw.get("abilities") or ()),
         arty_type=raw.get("arty_type"), caliber_mm=raw.get("caliber_mm"), cost=raw.get("cost"),
-        **_printed(raw))
+        printed=True, **_printed(raw))
     if "reduced" in raw:
         return replace(front, reduced=front.reduced_side(**_printed(raw["reduced"])))
     if (front.steps or 1) >= 2:

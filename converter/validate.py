@@ -463,7 +463,7 @@ def log_findings(save: SavedGame, binding: LogBinding) -> list[Finding]:
                 continue
             moving = _move_findings(game, ruleset, before, now.hex, piece_of.get(key), step.index)
             found.extend(moving)
-            if any(f.section == "§1.4" for f in moving):
+            if any("§1.4" in (f.section or "") for f in moving):
                 continue                 # the Move check already judged stacking where it arrived
             landed = ruleset.check(after, make_action("stacking", target=now.hex))
             found.extend(f for f in _answer_findings(landed, code="stacking", hex_id=now.hex, step=step.index)

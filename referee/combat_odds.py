@@ -51,8 +51,8 @@ def result_ladder(ruleset: Ruleset, game: Game, target: str, weapon: str | None,
     """The result of 0..most net hits on ``target``, by the shared damage procedure."""
     ladder = {}
     for n in range(most + 1):
-        ctx = Ctx(game, make_action("apply_damage", target=target, hits=n, weapon=weapon),
-                  ruleset.params, ruleset.tec, None, Answer("apply_damage"))
+        ctx = Ctx(ruleset, game, make_action("apply_damage", target=target, hits=n, weapon=weapon),
+                  None, Answer("apply_damage", ruleset.book))
         damage.take_hits(ctx, target, n, weapon=weapon)
         ladder[n] = result_of(target, ctx.answer.events)
     return ladder

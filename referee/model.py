@@ -76,6 +76,10 @@ class UnitType:
     #: with its own values. ``None`` when the counter prints one side, or when the source
     #: states only the values of the side the counter shows (a rule case does that).
     reduced: UnitType | None = None
+    #: The type lists every value its counter prints (a unit table does): a value it lacks
+    #: is not on the counter ("no Assault Factor"), where a rulebook example that leaves a
+    #: value out has merely not stated it.
+    printed: bool = False
 
     def side(self, strength: str | None) -> UnitType:
         """The printed side in effect at ``strength``: why a Reduced unit fires with its reduced values.
@@ -87,7 +91,13 @@ class UnitType:
 
     def reduced_side(self, **printed: Any) -> UnitType:
         """This counter's reduced side printing ``printed`` (values it does not print are not stated)."""
-        return replace(self, **{**dict.fromkeys(SIDE_VALUES), **printed, "reduced": None})
+        # a side whose values are not given states nothing: it is not known to lack them
+        return replace(self, **{**dict.fromkeys(SIDE_VALUES), **printed, "reduced": None,
+                                "printed": self.printed and bool(printed)})
+
+    def lacks(self, value: str) -> bool:
+        """Whether the counter is known to print no ``value`` (``assault``, ``ap``...)."""
+        return self.printed and getattr(self, value) is None
 
     def weapon(self, name: str) -> Weapon | None:
         return {"ap": self.ap, "he": self.he, "aa": self.aa}.get(name)

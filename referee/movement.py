@@ -201,7 +201,7 @@ def _mines(ctx: Ctx, unit: Unit, route: list[str]) -> None:
         if hit and index < len(route) - 1:
             moved = unit.with_status(disrupted=True)
             moved = replace(moved, hex=route[index])
-            probe = Ctx(ctx.game.with_unit(moved), ctx.action, ctx.params, ctx.tec, None, ctx.answer)
+            probe = ctx.probe(ctx.game.with_unit(moved))
             ctx.answer.because("§6.1.7", f"disrupted by the Mines in {mined}: the rest of the move is Disrupted movement")
             _disrupted_move(probe, moved, route[index + 1:])
             if ctx.answer.legal is False:
@@ -325,7 +325,7 @@ def _in_los(ctx: Ctx, unit: Unit, enemy: Unit, hex_id: str, distance: int) -> bo
     if distance <= 1:
         return True
     moved = replace(ctx.game.with_unit(replace(unit, hex=hex_id)), facts=Facts())
-    probe = Ctx(moved, ctx.action, ctx.params, ctx.tec, None, ctx.answer)
+    probe = ctx.probe(moved)
     return not los.unit_blocked(probe, enemy, moved.unit(unit.key))[0]
 
 

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Protocol
 
 from referee.actions import Action
-from referee.errors import NotStated, NotSupported
+from referee.books import book as book_named, citation
+from referee.errors import NotStated, NotSupported, RefereeError
 from referee.events import apply_all
 from referee.model import Game, Unit
 from referee.tec import Tec, load_tec
@@ -68,14 +69,26 @@ class Params:
 
 @dataclass
 class Ctx:
-    """One procedure run: the position, the action, the parameters, the dice, the answer."""
+    """One procedure run: the ruleset, the position, the action, the dice, the answer."""
 
+    rules: "Ruleset"
     game: Game
     action: Action
-    params: Params
-    tec: Tec
     dice: Any
     answer: Answer
+
+    @property
+    def params(self) -> Params:
+        return self.rules.params
+
+    @property
+    def tec(self) -> Tec:
+        return self.rules.tec
+
+    def probe(self, game: Game | None = None) -> "Ctx":
+        """The same run on another position and without dice: for a question a procedure
+        asks on the way (would this hex be in the enemy's LOS?), never rolling."""
+        return Ctx(self.rules, game if game is not None else self.game, self.action, None, self.answer)
 
     def unit(self, key: str | None, what: str = "unit") -> Unit:
         if key is None:
@@ -132,12 +145,15 @@ Procedure = Callable[[Ctx], None]
 
 
 class Ruleset:
-    """Dispatches actions to procedures. ``check`` runs without dice; ``resolve`` with them."""
+    """One rulebook's referee: the shared procedures, read with this book's parameters and
+    the hooks its subclass overrides (as a chess variant overrides a few methods of one
+    board). ``check`` answers without dice; ``resolve`` rolls."""
 
     def __init__(self, params: Params, procedures: Mapping[str, Procedure]) -> None:
         self.params = params
         self.procedures = dict(procedures)
         self.tec = load_tec(params.tec)
+        self.book = book_named(params.book)
 
     @property
     def name(self) -> str:
@@ -146,20 +162,41 @@ class Ruleset:
     def supports(self, kind: str) -> bool:
         return kind in self.procedures
 
+    def cite(self, section: str) -> str:
+        """``section`` as this ruleset's book cites it (``"6.3"`` -> ``"EG §6.3"``)."""
+        return citation(self.book, section)
+
+    #: Rule topics the shared procedures cite, and where this book states each one.
+    SECTIONS: Mapping[str, str] = {}
+
+    def section(self, topic: str) -> str:
+        """The section of this ruleset's book that states ``topic`` (``"assault"`` -> ``"6.3"``)."""
+        try:
+            return self.SECTIONS[topic]
+        except KeyError:
+            raise RefereeError(f"{self.name} names no section for the rule {topic!r}") from None
+
     def check(self, game: Game, action: Action) -> Answer:
         """Legality, modifiers and everything that needs no dice (the events listed are
         the ones that follow whatever the dice say, e.g. Ops Complete on the firer)."""
         return self.resolve(game, action, None)
 
     def resolve(self, game: Game, action: Action, dice: Any) -> Answer:
-        """Every roll, the events and the results. Missing facts become gaps, never guesses."""
-        answer = Answer(action.kind)
+        """The preconditions of the action (:mod:`referee.preconditions`), then its
+        procedure: every roll, the events and the results. An action the preconditions
+        refuse is still worked out (what it would roll) but never rolls a die. Missing
+        facts become gaps, never guesses."""
+        from referee import preconditions
+        answer = Answer(action.kind, self.book)
         procedure = self.procedures.get(action.kind)
         if procedure is None:
             answer.gap("*", f"not supported: {action.kind} is not a procedure of {self.name}")
             return answer
-        ctx = Ctx(game, action, self.params, self.tec, dice, answer)
+        ctx = Ctx(self, game, action, dice, answer)
         try:
+            preconditions.check(ctx)
+            if answer.legal is False:
+                ctx.dice = None
             procedure(ctx)
         except (NotStated, NotSupported) as missing:
             answer.gap("*", str(missing))

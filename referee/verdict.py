@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from referee.books import Book, citation, first_section
 from referee.events import Event
 
 
@@ -40,10 +41,14 @@ class Answer:
     """Everything one procedure decided. ``legal`` is ``None`` until a rule says so."""
 
     action: str
+    book: Book | None = None
+    """The rulebook whose sections the reasons cite (see :func:`referee.books.citation`)."""
     values: dict[str, Any] = field(default_factory=dict)
     unit_values: dict[str, dict[str, Any]] = field(default_factory=dict)
     gaps: dict[str, str] = field(default_factory=dict)
     reasons: list[Reason] = field(default_factory=list)
+    refusals: list[Reason] = field(default_factory=list)
+    """The reasons that forbid the action (each also in ``reasons``, in order)."""
     modifiers: list[Modifier] = field(default_factory=list)
     rolls: list[tuple[str, list[int]]] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
@@ -52,17 +57,27 @@ class Answer:
     def legal(self) -> bool | None:
         return self.values.get("legal")
 
+    def cite(self, section: str) -> str:
+        """``section`` as this answer's book cites it (``"6.3"`` -> ``"EG §6.3"``)."""
+        return citation(self.book, section)
+
     def because(self, section: str, text: str) -> None:
-        self.reasons.append(Reason(section, text))
+        self.reasons.append(Reason(self.cite(section), text))
 
     def illegal(self, section: str, text: str) -> None:
-        """Record a rule that forbids the action (the first one decides ``legal``)."""
+        """Record a rule that forbids the action: ``legal`` becomes False, and the first
+        forbidding rule's section is the answer's ``reason_rule``."""
+        if self.values.get("legal") is not False:
+            rule = first_section(self.cite(section))
+            if rule is not None:
+                self.values["reason_rule"] = rule
         self.values["legal"] = False
         self.because(section, text)
+        self.refusals.append(self.reasons[-1])
 
     def modify(self, applies_to: str, value: int, why: str, section: str, *, explain: bool = True) -> None:
         """Record a modifier; ``explain=False`` when a reason already shows the arithmetic."""
-        self.modifiers.append(Modifier(applies_to, value, why, section))
+        self.modifiers.append(Modifier(applies_to, value, why, self.cite(section)))
         if explain:
             self.because(section, f"{why}: {applies_to} {value:+d}")
 

@@ -55,8 +55,8 @@ def test_disrupted_unit_may_not_move_closer_to_an_enemy_in_its_los() -> None:
     game = board(disrupted("A", "2,0"), enemy("E", "8,0"))
     answer = move(game, "A", "3,0")
     assert answer.legal is False
-    assert [(r.section, r.text) for r in answer.reasons if r.section == "§6.1.7"] == [
-        ("§6.1.7", "disrupted M1 may not move closer to T-72 in its LOS (3,0: 6 -> 5 hexes)")]
+    assert [(r.section, r.text) for r in answer.reasons if r.section == "TUS §6.1.7"] == [
+        ("TUS §6.1.7", "disrupted M1 may not move closer to T-72 in its LOS (3,0: 6 -> 5 hexes)")]
 
 
 def test_every_hex_entered_counts_not_only_the_last() -> None:
@@ -128,7 +128,7 @@ def test_a_move_may_not_pass_through_a_full_hex() -> None:
     answer = move(game, "A", "2,0", "3,0")
     assert answer.legal is False
     assert [(r.section, r.text) for r in answer.reasons] == [
-        ("§1.4", "2,0 already holds two combat units: the move may not pass through it")]
+        ("TUS §1.4", "2,0 already holds two combat units: the move may not pass through it")]
     # one unit there: passing through is fine; an HQ does not count
     hq = UnitType(name="HQ", target_type="hq", mp=6)
     assert move(board(friend("A", "1,0"), friend("B", "2,0"), friend("H", "2,0", hq)), "A", "2,0", "3,0").legal
@@ -150,7 +150,7 @@ def test_a_bridge_hex_is_entered_from_a_road_hex() -> None:
     game = board(friend("A", "1,0"), terrain={"2,0": "bridge"})
     refused = move(game, "A", "2,0")
     assert refused.legal is False
-    assert ("002 TEC Bridge", "2,0 is a bridge: it must be entered from an adjacent road hex") in \
+    assert ("EG TEC Bridge", "2,0 is a bridge: it must be entered from an adjacent road hex") in \
         [(r.section, r.text) for r in refused.reasons]
     road = game.with_hex(HexState("1,0", terrain="clear", at=Hex(1, 0), features=frozenset({"road"})))
     assert move(road, "A", "2,0").values["cost"] == 1 and move(road, "A", "2,0").legal is True
@@ -207,9 +207,9 @@ def test_overrun_same_hex_twice_by_book() -> None:
     again = overrun_board(overrun_hexes_this_impulse={"A": ["2,0"]}, overrun_hexes_this_turn={"A": ["2,0"]})
     untold = overrun(again, "3,0")
     assert untold.legal is False and untold.values["same_hex_twice"] is True
-    assert ("§6.4", "M1 already overran 2,0 this impulse") in [(r.section, r.text) for r in untold.reasons]
+    assert ("TUS §6.4", "M1 already overran 2,0 this impulse") in [(r.section, r.text) for r in untold.reasons]
     eisenbach = overrun(again, "3,0", ruleset=EISENBACH)
-    assert ("§6.4", "M1 already overran 2,0 this turn") in [(r.section, r.text) for r in eisenbach.reasons]
+    assert ("EG §6.4", "M1 already overran 2,0 this turn") in [(r.section, r.text) for r in eisenbach.reasons]
     # an earlier impulse of the same turn: legal under 001, not under 002
     earlier = overrun_board(overrun_hexes_this_impulse={"A": []}, overrun_hexes_this_turn={"A": ["2,0"]})
     assert overrun(earlier, "3,0").legal is True
@@ -226,9 +226,9 @@ def test_overrun_exit_hex_must_be_free_of_enemies_and_affordable() -> None:
     blocked = ok.with_unit(enemy("E", "3,0"))
     refused = overrun(blocked, "3,0")
     assert refused.legal is False
-    assert ("§6.4", "the exit hex 3,0 holds enemy units") in [(r.section, r.text) for r in refused.reasons]
+    assert ("TUS §6.4", "the exit hex 3,0 holds enemy units") in [(r.section, r.text) for r in refused.reasons]
     crowded = overrun(ok.with_unit(friend("B", "3,0")).with_unit(friend("C", "3,0")), "3,0")
-    assert crowded.legal is False and ("§1.4", "3,0 already holds two combat units") in \
+    assert crowded.legal is False and ("TUS §1.4", "3,0 already holds two combat units") in \
         [(r.section, r.text) for r in crowded.reasons]
     far = overrun(ok, "4,0")
     assert far.legal is False and "the exit hex 4,0 is not adjacent to 2,0" in [r.text for r in far.reasons]
@@ -244,7 +244,7 @@ def test_overrun_targets_infantry_only() -> None:
     game = board(friend("A", "1,0"), enemy("I", "2,0", T72), situation={"overrun_hexes_this_impulse": {}})
     answer = overrun(game, "3,0")
     assert answer.legal is False
-    assert ("§6.4", "AFVs overrun enemy infantry: T-72 is a vehicle") in [(r.section, r.text) for r in answer.reasons]
+    assert ("TUS §6.4", "AFVs overrun enemy infantry: T-72 is a vehicle") in [(r.section, r.text) for r in answer.reasons]
 
 
 def test_unhurt_overrunner_exits_into_the_exit_hex() -> None:
@@ -398,7 +398,7 @@ def test_recon_calls_fire_missions_in_untold_only() -> None:
     assert call(recon, UNTOLD).legal is True
     eisenbach = call(recon, EISENBACH)
     assert eisenbach.legal is False
-    assert ("002 §8.0", "BRDM-2 is not an HQ: only an HQ calls fire missions") in \
+    assert ("EG §8.0", "BRDM-2 is not an HQ: only an HQ calls fire missions") in \
         [(r.section, r.text) for r in eisenbach.reasons]
     # a mortar's spotter may be recon in both books (§1.3.4.3)
     mortar = friend("M", "0,0", MORTAR, formation="F")
@@ -480,12 +480,12 @@ def test_who_may_assault_or_overrun() -> None:
         return UNTOLD.check(game, make_action("assault", unit="A", target="I"))
     assert assault(friend("A", "1,0")).legal is True
     tired = assault(friend("A", "1,0", status=Status(ops_complete=True)))
-    assert tired.legal is False and ("§4.4", "M1 is Ops Complete and cannot assault") in \
+    assert tired.legal is False and ("TUS §4.4", "M1 is Ops Complete and cannot assault") in \
         [(r.section, r.text) for r in tired.reasons]
     shaken = assault(friend("A", "1,0", status=Status(disrupted=True)))
-    assert ("§6.1.7", "disrupted M1 may not move into an enemy's hex") in [(r.section, r.text) for r in shaken.reasons]
+    assert ("TUS §6.1.7", "disrupted M1 may not move into an enemy's hex") in [(r.section, r.text) for r in shaken.reasons]
     fired = friend("A", "1,0", status=Status(moving=True, fired=True))
-    assert ("§6.1.3", "M1 made Moving Fire and cannot assault") in [(r.section, r.text) for r in assault(fired).reasons]
+    assert ("TUS §6.1.3", "M1 made Moving Fire and cannot assault") in [(r.section, r.text) for r in assault(fired).reasons]
     game = board(fired, enemy("I", "2,0", INFANTRY), situation={"overrun_hexes_this_impulse": {}})
     over = UNTOLD.check(game, make_action("overrun", unit="A", target="I", path=("3,0",)))
     assert over.legal is False and "M1 made Moving Fire and cannot overrun" in [r.text for r in over.reasons]

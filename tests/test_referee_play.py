@@ -44,9 +44,9 @@ def test_leopard_example_resolved_with_given_dice() -> None:
     assert after.units["A"].status.ops_complete
     text = answer.narrative()
     assert "roll attack: 4 1 5 4" in text
-    assert "4 dice at 4+: 3 hit(s) (§6.1)" in text
-    assert "T-64: DB 1 woods + 1 concealed (§6.1.5, §6.1.6)" in text
-    assert "to-hit 4 (§6.1)" in text
+    assert "4 dice at 4+: 3 hit(s) (TUS §6.1)" in text
+    assert "T-64: DB 1 woods + 1 concealed (TUS §6.1.5, §6.1.6)" in text
+    assert "to-hit 4 (TUS §6.1)" in text
 
 
 def test_check_needs_no_dice_and_reports_what_dice_would_decide() -> None:
@@ -69,7 +69,7 @@ def test_range_counted_on_the_map(q: int, legal: bool, band: str | None, to_hit:
     assert verdict.legal is legal
     assert verdict.values.get("band") == band and verdict.values.get("to_hit") == to_hit
     if not legal:
-        assert "range 11 is beyond the maximum 10 (§6.1.1)" in map(str, verdict.reasons)
+        assert "range 11 is beyond the maximum 10 (EG §6.1.1)" in map(str, verdict.reasons)
 
 
 @pytest.mark.parametrize("terrain, blocked", [
@@ -116,7 +116,7 @@ def test_disrupted_unit_may_not_fire_and_says_why() -> None:
     game = game.with_unit(game.units["A"].with_status(disrupted=True))
     verdict = classic("untold").check(game, DirectFire(unit="A", target="T", weapon="ap"))
     assert verdict.legal is False
-    assert str(verdict.reasons[0]) == "Leopard C1 is Disrupted and cannot fire (§6.1.7)"
+    assert str(verdict.reasons[0]) == "Leopard C1 is Disrupted and cannot fire (TUS §6.1.7)"
     assert verdict.events == []
 
 

@@ -34,7 +34,7 @@ def test_smoke_adjacent_fire_is_plus_one_and_blocks_from_afar() -> None:
     far = row(markers=smoke, A=(T72, 0, "pact"), T=(ABRAMS, 3, "nato"))
     verdict = classic("untold").check(far, DirectFire(unit="A", target="T", weapon="ap"))
     assert verdict.legal is False
-    assert "Smoke blocks the line of sight (§8.2)" in map(str, verdict.reasons)
+    assert "Smoke blocks the line of sight (TUS §8.2)" in map(str, verdict.reasons)
 
 
 def test_thermal_sights_see_through_smoke_in_eisenbach_gap() -> None:
@@ -49,7 +49,7 @@ def test_fire_traces_the_line_of_sight_on_the_map() -> None:
     blocked = row({2: "woods"}, A=(T72, 0, "pact"), T=(ABRAMS, 4, "nato"))
     verdict = classic("untold").check(blocked, DirectFire(unit="A", target="T", weapon="ap"))
     assert verdict.legal is False
-    assert "no line of sight to Abrams: woods hex blocks (§7.1) (§7)" in map(str, verdict.reasons)
+    assert "no line of sight to Abrams: woods hex blocks (§7.1) (TUS §7)" in map(str, verdict.reasons)
     adjacent = row({1: "woods"}, A=(T72, 0, "pact"), T=(ABRAMS, 1, "nato"))
     assert classic("untold").check(adjacent, DirectFire(unit="A", target="T", weapon="ap")).legal is True
 
@@ -177,7 +177,7 @@ def test_stacking_applies_during_movement() -> None:
     game = row(A=(ABRAMS, 0, "nato"), B=(ABRAMS, 1, "nato"), C=(ABRAMS, 1, "nato"))
     answer = classic("untold").check(game, Move(unit="A", path=("h1",)))
     assert answer.legal is False
-    assert str(answer.reasons[-1]) == "h1 already holds two combat units (§1.4)"
+    assert str(answer.reasons[-1]) == "h1 already holds two combat units (TUS §1.4)"
 
 
 def test_at_most_two_fire_missions_at_once() -> None:
@@ -217,7 +217,7 @@ def test_hard_target_db_cap_reason_reads_like_the_book() -> None:
     verdict = classic("eisenbach").check(game, DirectFire(unit="A", target="T", weapon="ap"))
     assert verdict.values["db_dice"] == 2
     # the Wreck gives vehicles 2 (TEC: "1; +1 for Vehicles"), more than the city's 1
-    assert "T-64: DB 2 Wreck + 1 concealed, capped at 2 (§6.1.5, §6.1.6)" in map(str, verdict.reasons)
+    assert "T-64: DB 2 Wreck + 1 concealed, capped at 2 (EG §6.1.5, §6.1.6)" in map(str, verdict.reasons)
     soft = game.with_unit(Unit("T", UnitType(name="infantry", target_type="troops"), side="pact", hex="h5"))
     verdict = classic("eisenbach").check(soft, DirectFire(unit="A", target="T", weapon="ap"))
     assert verdict.values["db_dice"] == 3        # city 2 for infantry + 1 concealed, no cap (§6.1.6)
@@ -361,7 +361,7 @@ def test_leader_alters_one_attack_value_and_hqs_back_units_in_their_hex() -> Non
     assert harder.values["fp"] == 5
     away = game.with_unit(Unit("H", hq, side="pact", hex="h1", leadership=2))
     verdict = ruleset.check(away, DirectFire(unit="A", target="T", weapon="ap", bonus_from=("H",)))
-    assert verdict.legal is False and "HQ is not in T-72's hex (§1.3.3.2)" in map(str, verdict.reasons)
+    assert verdict.legal is False and "HQ is not in T-72's hex (TUS §1.3.3.2)" in map(str, verdict.reasons)
     assert classic("eisenbach").check(game, DirectFire(unit="A", target="T", weapon="ap", bonus_from=("L",))) \
         .gaps["fp"].startswith("not supported: 001 §1.3.6")
 
@@ -379,4 +379,4 @@ def test_conditional_morale_formations_check_with_it() -> None:
     assert answer.values["modified_roll"] == 4 and answer.values["passed"] is True   # morale 2 + 2 near
     answer = classic("untold").resolve(game, Rally(unit="A"), GivenDice([3, 2]))
     assert answer.values["passed"] is False
-    assert "conditional morale 2 + 2 = 4 (001 §1.6.1)" in map(str, answer.reasons)
+    assert "conditional morale 2 + 2 = 4 (TUS §1.6.1)" in map(str, answer.reasons)

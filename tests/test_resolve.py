@@ -51,7 +51,7 @@ def test_a_later_action_sees_the_earlier_result_and_is_refused(position) -> None
     assert [s.spec.text for s in outcome.steps] == ["leopard-fires-at-t64", "los leopard-c1 t-64"]
     assert outcome.refused is not None
     assert (outcome.refused.index, outcome.refused.text) == (2, "fire t-64 leopard-c1 ap")
-    assert ("§6.1.7", "T-64 is Disrupted and cannot fire") in outcome.refused.reasons
+    assert ("TUS §6.1.7", "T-64 is Disrupted and cannot fire") in outcome.refused.reasons
 
 
 def test_refused_action_writes_nothing_and_says_why(tmp_path: Path) -> None:
@@ -62,7 +62,7 @@ def test_refused_action_writes_nothing_and_says_why(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert "T-64 is Disrupted; T-64 is Reduced" in result.stdout
     assert "REFUSED: fire t-64 leopard-c1 ap" in result.stdout
-    assert "T-64 is Disrupted and cannot fire (§6.1.7)" in result.stdout
+    assert "T-64 is Disrupted and cannot fire (TUS §6.1.7)" in result.stdout
     assert "Nothing was written." in result.stdout
     assert list(tmp_path.iterdir()) == []
 
@@ -73,7 +73,7 @@ def test_ops_complete_unit_is_refused_with_its_section(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["resolve", str(SAVE), *COMMON, "--action", "move m113 C8",
                                                        "--seed", "3", "-o", str(out)])
     assert result.exit_code == 1
-    assert "M113 is Ops Complete (§4.4)" in result.stdout
+    assert "M113 is Ops Complete (TUS §4.4)" in result.stdout
     assert not out.exists()
 
 
@@ -82,7 +82,7 @@ def test_cli_resolve_writes_save_and_audit(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["resolve", str(SAVE), *COMMON, "--action", "fire leopard-c1 t-64 ap",
                                                        "--dice", "6,6,6,6,1,1,1,1,1", "-o", str(out)])
     assert result.exit_code == 0, result.output
-    assert "4 dice at 4+: 4 hit(s) (§6.1)" in result.stdout
+    assert "4 dice at 4+: 4 hit(s) (TUS §6.1)" in result.stdout
     assert "T-64 is eliminated" in result.stdout
     record = json.loads((tmp_path / "r.audit.json").read_text(encoding="utf-8"))
     assert record["dice"] == {"given": [6, 6, 6, 6, 1, 1, 1, 1, 1]}
@@ -140,6 +140,6 @@ def test_an_action_the_referee_cannot_finish_is_not_applied(position, tmp_path: 
     result = CliRunner().invoke(main, ["resolve", str(SAVE), *COMMON, "--action", "assault leopard-c1 t-64",
                                        "--seed", "1", "-o", str(out)])
     assert result.exit_code == 1
-    assert "CANNOT BE RESOLVED: assault leopard-c1 t-64" in result.stdout
-    assert "hits: not stated: units.leopard-c1.assault" in result.stdout
+    assert "REFUSED: assault leopard-c1 t-64" in result.stdout
+    assert "  Leopard C1 has no Assault Factor and cannot assault (TUS §6.3)\n" in result.stdout
     assert not out.exists()

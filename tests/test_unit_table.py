@@ -27,14 +27,16 @@ def test_reduced_side_values_and_the_counters_own_facts() -> None:
                                       mp=1, reduced={"he": {"fp": 2, "to_hit": 4, "range": 3}, "mp": 1}))
     utype = table.get("u").type
     assert utype.reduced == UnitType(name="U", target_type="troops", steps=2, abilities=frozenset({"recon"}),
-                                     cost=7, he=Weapon(2, 4, 3), mp=1)
-    assert utype.reduced.assault is None                  # the reduced side prints no Assault Factor
+                                     cost=7, he=Weapon(2, 4, 3), mp=1, printed=True)
+    assert utype.reduced.lacks("assault")                 # the reduced side prints no Assault Factor
+    assert utype.printed and not utype.lacks("assault") and utype.lacks("ap")
     assert utype.side("reduced") is utype.reduced and utype.side("full") is utype
 
 
 def test_two_steps_without_a_reduced_section_have_no_stated_reduced_values() -> None:
     utype = table_from_document(entry(steps=2, ap={"fp": 4, "to_hit": 4, "range": 6}, armor=3)).get("u").type
-    assert utype.reduced == UnitType(name="U", steps=2)
+    assert utype.reduced == UnitType(name="U", steps=2)      # not stated, so not known to lack anything
+    assert not utype.reduced.lacks("ap") and utype.lacks("he")
     one_step = table_from_document(entry(steps=1, ap={"fp": 4, "to_hit": 4, "range": 6})).get("u").type
     assert one_step.reduced is None
     unstated = table_from_document(entry(ap={"fp": 4})).get("u").type

@@ -78,8 +78,8 @@ def test_overstacking_and_two_hqs_are_errors_with_sections(tmp_path: Path) -> No
     report = validate_path(_edited(tmp_path, edit), SAMPLE)
     errors = [f for f in report.sorted if f.severity == "error"]
     assert [(f.code, f.hex, f.section, f.message) for f in errors] == [
-        ("stacking", "H4", "§1.4", "3 combat units in H4, at most 2"),
-        ("stacking", "J4", "§1.3.3", "no more than one HQ in a hex")]
+        ("stacking", "H4", "TUS §1.4", "3 combat units in H4, at most 2"),
+        ("stacking", "J4", "TUS §1.3.3", "no more than one HQ in a hex")]
     assert errors[0].name == "BMP-1, Soviet Infantry, T-64"
     assert errors[0].piece == ", ".join(ids[n] for n in ("BMP-1", "Soviet Infantry", "T-64"))
     assert errors[1].name == "Soviet HQ, US HQ"
@@ -167,9 +167,9 @@ def test_log_replay_flags_illegal_moves_with_their_step(tmp_path: Path) -> None:
     ids = _ids()
     found = [(f.step, f.severity, f.code, f.piece, f.section) for f in report.sorted]
     assert found == [
-        (0, "error", "move", ids["Leopard C1"], "§5.0"),
-        (1, "error", "move", ids["M113"], "§4.4"),
-        (4, "error", "move", ids["T-64"], "§1.4")]
+        (0, "error", "move", ids["Leopard C1"], "TUS §5.0"),
+        (1, "error", "move", ids["M113"], "TUS §4.4"),
+        (4, "error", "move", ids["T-64"], "TUS §1.4")]
     first = report.sorted[0]
     assert first.message.startswith("B7 -> H7 (cheapest route ")
     assert first.message.endswith(": 7 MP is more than the Movement Factor 4")
@@ -220,7 +220,7 @@ def test_longest_day_findings_say_where() -> None:
     assert by_code["board-alias"].message == ("map 'Normandy' lays out board 'Board A', which the profile places "
                                               "on board 'Normandy' at (0, 0); placement not checked")
     stacking = by_code["stacking"]
-    assert (stacking.section, stacking.severity) == ("§1.4", "error")
+    assert (stacking.section, stacking.severity) == ("TUS §1.4", "error")
     missing = [(f.piece, f.name) for f in report.sorted if f.code == "no-piece-slot"]
     assert missing == [("1168647823919", "2/314/79"), ("1168647823939", "1/314/79")]
 
@@ -278,7 +278,7 @@ def test_cli_no_replay_checks_only_the_starting_position(tmp_path: Path) -> None
     assert CliRunner().invoke(main, [*args, "--no-replay"]).exit_code == 0
     replayed = CliRunner().invoke(main, args)
     assert replayed.exit_code == 1
-    assert "step 0: " in replayed.stdout and "(§5.0)" in replayed.stdout
+    assert "step 0: " in replayed.stdout and "(TUS §5.0)" in replayed.stdout
 
 
 def test_markers_that_contradict_the_unit() -> None:
@@ -307,7 +307,7 @@ def test_a_logged_move_of_a_disrupted_unit_is_judged_by_the_referee() -> None:
 
     closer = board(disrupted("A", "2,0"), enemy("E", "8,0"))
     found = _move_findings(closer, UNTOLD, closer.unit("A"), "3,0", "p1", 7)
-    assert [(f.severity, f.section) for f in found if f.section == "§6.1.7"] == [("error", "§6.1.7")]
+    assert [(f.severity, f.section) for f in found if f.section == "TUS §6.1.7"] == [("error", "TUS §6.1.7")]
     assert not [f for f in found if f.severity == "unsupported"]
     away = board(disrupted("A", "4,0"), enemy("E", "8,0"))
     assert [f for f in _move_findings(away, UNTOLD, away.unit("A"), "3,0", "p1", 8)

@@ -110,6 +110,17 @@ def waw85_params() -> Params:
     return Params(ruleset="waw85", book="waw85", tec="classic", soft_save=5, hard_db_cap=2)
 
 
+class Waw85Ruleset(Ruleset):
+    """World At War 85: the shared procedures with WaW85's parameters and overrides."""
+
+    SECTIONS = {
+        "ranged_combat": "10.0", "fire_factor": "10.1", "fire_disrupted": "10.0", "fire_ops_complete": "10.0",
+        "out_of_command": "7.2.3", "passenger_fire": "9.8", "movement": "9.0", "operations": "7.6",
+        "assault": "13.0", "overrun": "13.0", "opportunity_fire": "10.11", "moving_fire": "11.0",
+        "stacking": "9.2", "artillery": "14.0", "los": "10.2", "helicopters_as_targets": "10.6.1",
+    }
+
+
 def ruleset(flag: str | None = None) -> Ruleset:
     """The WaW85 ruleset (it has one book, so ``flag`` is ignored)."""
-    return Ruleset(waw85_params(), PROCEDURES)
+    return Waw85Ruleset(waw85_params(), PROCEDURES)

@@ -1,0 +1,108 @@
+"""What every action needs before any procedure runs, checked in one place for both rulesets.
+
+An attack is made by a unit on an enemy (never on itself or a friend); the actor must
+print the factor the action uses (a unit without an Assault Factor cannot assault); an
+Assault or Overrun is made by moving into the target hex, so the attacker must stand
+next to it or show the route it takes there. Each refusal cites the section of the
+ruleset's book that states the rule (``Ruleset.section``). A fact that is not stated
+(a rule case leaves sides out) is not a refusal: the check is simply not at issue.
+
+The procedures still check what belongs to their own rule (range, LOS, the status a
+particular fire needs); a refused action is worked out without dice and never rolls
+(:meth:`referee.ruleset.Ruleset.resolve`).
+"""
+from __future__ import annotations
+
+from referee import situation
+from referee.model import Unit
+from referee.ruleset import Ctx
+
+#: Actions by a unit on an enemy unit (or on the enemy stack of a hex).
+ATTACKS = frozenset({"direct_fire", "opportunity_fire", "move_and_fire", "aa_fire", "cas_attack",
+                     "assault", "overrun", "counterattack"})
+FIRE = frozenset({"direct_fire", "opportunity_fire", "move_and_fire", "aa_fire", "cas_attack"})
+CLOSE_COMBAT = frozenset({"assault", "overrun"})
+WEAPONS = ("ap", "he", "aa")
+
+
+def check(ctx: Ctx) -> None:
+    """Record every precondition the action breaks (the first one is its ``reason_rule``)."""
+    kind = ctx.action.kind
+    if kind not in ATTACKS:
+        return
+    actors = [ctx.game.units[k] for k in ctx.action.actors if k in ctx.game.units]
+    targets = _targets(ctx)
+    for actor in actors:
+        _enemies(ctx, actor, targets)
+        if kind in FIRE:
+            _fire_factor(ctx, actor)
+        elif kind in ("assault", "counterattack"):
+            _assault_factor(ctx, actor, kind)
+    if kind in CLOSE_COMBAT and actors:
+        _reach(ctx, actors, targets)
+
+
+def _targets(ctx: Ctx) -> list[Unit]:
+    """The units attacked: the named unit(s), or the units of the named hex."""
+    target = ctx.action.target
+    names = (target,) if isinstance(target, str) else tuple(target or ())
+    units = [ctx.game.units[k] for k in names if k in ctx.game.units]
+    if isinstance(target, str) and target not in ctx.game.units and target in ctx.game.hexes:
+        units = ctx.game.stack(target)
+    return units
+
+
+def _enemies(ctx: Ctx, actor: Unit, targets: list[Unit]) -> None:
+    """An attack is made on an enemy: never on the attacker itself, never on a friend."""
+    topic = "assault" if ctx.action.kind in ("assault", "counterattack") else \
+        "overrun" if ctx.action.kind == "overrun" else "ranged_combat"
+    section = ctx.rules.section(topic)
+    for target in targets:
+        if target.key == actor.key:
+            ctx.answer.illegal(section, f"{actor.name} cannot attack itself")
+        elif actor.side is not None and target.side is not None and actor.side == target.side:
+            ctx.answer.illegal(section, f"{target.name} is a friendly unit ({target.side}): "
+                               f"{actor.name} attacks enemy units only")
+
+
+def _fire_factor(ctx: Ctx, actor: Unit) -> None:
+    """Fire uses a Firepower the counter prints: the weapon named, or any at all."""
+    printed = actor.current
+    weapon = ctx.action.weapon
+    section = ctx.rules.section("fire_factor")
+    if weapon in WEAPONS and printed.lacks(weapon):
+        have = [w.upper() for w in WEAPONS if printed.weapon(w) is not None]
+        ctx.answer.illegal(section, f"{actor.name} prints no {weapon.upper()} Firepower"
+                           + (f" (it has {' and '.join(have)})" if have else ""))
+    elif weapon is None and all(printed.lacks(w) for w in WEAPONS):
+        ctx.answer.illegal(section, f"{actor.name} prints no Firepower to fire with")
+
+
+def _assault_factor(ctx: Ctx, actor: Unit, kind: str) -> None:
+    """Units without an Assault Factor cannot attack or counterattack (EG/TUS §6.3, WaW85 §13.0)."""
+    value = actor.current.assault
+    if actor.current.lacks("assault") or (value is not None and value.fp == 0):
+        verb = "assault" if kind == "assault" else "counterattack"
+        ctx.answer.illegal(ctx.rules.section("assault"), f"{actor.name} has no Assault Factor and cannot {verb}")
+
+
+def _reach(ctx: Ctx, actors: list[Unit], targets: list[Unit]) -> None:
+    """An Assault or Overrun enters the target hex from an adjacent hex: the attacker stands
+    next to it, or ``path`` lists the hexes it moves through first (the last one adjacent
+    to the target hex). Positions not on a map (a rule case) leave this to the case."""
+    if ctx.action.path or not targets:
+        return
+    section = ctx.rules.section("overrun" if ctx.action.kind == "overrun" else "assault")
+    goal = targets[0]
+    for actor in actors:
+        stated = ctx.game.facts.relation(goal.key).distance if actor.key == ctx.action.actor else None
+        if stated is None:
+            here, there = situation.position(ctx.game, actor.key), situation.position(ctx.game, goal.key)
+            if here is None or there is None:
+                continue
+            stated = here.distance(there)
+        if stated > 1:
+            verb = "overruns" if ctx.action.kind == "overrun" else "assaults"
+            ctx.answer.illegal(section, f"{actor.name} is {stated} hexes from {goal.name}: a unit {verb} "
+                               f"by moving into the target hex from an adjacent hex; give the route "
+                               f"(path=HEX,...) that brings it next to {goal.hex or 'the target'}")
