@@ -59,22 +59,22 @@ _WHOLE = re.compile(r"[+-]?[0-9]+")
 
 # -- what the rules allow ---------------------------------------------------------------
 #: Faces of the die: every roll of the three rulebooks is of six-sided dice ("dice (d6)",
-#: 001 §6.1; 000 §10.3).
+#: TUS §6.1; WaW85 §1.6.1).
 DIE_FACES = 6
 #: Most dice one roll can call for. The largest roll of the rules is an overrun by a full
-#: stack: two combat units (stacking limit, 001 §1.4; 000 §9.2) and the hex's one HQ adding
-#: its leadership (001 §1.3.3.2), each a one-digit factor, trebled (001 §6.4): 3 x 27 = 81.
+#: stack: two combat units (stacking limit, TUS §1.4; WaW85 §9.2) and the hex's one HQ adding
+#: its leadership (TUS §1.3.3.2), each a one-digit factor, trebled (TUS §6.4): 3 x 27 = 81.
 MAX_DICE = 81
-#: Most hits one attack scores: one per die rolled (001 §6.1, §6.3, §8.1).
+#: Most hits one attack scores: one per die rolled (TUS §6.1, §6.3, §8.1).
 MAX_HITS = MAX_DICE
 #: Largest ``count`` (fire missions called at once, formations or maps of a scenario):
 #: the rules speak of a handful (§8.0: two missions); two digits leave room for any scenario.
 MAX_COUNT = 99
-#: Longest move path, in hexes (MP are spent one hex at a time, 001 §5; even a helicopter's
+#: Longest move path, in hexes (MP are spent one hex at a time, TUS §5; even a helicopter's
 #: unlimited movement crosses a World at War map in far fewer).
 MAX_PATH = 200
 #: Most units named in one list (``supporting``, ``bonus_from``): a stack holds two combat
-#: units and an HQ, and an assault brings in the adjacent stacks (001 §1.4, §6.3).
+#: units and an HQ, and an assault brings in the adjacent stacks (TUS §1.4, §6.3).
 MAX_UNITS_LISTED = 24
 #: Most dice given for one labelled roll of an action, and on the command line in all.
 MAX_GIVEN_DICE = 1000
@@ -252,14 +252,14 @@ def check_fields(options: Mapping[str, Any], dice: Mapping[str, Any], where: str
     hits = options.get("hits")
     if isinstance(hits, Mapping):
         for unit, value in hits.items():
-            whole(f"hits.{unit}", value, 0, MAX_HITS, "one hit per die rolled, 001 §6.1")
+            whole(f"hits.{unit}", value, 0, MAX_HITS, "one hit per die rolled, TUS §6.1")
     else:
-        whole("hits", hits, 0, MAX_HITS, "one hit per die rolled, 001 §6.1")
+        whole("hits", hits, 0, MAX_HITS, "one hit per die rolled, TUS §6.1")
     whole("count", options.get("count"), 0, MAX_COUNT, "a handful of missions, formations or maps")
     mission = options.get("mission")
     fields_of = mission if isinstance(mission, Mapping) else getattr(mission, "__dict__", {})
     whole("mission.fp", fields_of.get("fp"), 0, MAX_DICE, f"at most {MAX_DICE} dice in one roll")
-    whole("mission.to_hit", fields_of.get("to_hit"), 1, DIE_FACES, "a face of the d6, 001 §8.1")
+    whole("mission.to_hit", fields_of.get("to_hit"), 1, DIE_FACES, "a face of the d6, TUS §8.1")
     for name, limit in (("path", MAX_PATH), ("supporting", MAX_UNITS_LISTED), ("bonus_from", MAX_UNITS_LISTED)):
         value = options.get(name)
         if isinstance(value, (list, tuple)) and len(value) > limit:
@@ -269,13 +269,13 @@ def check_fields(options: Mapping[str, Any], dice: Mapping[str, Any], where: str
 
 
 def check_dice(values: Iterable[Any], what: str) -> None:
-    """Given dice: at most :data:`MAX_GIVEN_DICE`, each a face of the d6 (001 §6.1)."""
+    """Given dice: at most :data:`MAX_GIVEN_DICE`, each a face of the d6 (TUS §6.1)."""
     values = list(values)
     if len(values) > MAX_GIVEN_DICE:
         raise ActionSyntaxError(f"{what}: {len(values)} dice given, over the {MAX_GIVEN_DICE} allowed")
     for index, value in enumerate(values):
         if type(value) is int and not 1 <= value <= DIE_FACES:
-            raise ActionSyntaxError(f"{what}: die {index + 1} is {value}, not a face of a d{DIE_FACES} (001 §6.1)")
+            raise ActionSyntaxError(f"{what}: die {index + 1} is {value}, not a face of a d{DIE_FACES} (TUS §6.1)")
 
 
 def actions_from_text(text: str, *, file: str = "actions") -> list[ActionSpec]:

@@ -107,9 +107,9 @@ def laughs(levels: int = 9) -> str:
     ("- {kind: direct_fire, unit: leopard-c1, target: t-64, weapon: ap, hits: 999999999999999999999}\n",
      "offset 72: not valid YAML: the integer 999999999999999999999 is outside the 64-bit range (line 1, column 73)"),
     ("- {kind: direct_fire, unit: leopard-c1, target: t-64, weapon: ap, hits: -5}\n",
-     "actions.yaml: actions[0]: hits=-5 is outside 0..81 (one hit per die rolled, 001 §6.1)"),
+     "actions.yaml: actions[0]: hits=-5 is outside 0..81 (one hit per die rolled, TUS §6.1)"),
     ("- {kind: direct_fire, unit: leopard-c1, target: t-64, weapon: ap, dice: {attack: [4, 7]}}\n",
-     "actions.yaml: actions[0]: dice.attack: die 2 is 7, not a face of a d6 (001 §6.1)"),
+     "actions.yaml: actions[0]: dice.attack: die 2 is 7, not a face of a d6 (TUS §6.1)"),
     ("- !!python/object:os.system {kind: los}\n",
      "offset 2: not valid YAML: explicit tags (tag:yaml.org,2002:python/object:os.system) are not allowed "
      "(line 1, column 3)"),
@@ -126,9 +126,9 @@ def test_hostile_actions_files_are_one_line_and_exit_2(tmp_path: Path, content: 
 
 @pytest.mark.parametrize("action, message", [
     ("fire leopard-c1 t-64 ap hits=999999999999999999999",
-     "hits=(a 21-digit number) is outside 0..81 (one hit per die rolled, 001 §6.1)"),
-    ("fire leopard-c1 t-64 ap hits=-5", "hits=-5 is outside 0..81 (one hit per die rolled, 001 §6.1)"),
-    ("fire leopard-c1 t-64 ap hits=82", "hits=82 is outside 0..81 (one hit per die rolled, 001 §6.1)"),
+     "hits=(a 21-digit number) is outside 0..81 (one hit per die rolled, TUS §6.1)"),
+    ("fire leopard-c1 t-64 ap hits=-5", "hits=-5 is outside 0..81 (one hit per die rolled, TUS §6.1)"),
+    ("fire leopard-c1 t-64 ap hits=82", "hits=82 is outside 0..81 (one hit per die rolled, TUS §6.1)"),
     ("fire leopard-c1 t-64 ap count=100", "count=100 is outside 0..99 (a handful of missions, formations or maps)"),
     ("move leopard-c1 " + "C7 " * 201, "path lists 201 entries, over the 200 allowed"),
 ])
@@ -141,7 +141,7 @@ def test_action_numbers_are_bounded_by_the_rules(tmp_path: Path, action: str, me
 
 @pytest.mark.parametrize("dice, message", [
     ("9" * 5000, "--dice '" + "9" * 60 + "': expected numbers separated by commas"),
-    ("4,0,5", "--dice: die 2 is 0, not a face of a d6 (001 §6.1)"),
+    ("4,0,5", "--dice: die 2 is 0, not a face of a d6 (TUS §6.1)"),
     (",".join(["4"] * 1001), "--dice gives 1001 dice, over the 1000 allowed"),
 ])
 def test_given_dice_are_faces_of_the_d6(tmp_path: Path, dice: str, message: str) -> None:
@@ -247,7 +247,7 @@ def test_a_save_of_a_million_commands_is_refused_before_building_them(tmp_path: 
     save = million_commands(tmp_path / "million.vsav")
     for command in ("inspect", "validate", "pieces"):
         run = measured(command, save)
-        line = (f"{save}: entry savedGame: 22755833 characters in 1000002 commands would need about 2213 MiB "
+        line = (f"{save}: entry savedGame: 22755833 characters in 1000002 commands would need about 3190 MiB "
                 "to decode, over the 400 MiB cap (max_memory)")
         assert run.code == 2, run.err
         assert (one_line(run) if command != "validate" else run.out.rstrip("\n")) == (
