@@ -187,6 +187,8 @@ def parse_yaml(text: str, *, file: str | None = None) -> Any:
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
         problem = getattr(error, "problem", None) or str(error)
+        if "maximum nesting depth" in problem:  # libyaml's own ceiling (1,000 levels), met while scanning ahead
+            raise SchemaError(TOO_DEEP, file=file) from None
         raise _error(f"not valid YAML: {problem}", mark, file) from None
     except (ValueError, OverflowError, TypeError) as error:  # a scalar the constructor cannot convert
         raise SchemaError(f"not valid YAML: {error}", file=file) from None

@@ -20,6 +20,7 @@ them into one line and exit code 2.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import stat
@@ -71,6 +72,10 @@ def open_regular(path: str | os.PathLike[str], *, error: type[WawkitError] = Inp
     try:
         handle = os.open(path, _open_flags())
     except OSError as failure:
+        with contextlib.suppress(OSError):  # a socket cannot be opened at all: say what it is
+            kind = _kind(os.stat(path).st_mode)
+            if kind is not None:
+                raise error(f"is {kind}, not a file; refused", file=name) from None
         raise error(f"cannot read: {failure.strerror or failure}", file=name) from None
     try:
         info = os.fstat(handle)
