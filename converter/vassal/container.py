@@ -20,8 +20,7 @@ import os
 import zipfile
 import zlib
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import BinaryIO, Iterable
+from typing import BinaryIO
 
 from converter.errors import ContainerError, LimitExceeded, WawkitError
 from converter.files import open_regular, read_bounded

@@ -20,7 +20,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from converter.errors import ContainerError, GeometryError, LimitExceeded, ModuleError, WawkitError
+from converter.errors import ContainerError, GeometryError, ModuleError, WawkitError
 from converter.files import head, read_bounded
 from converter.vassal.buildfile import (BUILDFILE_ENTRIES, DEFAULT_MAX_BUILDFILE_SIZE, EXTENSION_ROOT,
                                         ModuleArchive, parse_buildfile)
