@@ -428,7 +428,7 @@ def write_resolution(resolved: Resolved, output: str | os.PathLike[str], audit_f
         return record.to_json().encode("utf-8")
     backups = write_together([
         Output(target, payload, overwrite=overwrite or in_place,
-               expect_sha256=resolved.save.container.sha256 if same else None, backup=in_place and same),
+               expect_sha256=resolved.save.container.sha256 if same or in_place else None, backup=in_place),
         Output(record_file, audit_bytes, overwrite=True, backup=in_place)])
     return backups.get(target)
 

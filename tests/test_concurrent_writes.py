@@ -124,6 +124,17 @@ def test_a_save_replaced_while_it_is_resolved_is_refused(tmp_path: Path, monkeyp
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.vsav"]
 
 
+def test_a_save_removed_while_it_is_resolved_in_place_is_not_recreated(tmp_path: Path) -> None:
+    game = tmp_path / "game.vsav"
+    game.write_bytes(SAVE.read_bytes())
+    resolved = run(read_position(game, *WITH_PROFILE[1::2]), [parse("move us-hq B8")], audit_dir=tmp_path)
+    game.rename(tmp_path / "moved.vsav")  # the other player moved the game away meanwhile
+    with pytest.raises(ContainerError, match=rf"^{game}: was removed while this command worked on it; nothing was "
+                                             r"written$"):
+        write_resolution(resolved, game, tmp_path / "game.audit.json", in_place=True)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["moved.vsav"]
+
+
 def test_two_outputs_of_one_name_at_once_write_one_and_refuse_the_other(tmp_path: Path) -> None:
     target = tmp_path / "new.vsav"
     runs = [wawkit("resolve", SAVE, *WITH_PROFILE, *FIRE, "-o", target) for _ in range(2)]
