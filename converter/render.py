@@ -13,7 +13,6 @@ import io
 import math
 import os
 import re
-import zipfile
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable, Iterable, Mapping
@@ -24,10 +23,12 @@ from converter.actions_text import resolve_actor, resolve_target
 from converter.audit import AuditRecord
 from converter.drawn_board import draw_board
 from converter.errors import GeometryError, WawkitError
+from converter.files import head
 from converter.resolve import read_position, ruleset_named
 from converter.scenario import read_scenario
 from converter.vassal.container import write_atomic
 from converter.vassal.module import Module
+from converter.vassal.images import MAX_DECODE_PIXELS, decode_image
 from referee.actions import make_action
 from referee.model import Game, Unit
 
@@ -93,6 +94,8 @@ class Scene:
     """Board outlines, when the board is drawn from the module's geometry."""
     note: str = ""
     """Said under the title: how the board was drawn."""
+    notes: list[str] = field(default_factory=list)
+    """What could not be drawn (a board image that cannot be read), for the command to say."""
 
 
 @lru_cache(maxsize=None)
@@ -480,6 +483,11 @@ def board_image(module: Any, geometry: Any) -> tuple[Image.Image | None, tuple[i
         return None, (0, 0)
     size = (max(s[0] for s in sizes), max(s[1] for s in sizes))
     archive = getattr(module, "archive", None)
+    notes = getattr(module, "notes", [])
+    if size[0] * size[1] > MAX_DECODE_PIXELS:
+        notes.append(f"the map is {size[0]} x {size[1]} pixels, over the {MAX_DECODE_PIXELS}-pixel cap for a "
+                     "picture; drawn without its board images")
+        return None, size
     canvas: Image.Image | None = None
     for placement in placements:
         if archive is None or not placement.board.image:
@@ -488,8 +496,9 @@ def board_image(module: Any, geometry: Any) -> tuple[Image.Image | None, tuple[i
         if entry is None:
             continue
         try:
-            picture = Image.open(io.BytesIO(archive.read(entry))).convert("RGB")
-        except (OSError, ValueError, Image.DecompressionBombError, WawkitError):
+            picture = decode_image(archive.read(entry), file=archive.file, entry=entry)
+        except WawkitError as error:  # drawn without this board's picture
+            notes.append(f"board {placement.board.name!r}: {error.message}; drawn without its image")
             continue
         if placement.reversed:
             picture = picture.rotate(180)
@@ -512,10 +521,11 @@ def scene_for_map(game: Game, module: Any, map_name: str, layout: Any = None, *,
     def centre(hex_id: str) -> Point:
         x, y = geometry.locate(hex_id)
         return float(x), float(y)
+    notes = list(getattr(module, "notes", []))
     boxed = {key: (float(x + shift[0]), float(y + shift[1])) for key, (where, x, y) in (positions or {}).items()
              if where == map_name and key in game.units and not game.units[key].on_map}
     if background is not None:
-        return Scene(size, background, title=title, counters=counters(game, _safe(centre), boxed))
+        return Scene(size, background, title=title, counters=counters(game, _safe(centre), boxed), notes=notes)
     points = [_safe(centre)(u.hex) for u in game.units.values() if u.on_map and u.hex] + list(boxed.values())
     drawn = draw_board(geometry, points)
     scale = max(1.0, DRAWN_CELL / drawn.cell_size)
@@ -529,7 +539,7 @@ def scene_for_map(game: Game, module: Any, map_name: str, layout: Any = None, *,
                   counters(game, lambda hex_id: place(_safe(centre)(hex_id)),
                            {key: place(point) for key, point in boxed.items()}), title=title,
                   boxes=[(name, [place(p) for p in polygon]) for name, polygon in drawn.boxes],
-                  outlines=[(name, [place(p) for p in outline]) for name, outline in drawn.outlines])
+                  outlines=[(name, [place(p) for p in outline]) for name, outline in drawn.outlines], notes=notes)
     scene.note = "board drawn from the module's grid: the module has no image of it" + \
         ("; hex names are wawkit's (the grid has no numbering: VASSAL shows none)" if drawn.assigned else "")
     scene.size = (int((drawn.area[2] - left) * scale + 20), int((drawn.area[3] - top) * scale + 20))
@@ -635,7 +645,7 @@ def mark_results(scene: Scene, results: Iterable[Mapping[str, str]]) -> None:
 
 def _is_save(path: str | os.PathLike[str]) -> bool:
     """A save or log by its name, or any zip (VASSAL 2.x files have no fixed suffix)."""
-    return os.path.splitext(str(path))[1].lower() in (".vsav", ".vlog", ".sav", ".log") or zipfile.is_zipfile(path)
+    return os.path.splitext(str(path))[1].lower() in (".vsav", ".vlog", ".sav", ".log") or head(path, 2) == b"PK"
 
 
 def picture(source: str | os.PathLike[str], output: str | os.PathLike[str], *, module: str | None = None,
