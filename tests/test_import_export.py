@@ -485,7 +485,7 @@ def test_longest_day_2007_scenario_as_a_save_of_todays_module(tld, name: str) ->
 
 
 @pytest.mark.slow
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(st.data())
 def test_random_event_sequences_reimport_as_applied(sample, data) -> None:
     """Whatever legal sequence of events is written onto the demo save, importing it gives the applied Game."""
