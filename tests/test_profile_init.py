@@ -187,3 +187,49 @@ def test_every_longest_day_save_round_trips_with_the_shipped_profile(path: Path)
     assert sorted(again.game.units) == sorted(imported.game.units)
     assert same_units(imported, again) == []
     assert sum(u.on_map for u in again.game.units.values()) == sum(u.on_map for u in imported.game.units.values())
+
+
+def test_counters_a_deck_starts_with_are_units_unless_the_deck_says_cards(tmp_path: Path) -> None:
+    """VASSAL Tour keeps its aircraft and ships in the DrawPiles "Airplane Reserves" and "Ship
+    Reserves" (CardSlots, no PieceSlot), its manoeuvre cards in "Cards"."""
+    tour = CORPUS / "vassal-tour"
+    found = draft(Module.read(tour / "tour.mod"))
+    assert [(g.label, g.units, sorted({s.name for s in g.slots})) for g in found.groups if g.label.startswith("DrawPile")] \
+        == [("DrawPile 'Airplane Reserves'", True, ["Dauntless"]), ("DrawPile 'Ship Reserves'", True, ["DD"]),
+            ("DrawPile 'Cards'", False, ["Loop", "Turn Left", "Turn Right"])]
+    profile, scenario, out = tmp_path / "tour.yaml", tmp_path / "tour-log.yaml", tmp_path / "tour.vsav"
+    assert CliRunner().invoke(main, ["profile", "init", str(tour / "tour.mod"), "-o", str(profile)]).exit_code == 0
+    args = ["--module", str(tour / "tour.mod"), "--profile", str(profile)]
+    imported = CliRunner().invoke(main, ["import", str(tour / "tour.log"), *args, "-o", str(scenario)])
+    assert (imported.exit_code, imported.stdout, imported.stderr) == (
+        0, f"8 units, 0 unit markers, 0 hex markers -> {scenario}\n", "")       # the cards are ignored, not unknown
+    game = yaml.safe_load(scenario.read_text(encoding="utf-8"))
+    assert [(u["key"], u["location"]) for u in game["units"]] == [
+        (key, "force_pool") for key in ("DD", "DD-2", "DD-3", "DD-4", "Dauntless", "Dauntless-2", "Dauntless-3",
+                                        "Dauntless-4")]
+    exported = CliRunner().invoke(main, ["export", str(scenario), *args, "-o", str(out)])
+    assert (exported.exit_code, exported.stdout) == (0, f"8 units -> new save {out}\n")
+    again = read_inputs(str(profile)).reader(Module.read(tour / "tour.mod")).read(SavedGame.read(out))
+    before = SavedGame.read(tour / "tour.log")
+    assert sorted((u.key, again.positions[u.key]) for u in again.game.units.values()) == sorted(
+        (k, before.position(pid)) for k, pid in read_scenario_pieces(scenario).items())
+
+
+def read_scenario_pieces(path: Path) -> dict[str, str]:
+    return yaml.safe_load(path.read_text(encoding="utf-8"))["vassal"]["pieces"]
+
+
+def test_a_track_drawn_on_a_hex_board_is_a_place_not_hexes(tmp_path: Path) -> None:
+    """Ragnarok's main map is a hex grid with the Endurance track beside it, a zone with a
+    square grid ("Endurance 017"): a god's counter on the track is in a place, not a hex."""
+    module = Module.read(CORPUS / "ragnarok-spi" / "buildFile.xml")
+    written = write_draft(module, tmp_path / "ragnarok.yaml")
+    imported = read_inputs(written.profile).reader(module).read(SavedGame.read(CORPUS / "ragnarok-spi" /
+                                                                               "ragnarok-start.vsav"))
+    units = imported.game.units
+    assert (units["en-odin"].location, units["en-odin"].hex) == ("Endurance 019", None)
+    assert sorted(u.location for u in units.values() if u.location.startswith("Endurance")) == [
+        "Endurance 015", "Endurance 016", "Endurance 016", "Endurance 017", "Endurance 017", "Endurance 017",
+        "Endurance 018", "Endurance 018", "Endurance 019", "Endurance 019", "Endurance 019", "Endurance 020"]
+    assert [(k, u.hex) for k, u in units.items() if u.on_map] == [("hero-heimdall", "0101")]
+    assert sorted(imported.game.hexes) == ["0101"]

@@ -1,7 +1,8 @@
 """``wawkit import``, ``wawkit export`` and ``wawkit terrain draft``: between VASSAL saves and scenario files.
 
 ``import`` reads a save through a module profile into a scenario (YAML, or JSON for a
-``.json`` name), listing the pieces the profile does not recognise. ``export`` writes
+``.json`` name), listing the pieces the profile does not recognise, and keeps where each
+unit's piece lay and what its counter showed, so that ``export`` makes the same counters. ``export`` writes
 a scenario as a new save of the module, or, with ``--onto SAVE``, writes the
 scenario's changes onto that save, touching only the pieces that changed. Output is
 written atomically and never replaces an existing file (or the input) without
@@ -18,6 +19,7 @@ from converter.cli import main
 from converter.errors import ProfileError
 from converter.exporter import apply_events, events_between, export_game
 from converter.importer import Imported, import_save, read_inputs
+from converter.piece_state import counter_states
 from converter.profile import Profile
 from converter.scenario import Scenario, read_scenario, write_scenario
 from converter.terrain import TerrainMap, draft, read_palette
@@ -55,9 +57,10 @@ def import_command(save: str, module_path: str, profile_path: str, terrain: str 
     check_target(output, overwrite=force, inputs=(save, module_path, profile_path, units, terrain))
     profile, table, terrain_map = _inputs(profile_path, units, terrain)
     module = Module.read(module_path)
-    _, imported = _import(save, module, profile, table, terrain_map)
+    read, imported = _import(save, module, profile, table, terrain_map)
+    states = counter_states(read, imported.pieces, imported.game.units, module, profile, table)
     scenario = Scenario(imported.game, Path(save).stem, imported.pieces, module.name, str(save),
-                        [u.to_dict() for u in imported.unrecognised], imported.positions, imported.layouts)
+                        [u.to_dict() for u in imported.unrecognised], imported.positions, imported.layouts, states)
     write_scenario(scenario, output, overwrite=force)
     click.echo(f"{len(imported.game.units)} units, {sum(len(v) for v in imported.unit_markers.values())} unit "
                f"markers, {sum(len(v) for v in imported.hex_markers.values())} hex markers -> {output}")
@@ -88,7 +91,7 @@ def export_command(scenario: str, module_path: str, profile_path: str, units: st
     if onto is None:
         notes: list[str] = []
         save, _ = export_game(wanted.game, module, profile, table, positions=wanted.positions,
-                              layouts=wanted.layouts, notes=notes)
+                              layouts=wanted.layouts, states=wanted.states, notes=notes)
         save.write(output, overwrite=force)
         click.echo(f"{len(wanted.game.units)} units -> new save {output}")
         for note in notes:
