@@ -386,8 +386,8 @@ class PositionReader:
                 strength = "reduced" if rule.reduced.shown(piece) else "full"
             except ProfileError as error:
                 raise error.located(file=self.profile.file, piece=piece_id)
-        elif entry.type.steps is not None:
-            strength = "full"
+        elif entry.type.steps == 1:
+            strength = "full"           # a one-step counter has no other side; of two, the rule reads neither
         return UnitFacts(entry.type, value("side"), value("nation"), value("formation"), strength,
                          _own_statuses(self.profile, piece_id, piece, rule))
 
