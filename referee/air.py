@@ -4,7 +4,7 @@ from __future__ import annotations
 from referee import damage
 from referee.errors import NotStated, NotSupported
 from referee.events import ModeChanged, StatusChanged, UnitEliminated, UnitRemoved
-from referee.fire import is_hard, terrain_db
+from referee.classic.ranged import is_hard, terrain_db
 from referee.model import Unit, need
 from referee.ruleset import Ctx
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from referee import damage
 from referee.errors import NotStated, NotSupported
 from referee.events import MarkerPlaced, MarkerRemoved, StatusChanged, UnitDisrupted
-from referee.fire import range_rule, terrain_db
+from referee.classic.ranged import terrain_db
 from referee.model import Unit, need
 from referee.ruleset import Ctx
 
@@ -49,7 +49,7 @@ def _on_map(ctx: Ctx, firer: Unit) -> None:
     ans = ctx.answer
     he = firer.current.he
     if he is not None:
-        ans.set("bands", range_rule("he", he, None).bands)
+        ans.set("bands", ["effective"] if he.underlined else ["point_blank", "effective", "long"])
     target = ctx.action.target
     sees = ctx.game.facts.relation(target).los if isinstance(target, str) and target in ctx.game.units else None
     if firer.type.arty_type not in ("mrtr", "spm"):

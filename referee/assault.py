@@ -6,9 +6,14 @@ from __future__ import annotations
 from referee import damage
 from referee.errors import NotStated
 from referee.events import StatusChanged, UnitEliminated, UnitMoved, result_of
-from referee.fire import attack_bonus, improved_position
+from referee.defence import improved_position
 from referee.model import Unit, need
 from referee.ruleset import Ctx
+
+
+def attack_bonus(ctx: Ctx, actor: Unit) -> int:
+    from referee.classic.ranged import attack_bonus as bonus
+    return bonus(ctx, actor)
 
 
 def assault_targets(ctx: Ctx, exclude: frozenset[str] = frozenset()) -> list[Unit]:

@@ -14,7 +14,7 @@ from referee.actions import Action
 from referee.books import book as book_named, citation
 from referee.errors import NotStated, NotSupported, RefereeError
 from referee.events import apply_all
-from referee.model import Game, Unit
+from referee.model import Game, Unit, need
 from referee.tec import Tec, load_tec
 from referee.verdict import Answer
 
@@ -57,6 +57,8 @@ class Params:
     #: §8.0: who calls fire missions: "the active Formation's HQ, recon unit, or leader" (001)
     #: or "An HQ" only (002); mortars take an HQ or recon spotter in both (§1.3.4.3).
     recon_calls_missions: bool = True
+    #: TUS §12.1 names no exception; WaW85 §16.1: "Helicopters in any mode may not benefit".
+    helicopters_use_improved_positions: bool = True
 
     def has(self, feature: str) -> bool:
         return feature in self.features
@@ -175,6 +177,100 @@ class Ruleset:
             return self.SECTIONS[topic]
         except KeyError:
             raise RefereeError(f"{self.name} names no section for the rule {topic!r}") from None
+
+    # -- hooks: the steps of the shared procedures that a book words its own way --------
+    # Each subclass gives every hook; see referee.fire and referee.defence for where each
+    # is called. They are methods so that a book overrides a step, never a procedure.
+
+    def choose_weapon(self, ctx: Ctx, actor: Unit, target: Unit | None, kind: str) -> str | None:
+        """The Firepower the attack uses (``ap``, ``he``, ``aa``)."""
+        raise NotSupported(self.name, "choosing a Firepower")
+
+    def fire_restrictions(self, ctx: Ctx, actor: Unit, attack: Any) -> None:
+        """What stops this firer besides the shared status rules (helicopter modes...)."""
+
+    def may_attack(self, ctx: Ctx, actor: Unit, target: Unit, attack: Any) -> None:
+        """May this Firepower attack that target at all."""
+
+    def fire_modifiers(self, ctx: Ctx, actor: Unit, target: Unit | None, attack: Any) -> None:
+        """The modifiers to To-Hit and FP before the range band."""
+
+    def sight(self, ctx: Ctx, actor: Unit, target: Unit, attack: Any) -> None:
+        """Refuse the attack when the line of sight is blocked."""
+
+    def bands(self, ctx: Ctx, actor: Unit, target: Unit | None, attack: Any) -> Any:
+        """The range bands of the Firepower against the target (a :class:`referee.ranges.Bands`)."""
+        raise NotSupported(self.name, "range bands")
+
+    def range_checks(self, ctx: Ctx, attack: Any, distance: int) -> None:
+        """Rules on the distance beyond the bands (a minimum range, the night limit)."""
+
+    def band_not_stated(self, ctx: Ctx, target: Unit | None) -> str | None:
+        """Neither the range nor the band is stated: a gap (a book that can still judge the
+        attack returns ``None``)."""
+        raise NotStated(f"units.{target.key if target else 'T'}.distance")
+
+    def band_to_hit(self, ctx: Ctx, attack: Any, band: str, *, quiet: bool = False) -> int:
+        """The To-Hit change of the band."""
+        raise NotSupported(self.name, "range band modifiers")
+
+    def final_to_hit(self, ctx: Ctx, attack: Any, band_mod: int, *, explain: bool) -> int:
+        raise NotSupported(self.name, "the final To-Hit")
+
+    def final_fp(self, ctx: Ctx, attack: Any, band_mod: int) -> int:
+        raise NotSupported(self.name, "the final FP")
+
+    def numbers_without_band(self, ctx: Ctx, attack: Any, bands: Any) -> None:
+        """What To-Hit and FP can still be given when the range is not known."""
+
+    def cas_numbers(self, ctx: Ctx, attack: Any) -> None:
+        raise NotSupported(self.name, "Close Air Support attacks")
+
+    def after_fire_checks(self, ctx: Ctx, actor: Unit, attack: Any) -> None:
+        """Anything decided once the attack's numbers are known (a Hallowed Ground reroll)."""
+
+    def on_legal_fire(self, ctx: Ctx, actor: Unit, attack: Any) -> None:
+        """What a legal attack settles before the dice (Support Weapons that fire with it)."""
+
+    def opportunity_checks(self, ctx: Ctx) -> None:
+        """What Opportunity Fire needs beyond Direct Fire."""
+
+    def after_attack_roll(self, ctx: Ctx, actor: Unit, attack: Any, hits: int) -> None:
+        """What the attack dice decide for the firer (missile depletion)."""
+
+    def stated_hits(self, ctx: Ctx, target: Unit) -> int:
+        """``query.hits`` as the hits scored on ``target``."""
+        hits = ctx.given_hits(target.key)
+        return need(hits, "query.hits")
+
+    def rolls_defence(self, target: Unit, attack: Any) -> bool:
+        """Whether the target rolls a defence against this attack."""
+        return True
+
+    def fire_results(self, ctx: Ctx, target: Unit, hits: int, attack: Any) -> list[str]:
+        """Apply the net hits and their knock-ons; returns the units the attack hit."""
+        raise NotSupported(self.name, "combat results")
+
+    def aftermath(self, ctx: Ctx, attacked: list[str]) -> None:
+        """Every knock-on of one attack (Wrecks, passengers, HQs and leaders...)."""
+        raise NotSupported(self.name, "the aftermath of an attack")
+
+    def armor_and_save(self, ctx: Ctx, target: Unit, shot: Any) -> tuple[int, int]:
+        raise NotSupported(self.name, "armor and save")
+
+    def terrain_db(self, ctx: Ctx, target: Unit, shot: Any) -> tuple[int, str]:
+        raise NotSupported(self.name, "the terrain's Defensive Bonus")
+
+    def concealed(self, ctx: Ctx, target: Unit, shot: Any) -> bool:
+        raise NotSupported(self.name, "concealment")
+
+    def extra_db(self, ctx: Ctx, target: Unit, shot: Any) -> list[tuple[int, str]]:
+        """Defensive Bonus dice beyond terrain and concealment, each with why."""
+        return []
+
+    def is_armored(self, unit: Unit) -> bool:
+        """Whether the unit's Defensive Bonus is capped (an armored target)."""
+        raise NotSupported(self.name, "armored targets")
 
     def check(self, game: Game, action: Action) -> Answer:
         """Legality, modifiers and everything that needs no dice (the events listed are

@@ -14,7 +14,7 @@ from referee.events import apply_all, result_of
 from referee.rulesets import get_ruleset
 from referee.verdict import Answer
 from referee.waw85 import EXTRA_ACTIONS, NOT_SUPPORTED, NOT_WAW85, PROCEDURES
-from referee.waw85.fire import Reach
+from referee.ranges import Bands
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 CASES = SHARED / "cases"
@@ -40,12 +40,14 @@ def test_every_action_of_the_vocabulary_is_answered_or_refused_with_a_section() 
 
 def test_range_bands_of_the_rulebook_example() -> None:
     """§10.3.4: printed 4 -> 1-2 Point Blank, 3-4 Effective, 5-8 Long, 8 maximum."""
-    reach = Reach(4, printed_only=False)
+    reach = Bands(4)
     assert [reach.band(d) for d in range(1, 10)] == [
         "point_blank", "point_blank", "effective", "effective", "long", "long", "long", "long",
         "out_of_range"]
     assert reach.max_range == 8
-    assert Reach(4, printed_only=True).bands == ["effective"]
+    assert reach.names == ["point_blank", "effective", "long"]
+    assert Bands(4, near=False, far=False).names == ["effective"]        # AA by black dice, HROF HE
+    assert Bands(1).names == ["effective", "long"]                        # half of 1 is no Point Blank
 
 
 def _atgm_shot(dice: dict[str, list[int]]) -> tuple[Answer, Any]:

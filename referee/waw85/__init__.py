@@ -7,6 +7,7 @@ implement answers "not supported: WaW85 §x.y", never a silent default.
 """
 from __future__ import annotations
 
+from referee import fire as shared_fire
 from referee.errors import NotSupported
 from referee.ruleset import Ctx, Params, Procedure, Ruleset
 from referee.waw85 import (air, artillery, assault, command, defence, fire, los, movement, phases,
@@ -35,9 +36,9 @@ def _not_supported(section: str, why: str) -> Procedure:
 
 
 PROCEDURES: dict[str, Procedure] = {
-    "direct_fire": fire.direct_fire,
-    "opportunity_fire": fire.opportunity_fire,
-    "move_and_fire": fire.move_and_fire,
+    "direct_fire": shared_fire.direct_fire,
+    "opportunity_fire": shared_fire.opportunity_fire,
+    "move_and_fire": shared_fire.move_and_fire,
     "defense": defence.defense,
     "concealment": defence.concealment,
     "apply_damage": results.apply_damage,
@@ -85,8 +86,8 @@ PROCEDURES: dict[str, Procedure] = {
     "setup": victory.setup,
     "los": los.line_of_sight,
     "los_height": los.los_height,
-    "aa_fire": fire.aa_fire,
-    "cas_attack": fire.cas_attack,
+    "aa_fire": shared_fire.aa_fire,
+    "cas_attack": shared_fire.cas_attack,
     "cas_interception": air.cas_interception,
     "cas_ordnance": air.cas_ordnance,
     "parachute_drift": air.parachute_drift,
@@ -107,17 +108,89 @@ def waw85_params() -> Params:
     capped at 2 (§10.6.14), an AP hit on a soft vehicle only Disrupts (§10.7.1). The
     WaW85 Terrain Effects Chart is not in the rulebook text, so its procedures take DB
     dice and heights as stated and never consult the classic chart loaded here."""
-    return Params(ruleset="waw85", book="waw85", tec="classic", soft_save=5, hard_db_cap=2)
+    return Params(ruleset="waw85", book="waw85", tec="classic", soft_save=5, hard_db_cap=2,
+                  features=frozenset({"improved_positions"}), helicopters_use_improved_positions=False)
 
 
 class Waw85Ruleset(Ruleset):
     """World At War 85: the shared procedures with WaW85's parameters and overrides."""
+
+    def choose_weapon(self, ctx, actor, target, kind):
+        return fire.choose_weapon(ctx, actor, target, kind)
+
+    def fire_restrictions(self, ctx, actor, attack):
+        fire.fire_restrictions(ctx, actor, attack)
+
+    def may_attack(self, ctx, actor, target, attack):
+        fire.may_attack_target(ctx, actor, target, attack)
+
+    def fire_modifiers(self, ctx, actor, target, attack):
+        fire.fire_modifiers(ctx, actor, target, attack)
+
+    def sight(self, ctx, actor, target, attack):
+        fire.sight(ctx, actor, target, attack)
+
+    def bands(self, ctx, actor, target, attack):
+        return fire.bands(ctx, actor, target, attack)
+
+    def range_checks(self, ctx, attack, distance):
+        fire.range_checks(ctx, attack, distance)
+
+    def band_not_stated(self, ctx, target):
+        return None        # §10.3: judged without a range modifier (numbers_without_band)
+
+    def band_to_hit(self, ctx, attack, band, *, quiet=False):
+        return fire.band_to_hit(ctx, attack, band, quiet=quiet)
+
+    def final_to_hit(self, ctx, attack, band_mod, *, explain):
+        return fire.final_to_hit(ctx, attack, band_mod, explain=explain)
+
+    def final_fp(self, ctx, attack, band_mod):
+        return fire.final_fp(ctx, attack, band_mod)
+
+    def numbers_without_band(self, ctx, attack, bands):
+        fire.numbers_without_band(ctx, attack, bands)
+
+    def cas_numbers(self, ctx, attack):
+        fire.cas_numbers(ctx, attack)
+
+    def on_legal_fire(self, ctx, actor, attack):
+        fire.on_legal_fire(ctx, actor, attack)
+
+    def stated_hits(self, ctx, target):
+        return fire.fire_stated_hits(ctx)
+
+    def rolls_defence(self, target, attack):
+        return target.type.target_type != "aircraft"
+
+    def fire_results(self, ctx, target, hits, attack):
+        return results.fire_results(ctx, target.key, hits, attack.weapon_name, opportunity=False)
+
+    def aftermath(self, ctx, attacked):
+        results.aftermath(ctx, attacked)
+
+    def armor_and_save(self, ctx, target, shot):
+        return defence.armor_and_save(ctx, target, shot)
+
+    def terrain_db(self, ctx, target, shot):
+        return defence.defence_terrain(ctx, target, shot)
+
+    def concealed(self, ctx, target, shot):
+        return defence.concealed(ctx, target, shot)
+
+    def extra_db(self, ctx, target, shot):
+        return defence.extra_db(ctx, target, shot)
+
+    def is_armored(self, unit):
+        return defence.is_armored(unit)
 
     SECTIONS = {
         "ranged_combat": "10.0", "fire_factor": "10.1", "fire_disrupted": "10.0", "fire_ops_complete": "10.0",
         "out_of_command": "7.2.3", "passenger_fire": "9.8", "movement": "9.0", "operations": "7.6",
         "assault": "13.0", "overrun": "13.0", "opportunity_fire": "10.11", "moving_fire": "11.0",
         "stacking": "9.2", "artillery": "14.0", "los": "10.2", "helicopters_as_targets": "10.6.1",
+        "range_max": "10.3.4", "fire_ops_complete_mark": "10.4", "range": "10.3", "band_point_blank": "10.6.4", "band_long": "10.6.5",
+        "defensive_bonus": "10.6.8", "improved_positions": "16.1", "opportunity_fire_stop": "10.8.2",
     }
 
 

@@ -8,10 +8,12 @@ from referee import damage
 from referee.events import MarkerPlaced, MarkerRemoved, StatusChanged
 from referee.model import Unit, need
 from referee.ruleset import Ctx
-from referee.waw85 import defence, results
+from referee.waw85 import results
 from referee.waw85.command import Check, ew_on, formation_hq, helpers, roll
 from referee.waw85.common import HARD, because, illegal, modify, morale_value, tables, whole
-from referee.waw85.fire import BAND_SECTION, BAND_TO_HIT, Reach
+from referee.defence import DefenceRoll, Shot, defence as defence_roll, improved_position, put, roll_saves
+from referee.ranges import BAND_TO_HIT, OUT_OF_RANGE, Bands
+from referee.waw85.fire import BAND_SECTION
 
 
 def _mission(ctx: Ctx) -> str | None:
@@ -153,9 +155,9 @@ def _strike_numbers(ctx: Ctx, mission: str, firer: Unit | None) -> tuple[int, in
 def _he_attack(ctx: Ctx, unit: Unit, fp: int, to_hit: int, firer: Unit | None) -> None:
     """§14.7.2: Direct Fire procedures with the HE Strike defence roll."""
     hits = sum(1 for d in ctx.roll(fp, "attack") if d >= to_hit)
-    roll_ = defence.defence(ctx, unit, firer, "he", firer.current.he if firer else None, mission="he")
-    saves = defence.roll_saves(ctx, roll_, hits)
-    net = max(0, results.improved_position(ctx, unit, hits) - saves)
+    roll_ = defence_roll(ctx, unit, Shot(firer, "he", firer.current.he if firer else None, "he"))
+    saves = roll_saves(ctx, roll_, hits)
+    net = max(0, improved_position(ctx, unit, hits) - saves)
     ctx.answer.unit(unit.key, hits=0)
     because(ctx, "14.7.2", f"{unit.name}: {hits} hit(s), {saves} save(s), {net} net")
     _record(ctx, hits, saves, net, roll_)
@@ -163,13 +165,13 @@ def _he_attack(ctx: Ctx, unit: Unit, fp: int, to_hit: int, firer: Unit | None) -
     results.aftermath(ctx, [unit.key])
 
 
-def _record(ctx: Ctx, hits: int, saves: int, net: int, roll_: "defence.DefenceRoll | None") -> None:
+def _record(ctx: Ctx, hits: int, saves: int, net: int, roll_: "DefenceRoll | None") -> None:
     """Top-level hits, saves and net hits add up over the units a Strike attacks."""
     values = ctx.answer.values
     for name, value in (("hits", hits), ("saves", saves), ("net_hits", net)):
         values[name] = values.get(name, 0) + value
     if roll_ is not None:
-        defence.put(ctx, roll_)
+        put(ctx, roll_)
 
 
 def _mine_attack(ctx: Ctx, unit: Unit, section: str) -> int:
@@ -220,9 +222,9 @@ def _on_board(ctx: Ctx, unit: Unit, mission: str | None) -> None:
             illegal(ctx, "14.4", f"minimum range {least}, target at {distance}")
     he = unit.current.he
     if he is not None and he.range is not None and distance is not None:
-        reach = Reach(he.range, False)
+        reach = Bands(he.range)
         band = reach.band(distance)
-        if band == "out_of_range":
+        if band == OUT_OF_RANGE:
             illegal(ctx, "14.4", f"target beyond the HE range ({reach.max_range})")
         elif he.to_hit is not None and mission == "he":
             mod = BAND_TO_HIT["long"] if band == "long" else 0

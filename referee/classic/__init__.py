@@ -12,6 +12,7 @@ from typing import Any
 import yaml
 
 from referee import air, artillery, assault, damage, fire, los, morale, movement, phases
+from referee.classic import ranged as classic_fire
 from referee.errors import NotSupported, RefereeError
 from referee.ruleset import Params, Procedure, Ruleset
 from referee.tec import DATA
@@ -27,9 +28,9 @@ PROCEDURES: dict[str, Procedure] = {
     "direct_fire": fire.direct_fire,
     "opportunity_fire": fire.opportunity_fire,
     "move_and_fire": fire.move_and_fire,
-    "defense": fire.defense,
+    "defense": classic_fire.defense,
     "concealment": fire.concealment,
-    "missile_ammo_check": fire.missile_ammo_check,
+    "missile_ammo_check": classic_fire.missile_ammo_check,
     "apply_damage": damage.apply_damage,
     "los": los.line_of_sight,
     "los_height": los.los_height,
@@ -110,11 +111,71 @@ def classic_params(book: str) -> Params:
 class ClassicRuleset(Ruleset):
     """Eisenbach Gap or The Untold Stories: the shared procedures read by one classic book."""
 
+    def choose_weapon(self, ctx, actor, target, kind):
+        return classic_fire.choose_weapon(ctx, actor, target, kind)
+
+    def fire_restrictions(self, ctx, actor, attack):
+        classic_fire.fire_restrictions(ctx, actor, attack)
+
+    def may_attack(self, ctx, actor, target, attack):
+        classic_fire.may_attack(ctx, actor, target, attack)
+
+    def fire_modifiers(self, ctx, actor, target, attack):
+        classic_fire.fire_modifiers(ctx, actor, target, attack)
+
+    def sight(self, ctx, actor, target, attack):
+        classic_fire.sight(ctx, actor, target, attack)
+
+    def bands(self, ctx, actor, target, attack):
+        return classic_fire.bands(ctx, actor, target, attack)
+
+    def band_to_hit(self, ctx, attack, band, *, quiet=False):
+        return classic_fire.band_to_hit(ctx, attack, band, quiet=quiet)
+
+    def final_to_hit(self, ctx, attack, band_mod, *, explain):
+        return classic_fire.final_to_hit(ctx, attack, band_mod, explain=explain)
+
+    def final_fp(self, ctx, attack, band_mod):
+        return classic_fire.final_fp(ctx, attack, band_mod)
+
+    def numbers_without_band(self, ctx, attack, bands):
+        classic_fire.numbers_without_band(ctx, attack, bands)
+
+    def after_fire_checks(self, ctx, actor, attack):
+        classic_fire.after_fire_checks(ctx, actor, attack)
+
+    def opportunity_checks(self, ctx):
+        classic_fire.opportunity_checks(ctx)
+
+    def after_attack_roll(self, ctx, actor, attack, hits):
+        classic_fire.after_attack_roll(ctx, actor, attack, hits)
+
+    def fire_results(self, ctx, target, hits, attack):
+        classic_fire.fire_results(ctx, target, hits, attack)
+
+    def aftermath(self, ctx, attacked):
+        damage.aftermath(ctx, attacked)
+
+    def armor_and_save(self, ctx, target, shot):
+        return classic_fire.armor_and_save(ctx, target, shot)
+
+    def terrain_db(self, ctx, target, shot):
+        return classic_fire.defence_terrain(ctx, target, shot)
+
+    def concealed(self, ctx, target, shot):
+        return classic_fire.concealed(ctx, target, shot)
+
+    def is_armored(self, unit):
+        return classic_fire.is_hard(unit)
+
     SECTIONS = {
         "ranged_combat": "6.1", "fire_factor": "6.1", "fire_disrupted": "6.1.7", "fire_ops_complete": "6.1",
         "out_of_command": "4.2", "passenger_fire": "5.2.3", "movement": "5.0", "operations": "4.4",
         "assault": "6.3", "overrun": "6.4", "opportunity_fire": "6.2", "moving_fire": "6.1.3",
         "stacking": "1.4", "artillery": "8.0", "los": "7.0", "helicopters_as_targets": "9.3",
+        "range_max": "6.1.1", "fire_ops_complete_mark": "6.1", "range": "6.1.1, 6.1.2", "band_point_blank": "6.1.1, 6.1.2",
+        "band_long": "6.1.1, 6.1.2", "defensive_bonus": "6.1.5, 6.1.6", "improved_positions": "12.1",
+        "opportunity_fire_stop": "6.2, 5.0",
     }
 
 
