@@ -43,6 +43,12 @@ class Action:
     count: int | None = None
     side: str | None = None
     path: tuple[str, ...] = ()
+    retreat: str | None = None
+    """The hex a defender retreats into when an Assault makes it retreat (EG/TUS §6.3,
+    WaW85 §13.2.2); without it the referee takes the only legal hex or lists them."""
+    scatter: str | None = None
+    """The hex a fire mission lands in when it misses (classic §8.0: the opponent chooses
+    an adjacent hex)."""
 
     @property
     def actors(self) -> tuple[str, ...]:

@@ -27,14 +27,16 @@ def is_armored(unit: Unit) -> bool:
 
 
 def random_pick(ctx: Ctx, keys: list[str], why: str) -> str:
-    """Pick one unit at random with 1d6 (equal bands of the die)."""
+    """Pick one unit at random with 1d6, in equal bands of the die over the units in stack
+    order (two units: 1-3 the top one, 4-6 the bottom one, WaW85 §13.2.1)."""
     if len(keys) == 1:
         return keys[0]
+    section = ctx.rules.section("odd_hit")
     if 6 % len(keys):
-        raise NotSupported("§6.3", f"random pick among {len(keys)} units with 1d6")
+        raise NotSupported(ctx.rules.cite(section), f"random pick among {len(keys)} units with 1d6")
     roll = ctx.roll(1, "d6")[0]
     pick = keys[(roll - 1) // (6 // len(keys))]
-    ctx.answer.because("§6.3", f"{why}: 1d6 = {roll} picks {ctx.game.unit(pick).name}")
+    ctx.answer.because(section, f"{why}: 1d6 = {roll} picks {ctx.game.unit(pick).name}")
     return pick
 
 
@@ -211,12 +213,14 @@ def _falling_helicopters(ctx: Ctx, attacked: list[str], results: dict[str, str])
 
 
 def spread(ctx: Ctx, keys: list[str], hits: int) -> dict[str, int]:
-    """All units take one hit before any takes two; odd hits go to a random unit (§6.3, §8.1)."""
+    """All units take one hit before any takes two; an odd hit goes to a unit picked by 1d6
+    (EG/TUS §6.3, §8.1; WaW85 §13.2.1). ``keys`` in stack order, top first."""
     if not keys:
         return {}
-    share, extra = divmod(hits, len(keys))
+    order = [u.key for u in sorted((ctx.game.unit(k) for k in keys), key=lambda u: (u.stack_order or 99, u.key))]
+    share, extra = divmod(hits, len(order))
     allocation = {k: share for k in keys}
-    pool = list(keys)
+    pool = list(order)
     for _ in range(extra):
         pick = random_pick(ctx, pool, "odd hit")
         allocation[pick] += 1

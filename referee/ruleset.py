@@ -59,6 +59,12 @@ class Params:
     recon_calls_missions: bool = True
     #: TUS §12.1 names no exception; WaW85 §16.1: "Helicopters in any mode may not benefit".
     helicopters_use_improved_positions: bool = True
+    #: Unit types that cannot be attacked directly: HQs (EG/TUS §1.3.3.2), and Leaders too
+    #: in WaW85 (§10.7.2).
+    untargetable: frozenset[str] = frozenset({"hq"})
+    #: TUS §6.3: "Each side can stack up to the stacking limit" in an Assault; EG §6.3 lets
+    #: each side exceed it (None).
+    assault_side_limit: int | None = None
 
     def has(self, feature: str) -> bool:
         return feature in self.features
@@ -267,6 +273,41 @@ class Ruleset:
     def extra_db(self, ctx: Ctx, target: Unit, shot: Any) -> list[tuple[int, str]]:
         """Defensive Bonus dice beyond terrain and concealment, each with why."""
         return []
+
+    def assault_attackers(self, ctx: Ctx, attackers: list[Unit]) -> list[Unit]:
+        """The units that enter the assaulted hex (WaW85: Passengers unloading into it)."""
+        return attackers
+
+    def may_be_assaulted(self, ctx: Ctx, defender: Unit) -> None:
+        """Refuse an Assault on a unit that cannot be assaulted (a flying helicopter)."""
+
+    def may_fight(self, ctx: Ctx, unit: Unit, foes: list[Unit], *, attacking: bool) -> bool:
+        raise NotSupported(self.name, "who may fight in an Assault")
+
+    def assault_numbers(self, ctx: Ctx, unit: Unit, foes: list[Unit], hex_id: str | None, *,
+                        attacking: bool) -> Any:
+        raise NotSupported(self.name, "Assault dice")
+
+    def assault_stated_hits(self, ctx: Ctx) -> Any:
+        return ctx.action.hits
+
+    def retreat_hexes(self, ctx: Ctx, defenders: list[Unit], attackers: list[Unit], came_from: Any) -> list[str]:
+        raise NotSupported(self.name, "retreat hexes")
+
+    def retreat_check(self, ctx: Ctx) -> None:
+        raise NotSupported(self.name, "retreats")
+
+    def assault_entry_cost(self, ctx: Ctx, unit: Unit, hex_id: str) -> int | None:
+        """The MP an attacker pays to enter the assaulted hex, if this book prices it here."""
+        return None
+
+    def cannot_assault(self, unit: Unit) -> bool:
+        """Whether the unit may never make an Assault (a helicopter, an aircraft)."""
+        return unit.type.target_type in ("helicopter", "aircraft")
+
+    def counterattack_values(self, unit: Unit) -> Any:
+        """The values a unit without an Assault Factor counterattacks with, if any."""
+        return None
 
     def is_armored(self, unit: Unit) -> bool:
         """Whether the unit's Defensive Bonus is capped (an armored target)."""

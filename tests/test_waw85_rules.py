@@ -131,7 +131,8 @@ def test_an_assault_with_an_odd_hit_and_a_defender_retreat() -> None:
         },
         "query": {"action": "assault", "unit": "A", "target": "t"},
     }, {"attack": [6, 6, 5], "counter": [1], "d6": [2]})
-    assert answer.values["hit_allocation"] == {"T": 2, "T2": 1}
+    assert answer.values["hit_allocation"] == "spread"
+    assert (answer.unit_values["T"]["hits"], answer.unit_values["T2"]["hits"]) == (2, 1)
     assert (result_of("T", answer.events), result_of("T2", answer.events)) == (
         "disrupted_and_reduced", "disrupted")
     assert answer.unit_values["T"]["retreat"] == 1 and answer.unit_values["A"]["retreat"] == 0

@@ -11,7 +11,9 @@ from typing import Any
 
 import yaml
 
-from referee import air, artillery, assault, damage, fire, los, morale, movement, phases
+from referee import assault, damage, fire, los
+from referee.classic import air, artillery, close_combat, movement, phases
+from referee.classic import command as morale
 from referee.classic import ranged as classic_fire
 from referee.errors import NotSupported, RefereeError
 from referee.ruleset import Params, Procedure, Ruleset
@@ -35,8 +37,8 @@ PROCEDURES: dict[str, Procedure] = {
     "los": los.line_of_sight,
     "los_height": los.los_height,
     "assault": assault.assault,
-    "overrun": assault.overrun,
-    "retreat": assault.retreat,
+    "overrun": close_combat.overrun,
+    "retreat": assault.retreat_action,
     "counterattack": assault.counterattack,
     "place_marker": artillery.place_marker,
     "indirect_fire": artillery.indirect_fire,
@@ -102,7 +104,7 @@ def classic_params(book: str) -> Params:
     if book == "untold":
         return Params(ruleset="classic", book="untold", features=UNTOLD_FEATURES,
                       mines_disrupt_on="odd", hill_los_any_city_blocks=False,
-                      unarmored_ap_hit_reduces=True, max_bonus_attack_dice=2,
+                      unarmored_ap_hit_reduces=True, max_bonus_attack_dice=2, assault_side_limit=2,
                       road_bonus_units=frozenset({"CDO MC"}),
                       no_transport_units=frozenset({"CDO MC"}), **_moving_fire("untold"))
     raise RefereeError(f"unknown classic book {book!r} (expected one of {', '.join(BOOKS)})")
@@ -151,7 +153,7 @@ class ClassicRuleset(Ruleset):
         classic_fire.after_attack_roll(ctx, actor, attack, hits)
 
     def fire_results(self, ctx, target, hits, attack):
-        classic_fire.fire_results(ctx, target, hits, attack)
+        return classic_fire.fire_results(ctx, target, hits, attack)
 
     def aftermath(self, ctx, attacked):
         damage.aftermath(ctx, attacked)
@@ -168,6 +170,34 @@ class ClassicRuleset(Ruleset):
     def is_armored(self, unit):
         return classic_fire.is_hard(unit)
 
+    def assault_attackers(self, ctx, attackers):
+        return attackers
+
+    def assault_entry_cost(self, ctx, unit, hex_id):
+        """The TEC cost of entering the assaulted hex (a stated cost wins)."""
+        stated = ctx.game.hex(hex_id).mp_cost
+        if stated is not None or ctx.game.hex(hex_id).terrain is None:
+            return stated
+        return ctx.stage((), lambda: movement.entry_cost(ctx.probe(), unit, hex_id, unit.hex))
+
+    def may_be_assaulted(self, ctx, defender):
+        pass
+
+    def may_fight(self, ctx, unit, foes, *, attacking):
+        return close_combat.may_fight(ctx, unit, foes, attacking=attacking)
+
+    def assault_numbers(self, ctx, unit, foes, hex_id, *, attacking):
+        return close_combat.assault_numbers(ctx, unit, foes, hex_id, attacking=attacking)
+
+    def assault_stated_hits(self, ctx):
+        return ctx.action.hits
+
+    def retreat_hexes(self, ctx, defenders, attackers, came_from):
+        return close_combat.retreat_hexes(ctx, defenders, attackers, came_from)
+
+    def retreat_check(self, ctx):
+        close_combat.retreat_check(ctx)
+
     SECTIONS = {
         "ranged_combat": "6.1", "fire_factor": "6.1", "fire_disrupted": "6.1.7", "fire_ops_complete": "6.1",
         "out_of_command": "4.2", "passenger_fire": "5.2.3", "movement": "5.0", "operations": "4.4",
@@ -175,7 +205,9 @@ class ClassicRuleset(Ruleset):
         "stacking": "1.4", "artillery": "8.0", "los": "7.0", "helicopters_as_targets": "9.3",
         "range_max": "6.1.1", "fire_ops_complete_mark": "6.1", "range": "6.1.1, 6.1.2", "band_point_blank": "6.1.1, 6.1.2",
         "band_long": "6.1.1, 6.1.2", "defensive_bonus": "6.1.5, 6.1.6", "improved_positions": "12.1",
-        "opportunity_fire_stop": "6.2, 5.0",
+        "opportunity_fire_stop": "6.2, 5.0", "fire_once": "6.1", "hq_not_target": "1.3.3.2",
+        "helicopter_no_assault": "9.1", "assault_resolution": "6.3", "assault_ops_complete": "4.4",
+        "assault_disrupted": "6.1.7", "assault_ops_complete_mark": "6.3", "retreat": "6.3", "odd_hit": "6.3",
     }
 
 

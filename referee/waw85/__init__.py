@@ -7,9 +7,11 @@ implement answers "not supported: WaW85 §x.y", never a silent default.
 """
 from __future__ import annotations
 
+from referee import assault as shared_assault
 from referee import fire as shared_fire
 from referee.errors import NotSupported
 from referee.ruleset import Ctx, Params, Procedure, Ruleset
+from referee.waw85.common import stated_hits
 from referee.waw85 import (air, artillery, assault, command, defence, fire, los, movement, phases,
                            results, transport, victory)
 
@@ -61,9 +63,9 @@ PROCEDURES: dict[str, Procedure] = {
     "fire_spread": phases.fire_spread,
     "rubble_check": phases.rubble_check,
     "place_marker": phases.place_marker,
-    "assault": assault.assault,
-    "counterattack": assault.counterattack,
-    "retreat": assault.retreat,
+    "assault": shared_assault.assault,
+    "counterattack": shared_assault.counterattack,
+    "retreat": shared_assault.retreat_action,
     "move": movement.move,
     "mode_change": movement.mode_change,
     "lift_off": movement.lift_off,
@@ -109,7 +111,8 @@ def waw85_params() -> Params:
     WaW85 Terrain Effects Chart is not in the rulebook text, so its procedures take DB
     dice and heights as stated and never consult the classic chart loaded here."""
     return Params(ruleset="waw85", book="waw85", tec="classic", soft_save=5, hard_db_cap=2,
-                  features=frozenset({"improved_positions"}), helicopters_use_improved_positions=False)
+                  features=frozenset({"improved_positions"}), helicopters_use_improved_positions=False,
+                  untargetable=frozenset({"hq", "leader"}))
 
 
 class Waw85Ruleset(Ruleset):
@@ -184,6 +187,36 @@ class Waw85Ruleset(Ruleset):
     def is_armored(self, unit):
         return defence.is_armored(unit)
 
+    def cannot_assault(self, unit):
+        """§13.0: Aircraft (CAS, Flying and Hovering Helicopters, §10.1) may not assault."""
+        return unit.type.target_type == "aircraft" or (
+            unit.type.target_type == "helicopter" and unit.mode in ("flying", "hovering"))
+
+    def assault_attackers(self, ctx, attackers):
+        return assault.assault_attackers(ctx, attackers)
+
+    def may_be_assaulted(self, ctx, defender):
+        assault.may_be_assaulted(ctx, defender)
+
+    def may_fight(self, ctx, unit, foes, *, attacking):
+        return assault.may_fight(ctx, unit, foes, attacking=attacking)
+
+    def assault_numbers(self, ctx, unit, foes, hex_id, *, attacking):
+        return assault.numbers(ctx, unit, foes, hex_id, attacking=attacking)
+
+    def assault_stated_hits(self, ctx):
+        return stated_hits(ctx)
+
+    def retreat_hexes(self, ctx, defenders, attackers, came_from):
+        return assault.retreat_hexes(ctx, defenders, attackers, came_from)
+
+    def retreat_check(self, ctx):
+        assault.retreat_check(ctx)
+
+    def counterattack_values(self, unit):
+        """§13.2: Landed and NOE Helicopters counterattack with their HE FP and To-Hit."""
+        return assault.helicopter_counter(unit)
+
     SECTIONS = {
         "ranged_combat": "10.0", "fire_factor": "10.1", "fire_disrupted": "10.0", "fire_ops_complete": "10.0",
         "out_of_command": "7.2.3", "passenger_fire": "9.8", "movement": "9.0", "operations": "7.6",
@@ -191,6 +224,9 @@ class Waw85Ruleset(Ruleset):
         "stacking": "9.2", "artillery": "14.0", "los": "10.2", "helicopters_as_targets": "10.6.1",
         "range_max": "10.3.4", "fire_ops_complete_mark": "10.4", "range": "10.3", "band_point_blank": "10.6.4", "band_long": "10.6.5",
         "defensive_bonus": "10.6.8", "improved_positions": "16.1", "opportunity_fire_stop": "10.8.2",
+        "fire_once": "7.6", "hq_not_target": "10.7.2", "helicopter_no_assault": "13.0",
+        "assault_resolution": "13.2.1", "assault_ops_complete": "13.0", "assault_disrupted": "13.0",
+        "assault_ops_complete_mark": "13.2.3", "retreat": "13.2.2", "odd_hit": "13.2.1",
     }
 
 

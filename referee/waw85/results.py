@@ -88,7 +88,7 @@ def wreck(ctx: Ctx, unit: Unit) -> None:
 def hit_hq(ctx: Ctx, hq: Unit) -> None:
     """An HQ is reduced; one already reduced stays reduced and is Suppressed (§10.7.2)."""
     if hq.strength == "reduced":
-        ctx.emit(UnitRemoved(hq.key, "suppressed", result="suppressed"))
+        ctx.emit(UnitRemoved(hq.key, "suppressed_box", result="suppressed"))
         because(ctx, "10.7.2", f"{hq.name} already reduced: to the Suppressed Holding Box")
     else:
         if hq.strength is None:
@@ -144,7 +144,7 @@ def command_checks(ctx: Ctx, attacked: list[str], results: dict[str, str]) -> No
                 if unit.type.target_type == "hq":
                     if unit.strength != "reduced":
                         ctx.emit(UnitReduced(unit.key))
-                    ctx.emit(UnitRemoved(unit.key, "suppressed", result="suppressed"))
+                    ctx.emit(UnitRemoved(unit.key, "suppressed_box", result="suppressed"))
                 else:
                     ctx.emit(UnitEliminated(unit.key))
             continue

@@ -198,7 +198,7 @@ def place_marker(ctx: Ctx) -> None:
 def chemical_barrage(ctx: Ctx, hex_id: str) -> None:
     """§8.4: the barrage "immediately affects all units in that hex and its six neighboring
     hexes": each checks morale (passengers share their carrier's result)."""
-    from referee.morale import chemical_check
+    from referee.classic.command import chemical_check
     at = ctx.game.hex(hex_id).at
     hexes = [hex_id]
     if at is None:

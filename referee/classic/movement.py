@@ -175,7 +175,7 @@ def _mines(ctx: Ctx, unit: Unit, route: list[str]) -> None:
     """002 §8.3, 001 §12.2: a Mines marker attacks every unit entering its hex or one of its six
     neighbours, at each such hex. ``mines_attacks`` lists the Mines hexes in order; with dice
     each attack is rolled, and a unit disrupted on the way moves on under §6.1.7."""
-    from referee.artillery import mines_attack
+    from referee.classic.artillery import mines_attack
     fields = [h for h in ctx.game.hexes.values() if "mines" in h.markers]
     if not fields:
         return
