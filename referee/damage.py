@@ -17,8 +17,9 @@ STEP_RESULTS = ("reduced", "disrupted_and_reduced", "eliminated")
 
 
 def is_one_step(unit: Unit) -> bool:
-    """Helicopters and AA vehicles are one-step units (§1.3.2, §1.3.4.5)."""
-    return unit.type.target_type == "helicopter" or unit.type.steps == 1
+    """Helicopters and AA vehicles are one-step units (§1.3.2, §1.3.4.5); a Bridge unit is
+    disrupted by one hit and destroyed by the second (TUS §1.3.4.6)."""
+    return unit.type.target_type == "helicopter" or unit.type.steps == 1 or "bridge" in unit.type.abilities
 
 
 def is_armored(unit: Unit) -> bool:
@@ -117,7 +118,11 @@ def _place_wreck(ctx: Ctx, hex_id: str | None, why: str, section: str) -> None:
 def _wrecks(ctx: Ctx, attacked: list[str], results: dict[str, str]) -> None:
     for key in attacked:
         unit = ctx.game.unit(key)
-        if results[key] == "eliminated" and (unit.type.is_vehicle or unit.type.target_type in ("helicopter", "hq")):
+        if results[key] != "eliminated":
+            continue
+        if "bridge" in unit.type.abilities and unit.mode == "deployed":
+            ctx.answer.because("001 §1.3.4.6", f"the deployed {unit.name} is destroyed and removed: no Wreck")
+        elif unit.type.is_vehicle or unit.type.target_type in ("helicopter", "hq"):
             _place_wreck(ctx, unit.hex, f"{unit.name} eliminated", "§6.1.7, §9.3")
 
 
@@ -236,6 +241,10 @@ def apply_damage(ctx: Ctx) -> None:
     if ctx.action.hits is not None:
         if not isinstance(ctx.action.hits, int):
             raise NotStated("query.hits (an integer)")
+        if ctx.game.unit(target).type.target_type == "aircraft":
+            from referee.classic.air import aircraft_results
+            aircraft_results(ctx, ctx.game.unit(target), ctx.action.hits)
+            return
         take_hits(ctx, target, ctx.action.hits, weapon=ctx.action.weapon)
     elif ctx.action.result is not None:
         impose(ctx, target, ctx.action.result)

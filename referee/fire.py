@@ -159,6 +159,11 @@ def _band(ctx: Ctx, target: Unit | None, bands: Bands | None, attack: Attack) ->
         if distance is None and stated is None and situation.position(ctx.game, ctx.action.actor) \
                 and situation.position(ctx.game, target.key):
             distance = situation.distance(ctx, ctx.action.actor, target.key)
+    if distance == 0 and target is not None and "helicopter" in (
+            ctx.game.unit(ctx.action.actor).type.target_type, target.type.target_type):
+        distance = 1
+        ans.because(rules.section("helicopter_same_hex"), "a helicopter and a unit in its hex fire at each other "
+                    "at a range of one hex")
     if distance is not None:
         rules.range_checks(ctx, attack, distance)
     if distance is None or (bands is None and stated is not None):

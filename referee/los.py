@@ -35,10 +35,11 @@ def level_of(ctx: Ctx, unit: Unit) -> int:
 def helicopter_level(ctx: Ctx, unit: Unit) -> int:
     """§9.4 Helicopter LOS Table: one level above the terrain below."""
     if unit.level is not None:
-        return unit.level
-    terrain = ctx.game.hex(unit.hex).terrain if unit.hex else None
-    terrain = need(terrain, f"hexes.{unit.hex}.terrain")
-    height = HELICOPTER_HEIGHT.get(terrain, 1)
+        height = unit.level
+    else:
+        terrain = ctx.game.hex(unit.hex).terrain if unit.hex else None
+        terrain = need(terrain, f"hexes.{unit.hex}.terrain")
+        height = HELICOPTER_HEIGHT.get(terrain, 1)
     if ctx.action.choice == "pop_up" and unit.mode == "hovering":
         ctx.params.require("popup", "001 §9.2.1")
         height += 1

@@ -45,6 +45,8 @@ class Params:
     helicopter_moving_fire_hexes: int = 12        # §6.1.3.1
     road_bonus_units: frozenset[str] = frozenset()  # 001 §1.3.1.1 CDO MC
     no_transport_units: frozenset[str] = frozenset()
+    #: Support Weapons removed once fired (TUS §1.3.5.2 the KASTET).
+    single_shot_units: frozenset[str] = frozenset()
     #: 001 §6.1.7: a Disrupted unit retreating from an adjacent enemy may not come closer to
     #: any enemy in its LOS (True); 002 §6.1.7: it "may retreat away from the enemy until it
     #: leaves that unit's LOS", bound only by the enemies it retreats from until then (False).

@@ -105,7 +105,7 @@ def classic_params(book: str) -> Params:
         return Params(ruleset="classic", book="untold", features=UNTOLD_FEATURES,
                       mines_disrupt_on="odd", hill_los_any_city_blocks=False,
                       unarmored_ap_hit_reduces=True, max_bonus_attack_dice=2, assault_side_limit=2,
-                      road_bonus_units=frozenset({"CDO MC"}),
+                      road_bonus_units=frozenset({"CDO MC"}), single_shot_units=frozenset({"KASTET"}),
                       no_transport_units=frozenset({"CDO MC"}), **_moving_fire("untold"))
     raise RefereeError(f"unknown classic book {book!r} (expected one of {', '.join(BOOKS)})")
 
@@ -203,7 +203,7 @@ class ClassicRuleset(Ruleset):
         "out_of_command": "4.2", "passenger_fire": "5.2.3", "movement": "5.0", "operations": "4.4",
         "assault": "6.3", "overrun": "6.4", "opportunity_fire": "6.2", "moving_fire": "6.1.3",
         "stacking": "1.4", "artillery": "8.0", "los": "7.0", "helicopters_as_targets": "9.3",
-        "range_max": "6.1.1", "fire_ops_complete_mark": "6.1", "range": "6.1.1, 6.1.2", "band_point_blank": "6.1.1, 6.1.2",
+        "range_max": "6.1.1", "helicopter_same_hex": "9.1", "fire_ops_complete_mark": "6.1", "range": "6.1.1, 6.1.2", "band_point_blank": "6.1.1, 6.1.2",
         "band_long": "6.1.1, 6.1.2", "defensive_bonus": "6.1.5, 6.1.6", "improved_positions": "12.1",
         "opportunity_fire_stop": "6.2, 5.0", "fire_once": "6.1", "hq_not_target": "1.3.3.2",
         "helicopter_no_assault": "9.1", "assault_resolution": "6.3", "assault_ops_complete": "4.4",

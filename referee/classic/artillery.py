@@ -146,8 +146,23 @@ def barrage(ctx: Ctx, hex_id: str, kind: str, fp: int, to_hit: int) -> None:
 def minefield_attack(ctx: Ctx) -> None:
     """Mines attack a unit entering the hex or its neighbours: one 1d6, parity by book."""
     unit = ctx.unit(ctx.action.actor)
-    hex_id = ctx.action.target if isinstance(ctx.action.target, str) else None
-    mines_attack(ctx, unit, hex_id)
+    entered = ctx.action.target if isinstance(ctx.action.target, str) else None
+    ctx.answer.set("roll_required", True)
+    mines_attack(ctx, unit, _mined_hex(ctx, entered))
+
+
+def _mined_hex(ctx: Ctx, entered: str | None) -> str | None:
+    """The hex whose Mines marker attacks a unit entering ``entered``: that hex, or the
+    neighbour holding the marker (002 §8.3, TUS §12.2: the hex "or its six neighboring hexes")."""
+    if entered is None or "mines" in ctx.game.hex(entered).markers:
+        return entered
+    stated = ctx.game.facts.hex_fact(entered, "adjacent_to") or ()
+    here = ctx.game.hex(entered).at
+    for h in ctx.game.hexes.values():
+        if "mines" in h.markers and (h.id in stated or (here is not None and h.at is not None
+                                                        and here.distance(h.at) == 1)):
+            return h.id
+    return entered
 
 
 def mines_attack(ctx: Ctx, unit: Unit, hex_id: str | None, label: str = "d6") -> bool:

@@ -59,7 +59,7 @@ def _unit_markers(ctx: Ctx, key: str) -> None:
     if unit.status.ew_marker in ("jammed", "resolving") and ctx.params.has("jamming"):
         roll = ctx.roll(1, "d6")[0]
         if roll % 2 == 0:
-            flipped = "resolving" if unit.status.ew_marker == "jammed" else None
+            flipped = "resolving" if unit.status.ew_marker == "jammed" else "none"
             ctx.emit(StatusChanged(key, "ew_marker", flipped))
         ctx.answer.because("001 Jamming d", f"1d6 = {roll}: " + (
             "the Jammed marker flips to Resolving" if roll % 2 == 0 and unit.status.ew_marker == "jammed"

@@ -48,6 +48,15 @@ def fire_restrictions(ctx: Ctx, actor: Unit, attack: Attack) -> None:
     for sw in ctx.game.attached(actor.key):
         if sw.type.target_type == "support_weapon" and sw.status.fired and not actor.type.is_infantry:
             ctx.answer.illegal("001 §1.3.5.1", f"{actor.name} fired its gun-launched ATGM this impulse")
+    if ctx.action.choice == "pop_up":
+        ctx.params.require("popup", "001 §9.2.1")
+        if actor.type.target_type != "helicopter" or actor.mode != "hovering":
+            ctx.answer.illegal("001 §9.2.1", "only a Hovering helicopter conducts a pop-up attack")
+        else:
+            ctx.answer.set("triggers_opportunity_fire", True)
+            ctx.answer.set("max_count", 1)
+            ctx.answer.because("001 §9.2.1", "any ONE eligible unit may Opportunity Fire at the helicopter "
+                               "before the damage is assessed")
     if attack.kind == "move_and_fire":
         to_hit, fp = moving_fire(ctx, actor)
         attack.to_hit += to_hit
@@ -165,7 +174,12 @@ def after_attack_roll(ctx: Ctx, actor: Unit, attack: Attack, hits: int) -> None:
 
 
 def fire_results(ctx: Ctx, target: Unit, hits: int, attack: Attack) -> list[str]:
-    """§6.1.7: the hits on the target, then every knock-on of the attack."""
+    """§6.1.7: the hits on the target, then every knock-on of the attack; an airstrike
+    counter aborts or is shot down instead (TUS §9.5)."""
+    if target.type.target_type == "aircraft":
+        from referee.classic.air import aircraft_results
+        aircraft_results(ctx, target, hits)
+        return [target.key]
     damage.take_hits(ctx, target.key, hits, weapon=attack.weapon_name)
     ctx.rules.aftermath(ctx, [target.key])
     return [target.key]
@@ -301,6 +315,10 @@ def _support_weapon(ctx: Ctx, sw: Unit, bonus: int) -> None:
 
 def missile_check(ctx: Ctx, actor: Unit, name: str, weapon: Weapon | None, hits: int) -> None:
     """§6.1.4 missile depletion; 001 §1.3.5.1 the gun-launched ATGM is used up on a miss."""
+    if actor.type.target_type == "support_weapon" and actor.name in ctx.params.single_shot_units:
+        ctx.emit(UnitRemoved(actor.key, "removed"))
+        ctx.answer.because("001 §1.3.5.2", f"{actor.name} is removed after it is fired")
+        return
     if actor.type.target_type == "support_weapon":
         if hits == 0:
             ctx.emit(UnitRemoved(actor.key, "removed"))
@@ -427,6 +445,14 @@ def defence_terrain(ctx: Ctx, target: Unit, shot: Shot) -> tuple[int, str]:
     column for every unit, §8.1, §8.5), as dice and what gives them."""
     column = "infantry" if shot.mission in MISSION_DEFENCE else target_class(target)
     db, source = terrain_cover(ctx, target.hex, column)
+    hex_state = ctx.game.hex(target.hex)
+    if hex_state.terrain_db is None and hex_state.terrain is not None:
+        row = ctx.tec.terrain(hex_state.terrain)
+        if row.db_from_ground is not None and shot.firer is not None and shot.mission is None \
+                and los.level_of(ctx, shot.firer) == 0 and row.db_from_ground > db:
+            ctx.answer.because("002 TEC", f"{row.name.replace('_', ' ')} attacked from ground level: "
+                               f"DB {row.db_from_ground}")
+            db = row.db_from_ground
     if shot.mission in MISSION_DEFENCE:
         ctx.answer.because("§8.1", f"fire mission: infantry DB of the terrain {db}, no concealment, "
                            f"saves on {ctx.params.soft_save}+")
