@@ -71,14 +71,23 @@ def indirect_fire(ctx: Ctx) -> None:
 
 def _spotter(ctx: Ctx, spotter: Unit, *, on_board: bool) -> None:
     """§14.3: the Formation's HQ or a Recon unit spots; for On-Board Strikes any unit
-    allowed by its table after a Spotter Check. Disrupted units do not spot (§10.8.2)."""
+    allowed by its table after a Spotter Check. Disrupted units do not spot (§10.8.2); no
+    unit of a Formation whose HQ carries an EW marker takes part in Indirect Fire (§5.2)."""
     if spotter.status.disrupted:
         illegal(ctx, "10.8.2", f"{spotter.name} is Disrupted and may not spot")
+    hq = spotter if spotter.type.target_type == "hq" else formation_hq(ctx, spotter)
+    if ew_on(hq):
+        illegal(ctx, "5.2", "no unit of a Formation whose HQ has an EW marker may take part in Indirect Fire")
     free = spotter.type.target_type == "hq" or {"recon", "elite"} & spotter.type.abilities
     if not free and not on_board:
         illegal(ctx, "14.3", "Off-Board Strikes are spotted by the HQ or a Recon unit only")
     elif not free:
         because(ctx, "14.3", f"{spotter.name} must pass a Spotter Check")
+        if ctx.action.passed is False:
+            illegal(ctx, "14.3", f"{spotter.name} failed its Spotter Check: no attack takes place")
+            if ctx.action.actor:
+                ctx.emit(StatusChanged(ctx.action.actor, "ops_complete", True))
+                because(ctx, "14.3", "the on-board asset is marked Ops Complete; the Spotter is not")
     if ctx.game.facts.relation(spotter.key).los is False:
         illegal(ctx, "14.3", f"{spotter.name} has no LOS to the target hex")
 
@@ -203,6 +212,8 @@ def _chemical_attack(ctx: Ctx, unit: Unit) -> int:
 
 def _on_board(ctx: Ctx, unit: Unit, mission: str | None) -> None:
     ans = ctx.answer
+    if unit.type.target_type in ("helicopter", "aircraft"):
+        illegal(ctx, "12.0", "Aircraft, including Helicopters, may not take the On-Board Indirect Fire Action")
     if "indirect_fire" not in unit.type.abilities:
         illegal(ctx, "12.0", f"{unit.name} has no gray Special Ability triangle")
     if unit.status.disrupted or unit.status.ops_complete:

@@ -106,6 +106,10 @@ def unload(ctx: Ctx) -> None:
         illegal(ctx, "9.8.5", "no unloading from Helicopters into an enemy-occupied hex")
     elif enemy:
         illegal(ctx, "9.8.3", "unloading into an enemy hex is an Assault Action")
+    spent = carrier.status.mp_spent
+    if isinstance(spent, int) and carrier.current.mp is not None and spent > carrier.current.mp // 2:
+        illegal(ctx, "9.8.2", f"{carrier.name} moved {spent} MPs: a Transport moves at most half its MPs "
+                f"({carrier.current.mp // 2}) before its Passengers unload")
     if ctx.answer.legal is False:
         return
     ctx.answer.set("legal", True)
