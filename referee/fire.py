@@ -48,6 +48,8 @@ class Attack:
     aa_restricted: bool = False
     """WaW85 §10.6.1: black or orange dice at aircraft: printed range, FP -2, To-Hit 6."""
     printed_only: bool = False
+    through_smoke: bool = False
+    """Classic thermal sights firing through Smoke: no extended range (EG Moving Fire Table)."""
     partners: list[str] = field(default_factory=list)
     """Units that fire with the attacker and are marked Ops Complete with it (Volley Fire)."""
 

@@ -360,8 +360,8 @@ def test_smoke_blocks_into_a_neighbouring_hex_in_both_books() -> None:
         assert los(game, ruleset) == (True, ["Smoke blocks the LOS into 8,-2, next to the Smoke in 8,-3 (§8.2)"])
     fire = UNTOLD.check(game, make_action("direct_fire", unit="A", target="T", weapon="ap"))
     assert fire.legal is False
-    assert "no line of sight to M1: Smoke blocks the LOS into 8,-2, next to the Smoke in 8,-3 (§8.2)" in \
-        [r.text for r in fire.reasons]
+    assert "Smoke blocks the LOS into 8,-2, next to the Smoke in 8,-3 (TUS §8.2)" in \
+        [str(r) for r in fire.reasons]
 
 
 def test_seeing_out_of_a_neighbouring_hex_differs_by_book() -> None:

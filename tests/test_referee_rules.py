@@ -34,7 +34,7 @@ def test_smoke_adjacent_fire_is_plus_one_and_blocks_from_afar() -> None:
     far = row(markers=smoke, A=(T72, 0, "pact"), T=(ABRAMS, 3, "nato"))
     verdict = classic("untold").check(far, DirectFire(unit="A", target="T", weapon="ap"))
     assert verdict.legal is False
-    assert "Smoke blocks the line of sight (TUS §8.2)" in map(str, verdict.reasons)
+    assert "Smoke blocks the LOS through h2, next to the Smoke in h3 (TUS §8.2)" in map(str, verdict.reasons)
 
 
 def test_thermal_sights_see_through_smoke_in_eisenbach_gap() -> None:
