@@ -124,6 +124,14 @@ class Ctx:
         self.answer.rolls.append((label, values))
         return values
 
+    def has_dice(self, label: str) -> bool:
+        """Whether the dice source has dice for ``label``: a rule case lists only the rolls
+        that are part of it; every other source rolls whatever is asked."""
+        if self.dice is None:
+            return False
+        lacks = getattr(self.dice, "lacks", None)
+        return not (lacks is not None and lacks(label))
+
     def roll_2d6(self, label: str = "2d6") -> int:
         """A 2d6 total (a source may give totals directly, as rule cases do)."""
         if self.dice is None:
@@ -310,6 +318,19 @@ class Ruleset:
     def counterattack_values(self, unit: Unit) -> Any:
         """The values a unit without an Assault Factor counterattacks with, if any."""
         return None
+
+    def fire_mission(self, ctx: Ctx) -> Any:
+        """Who fires and calls an indirect fire mission, the mission and its numbers (a
+        :class:`referee.artillery.Strike`), or None when it cannot go ahead."""
+        raise NotSupported(self.name, "indirect fire")
+
+    def accuracy(self, ctx: Ctx, strike: Any) -> str | None:
+        """Where the mission lands after the book's accuracy roll (None: cancelled)."""
+        raise NotSupported(self.name, "the accuracy roll")
+
+    def strike(self, ctx: Ctx, strike: Any, hex_id: str) -> None:
+        """The mission's effect in the hex it landed in."""
+        raise NotSupported(self.name, "the effect of a fire mission")
 
     def is_armored(self, unit: Unit) -> bool:
         """Whether the unit's Defensive Bonus is capped (an armored target)."""

@@ -393,13 +393,14 @@ def call(caller: Unit, ruleset, *extra: Unit, unit: str | None = None):
                                            spotter=caller.key, mission=mission))
 
 
-def test_recon_calls_fire_missions_in_untold_only() -> None:
+def test_recon_calls_fire_missions_in_both_books() -> None:
+    """§1.3.4.4 (both books): "Recon platoons may call for artillery fire just as an HQ can";
+    EG §8.0 names only the HQ, read with its own §1.3.4.4 it does not exclude recon."""
     recon = friend("R", "2,0", RECON, formation="F")
     assert call(recon, UNTOLD).legal is True
     eisenbach = call(recon, EISENBACH)
-    assert eisenbach.legal is False
-    assert ("EG §8.0", "BRDM-2 is not an HQ: only an HQ calls fire missions") in \
-        [(r.section, r.text) for r in eisenbach.reasons]
+    assert eisenbach.legal is True
+    assert ("EG §8.0", "BRDM-2 calls the fire") in [(r.section, r.text) for r in eisenbach.reasons]
     # a mortar's spotter may be recon in both books (§1.3.4.3)
     mortar = friend("M", "0,0", MORTAR, formation="F")
     assert call(recon, EISENBACH, mortar, unit="M").legal is True
@@ -470,7 +471,8 @@ def test_a_chemical_barrage_checks_the_six_neighbours_too() -> None:
     assert [(type(e).__name__, getattr(e, "unit", None)) for e in answer.events] == [
         ("MarkerPlaced", None), ("UnitDisrupted", "J"), ("UnitReduced", "J")]
     mission = make_action("indirect_fire", target="4,0", mission=Mission("chemical"))
-    fired = UNTOLD.resolve(game, mission, GivenDice([2, 1, 4, 4]))
+    fired = UNTOLD.resolve(game, mission, GivenDice([3, 2, 1, 4, 4]))   # the accuracy roll (3) comes first
+    assert fired.rolls[0] == ("d6", [3]) and fired.values["scatter"] == []
     assert [type(e).__name__ for e in fired.events] == ["MarkerPlaced", "UnitDisrupted", "UnitReduced"]
 
 

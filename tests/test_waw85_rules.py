@@ -350,7 +350,8 @@ def test_dpicm_reduction_and_adm_mines() -> None:
     assert (answer.values["fp"], answer.values["hits"]) == (3, 3)
     answer, after = run({"query": {"action": "indirect_fire", "target": "t", "mission": {"type": "adm"}},
                          "units": {"I": {"target_type": "troops", "hex": "t", "steps": 2, "strength": "full"}}},
-                        {"d6": [6]})
+                        {"d6": [1, 6]})            # the Scatter Check (1: on target), then the mine roll
+    assert answer.values["scatter"] == [] and answer.rolls[0] == ("d6", [1])
     assert after.hexes["t"].markers == frozenset({"minefield_random"})
     assert (answer.values["hits"], result_of("I", answer.events)) == (2, "disrupted_and_reduced")
 

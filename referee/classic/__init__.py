@@ -11,6 +11,7 @@ from typing import Any
 
 import yaml
 
+from referee import artillery as shared_artillery
 from referee import assault, damage, fire, los
 from referee.classic import air, artillery, close_combat, movement, phases
 from referee.classic import command as morale
@@ -41,7 +42,7 @@ PROCEDURES: dict[str, Procedure] = {
     "retreat": assault.retreat_action,
     "counterattack": assault.counterattack,
     "place_marker": artillery.place_marker,
-    "indirect_fire": artillery.indirect_fire,
+    "indirect_fire": shared_artillery.indirect_fire,
     "minefield_attack": artillery.minefield_attack,
     "chemical_attack": morale.chemical_attack,
     "morale_check": morale.morale_check,
@@ -99,7 +100,7 @@ def classic_params(book: str) -> Params:
         return Params(ruleset="classic", book="eisenbach", mines_disrupt_on="even",
                       hill_los_any_city_blocks=True, unarmored_ap_hit_reduces=False,
                       disrupted_retreat_any_enemy=False, overrun_repeat_scope="turn",
-                      smoke_blocks_out_of=False, recon_calls_missions=False,
+                      smoke_blocks_out_of=False,
                       **_moving_fire("eisenbach"))
     if book == "untold":
         return Params(ruleset="classic", book="untold", features=UNTOLD_FEATURES,
@@ -198,6 +199,15 @@ class ClassicRuleset(Ruleset):
     def retreat_check(self, ctx):
         close_combat.retreat_check(ctx)
 
+    def fire_mission(self, ctx):
+        return artillery.fire_mission(ctx)
+
+    def accuracy(self, ctx, strike):
+        return artillery.accuracy(ctx, strike)
+
+    def strike(self, ctx, strike, hex_id):
+        artillery.strike(ctx, strike, hex_id)
+
     SECTIONS = {
         "ranged_combat": "6.1", "fire_factor": "6.1", "fire_disrupted": "6.1.7", "fire_ops_complete": "6.1",
         "out_of_command": "4.2", "passenger_fire": "5.2.3", "movement": "5.0", "operations": "4.4",
@@ -208,6 +218,7 @@ class ClassicRuleset(Ruleset):
         "opportunity_fire_stop": "6.2, 5.0", "fire_once": "6.1", "hq_not_target": "1.3.3.2",
         "helicopter_no_assault": "9.1", "assault_resolution": "6.3", "assault_ops_complete": "4.4",
         "assault_disrupted": "6.1.7", "assault_ops_complete_mark": "6.3", "retreat": "6.3", "odd_hit": "6.3",
+        "artillery_caller": "8.0",
     }
 
 

@@ -4,7 +4,8 @@ the Mines marker's attack (§8.3, 001 §12.2)."""
 from __future__ import annotations
 
 from referee import damage
-from referee.errors import NotStated, NotSupported
+from referee.artillery import Strike, adjacent_hexes
+from referee.errors import NotStated, NotSupported, RefereeError
 from referee.events import MarkerPlaced, MarkerRemoved, StatusChanged, UnitDisrupted
 from referee.classic.ranged import terrain_db
 from referee.model import Unit, need
@@ -12,7 +13,8 @@ from referee.ruleset import Ctx
 
 #: 001 §8.6: "HE (34)" for the Warsaw Pact, "DPICM (23)" for NATO.
 MLRS = {"pact": ("he", 3, 4), "nato": ("dpicm", 2, 3)}
-AREA_MISSIONS = {"chemical", "mlrs"}
+AREA_MISSIONS = {"chemical", "mlrs", "smoke", "fascam"}     # the hex and its six neighbours
+MARKERS = {"smoke": "smoke_2", "fascam": "mines", "chemical": "chemical"}
 CALLERS = ("hq", "leader")
 
 
@@ -44,8 +46,9 @@ def _spotter_ok(ctx: Ctx, spotter: Unit, firer: Unit | None, mission: bool = Tru
     return True
 
 
-def _on_map(ctx: Ctx, firer: Unit) -> None:
-    """Mortar or on-map artillery firing indirectly at a unit or hex."""
+def _on_map(ctx: Ctx, firer: Unit) -> bool:
+    """Mortar or on-map artillery firing indirectly at a unit or hex: no accuracy roll when
+    it sees the target (§1.3.4.3, TUS §8.6); returns whether one is needed."""
     ans = ctx.answer
     he = firer.current.he
     if he is not None:
@@ -54,38 +57,42 @@ def _on_map(ctx: Ctx, firer: Unit) -> None:
     sees = ctx.game.facts.relation(target).los if isinstance(target, str) and target in ctx.game.units else None
     if firer.type.arty_type not in ("mrtr", "spm"):
         ctx.params.require("on_map_artillery", "001 §8.6")
+    if firer.status.disrupted or firer.status.ops_complete:
+        ans.illegal("§1.3.4.3, 001 §8.6", f"{firer.name} is {'Disrupted' if firer.status.disrupted else 'Ops Complete'}"
+                    " and cannot fire")
     if sees:
         ans.set("roll_required", False)
         ans.because("§1.3.4.3, 001 §8.6", f"{firer.name} sees the target: no accuracy roll")
-    elif ctx.action.spotter:
+        return False
+    if ctx.action.spotter:
         if _spotter_ok(ctx, ctx.game.unit(ctx.action.spotter), firer, firer.type.arty_type != "mrtr"):
             ans.set("roll_required", True)
-    elif sees is False:
+        return True
+    if sees is False:
         ans.illegal("§1.3.4.3, 001 §8.6", "target outside the LOS and no spotter of the Formation")
-    else:
-        raise NotStated("units.<target>.los")
-    if ans.legal is None:
-        ans.set("legal", True)
-        ctx.emit(StatusChanged(firer.key, "ops_complete", True))
-        ans.because("§1.3.4.3, 001 §8.6", f"{firer.name} is marked Ops Complete")
+        return True
+    raise NotStated("units.<target>.los")
 
 
-def indirect_fire(ctx: Ctx) -> None:
-    """§8: a fire mission on a hex, called by a spotter, or fired by a mortar (§1.3.4.3) or
-    on-map artillery (001 §8.6); HE and DPICM are resolved, other types place their marker."""
+def fire_mission(ctx: Ctx) -> Strike | None:
+    """§8.0: a fire mission on a hex, called by an HQ, a recon unit (§1.3.4.4) or a leader
+    (TUS §1.3.6), or fired by a mortar (§1.3.4.3) or on-map artillery (TUS §8.6): who may,
+    how many, which mission and its numbers."""
     ans, action = ctx.answer, ctx.action
     firer = ctx.game.unit(action.actor) if action.actor else None
+    caller = ctx.game.unit(action.spotter) if action.spotter else None
+    roll_required = True
     if firer is not None:
-        _on_map(ctx, firer)
-    elif action.spotter:
-        if _spotter_ok(ctx, ctx.game.unit(action.spotter), None):
+        roll_required = _on_map(ctx, firer)
+    elif caller is not None:
+        if _spotter_ok(ctx, caller, None):
             ans.set("roll_required", True)
+    if firer is None:
+        ans.set("max_count", 2)
         if (action.count or 1) > 2:
             ans.illegal("§8.0", "up to two fire missions may be called at once")
         if ctx.game.facts.get("strikes_left") == 0:
             ans.illegal("§8.0", "no fire missions of this type are left")
-        if ans.legal is None:
-            ans.set("legal", True)
     mission = action.mission
     kind = mission.type if mission else ("he" if firer is not None else None)
     kind = need(kind, "query.mission.type")
@@ -106,19 +113,61 @@ def indirect_fire(ctx: Ctx) -> None:
     else:
         ans.set("mission", {"type": kind, "fp": fp, "to_hit": to_hit})
         ans.set("hexes_affected", 7 if kind in AREA_MISSIONS else 1)
+    if kind in MARKERS:
+        ans.set("max_markers", 1)
+    if ans.legal is False:
+        return None
+    if firer is not None:
+        ctx.emit(StatusChanged(firer.key, "ops_complete", True))
+        ans.because("§1.3.4.3, 001 §8.6", f"{firer.name} is marked Ops Complete")
     hex_id = action.target if isinstance(action.target, str) and action.target not in ctx.game.units \
         else (ctx.game.unit(action.target).hex if isinstance(action.target, str) else None)
-    if kind in ("smoke", "fascam", "chemical"):
-        marker = {"smoke": "smoke_2", "fascam": "mines", "chemical": "chemical"}[kind]
-        if hex_id is not None:
-            ctx.emit(MarkerPlaced(hex_id, marker))
-        ans.because("§8.2-§8.4", f"{marker.replace('_', ' ')} marker placed")
-        if kind == "chemical" and hex_id is not None and ans.legal is not False and ctx.dice is not None:
+    return Strike(hex_id, kind, fp, to_hit, firer, caller if firer is None else None, roll_required)
+
+
+def accuracy(ctx: Ctx, strike: Strike) -> str | None:
+    """§8.0: 1d6, 1-5 the mission hits the target hex; 6 it strikes an adjacent hex the
+    opponent designates (``scatter=HEX``; without it the answer lists the hexes)."""
+    ans = ctx.answer
+    if not ctx.has_dice("d6"):
+        ans.set("scatter", [])
+        ans.because("§8.0", "no accuracy roll given: the mission lands on the target hex")
+        return strike.hex
+    roll = ctx.roll(1, "d6")[0]
+    ans.set("modified_roll", roll)
+    if roll <= 5:
+        ans.set("scatter", [])
+        ans.because("§8.0", f"accuracy 1d6 = {roll}: the mission hits the target hex {strike.hex}")
+        return strike.hex
+    around = adjacent_hexes(ctx, strike.hex)
+    named = ctx.action.scatter
+    if named is None:
+        ans.gap(("hits", "saves", "net_hits", "units", "hexes"), "not stated: the adjacent hex the opponent "
+                f"designates (scatter=HEX" + (f": one of {', '.join(around)})" if around else ")"))
+        ans.because("§8.0", f"accuracy 1d6 = {roll}: the opponent designates a hex adjacent to {strike.hex}")
+        return None
+    if around is not None and named not in around:
+        raise RefereeError(f"scatter={named}: the mission lands in a hex adjacent to {strike.hex} "
+                           f"(one of {', '.join(around)})")
+    ans.set("scatter", [named])
+    ans.because("§8.0", f"accuracy 1d6 = {roll}: the opponent designates {named}, next to {strike.hex}")
+    return named
+
+
+def strike(ctx: Ctx, strike: Strike, hex_id: str) -> None:
+    """The mission where it landed: HE and DPICM are resolved (§8.1, §8.5); Smoke, FASCAM
+    and Chemical place their marker (§8.2-§8.4), a Chemical barrage checks morale at once."""
+    ans = ctx.answer
+    if strike.kind in MARKERS:
+        marker = MARKERS[strike.kind]
+        ctx.emit(MarkerPlaced(hex_id, marker))
+        ans.because("§8.2-§8.4", f"{marker.replace('_', ' ')} marker placed in {hex_id}")
+        if strike.kind == "chemical":
             ctx.stage("units", lambda: chemical_barrage(ctx, hex_id))
         return
-    if hex_id is not None and fp is not None and to_hit is not None and ans.legal is not False:
-        ctx.stage(("hits", "saves", "net_hits", "defense_dice"),
-                  lambda: barrage(ctx, hex_id, kind, fp, to_hit))
+    if strike.fp is None or strike.to_hit is None:
+        raise NotStated("query.mission.fp and to_hit")
+    barrage(ctx, hex_id, strike.kind, strike.fp, strike.to_hit)
 
 
 def barrage(ctx: Ctx, hex_id: str, kind: str, fp: int, to_hit: int) -> None:
@@ -126,7 +175,13 @@ def barrage(ctx: Ctx, hex_id: str, kind: str, fp: int, to_hit: int) -> None:
     ans = ctx.answer
     units = [u for u in ctx.game.stack(hex_id) if u.type.target_type not in ("hq", "leader", "support_weapon")]
     if kind == "dpicm":
+        spared = [u for u in units if not damage.is_armored(u)]
         units = [u for u in units if damage.is_armored(u)]
+        for unit in spared:
+            ans.unit(unit.key, hits=0)
+        if spared:
+            ans.because("§8.5", "DPICM only affects AFVs: " + ", ".join(u.name for u in spared) + " unaffected")
+    ans.set("hit_allocation", "spread")     # §8.1: all target units take one hit before any takes two
     dice = ctx.roll(fp, "attack")
     hits = sum(1 for d in dice if d >= to_hit)
     db = terrain_db(ctx, hex_id, "infantry")
@@ -185,11 +240,14 @@ def mines_attack(ctx: Ctx, unit: Unit, hex_id: str | None, label: str = "d6") ->
 
 
 def scatter(ctx: Ctx) -> None:
-    """§8.0 accuracy: 1d6, 1-5 on the target hex, 6 on an adjacent hex the opponent picks."""
+    """§8.0 accuracy: 1d6, 1-5 on the target hex, 6 on an adjacent hex the opponent picks;
+    a classic mission is never cancelled by it (WaW85 §14.5 can be)."""
     roll = ctx.roll(1, "d6")[0]
     on_target = roll <= 5
     ctx.answer.set("modified_roll", roll)
     ctx.answer.set("passed", on_target)
+    ctx.answer.set("cancelled", False)
+    ctx.answer.set("scatter", [] if on_target else ["opponent_choice"])
     ctx.answer.set("outcome", "on_target" if on_target else "adjacent_hex_chosen_by_opponent")
     ctx.answer.because("§8.0", f"accuracy 1d6 = {roll}: " + (
         "the mission hits the target hex" if on_target else "the opponent picks an adjacent hex"))

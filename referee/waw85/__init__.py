@@ -7,6 +7,7 @@ implement answers "not supported: WaW85 §x.y", never a silent default.
 """
 from __future__ import annotations
 
+from referee import artillery as shared_artillery
 from referee import assault as shared_assault
 from referee import fire as shared_fire
 from referee.errors import NotSupported
@@ -72,7 +73,7 @@ PROCEDURES: dict[str, Procedure] = {
     "unload": movement.unload,
     "clear_rubble": movement.clear_rubble,
     "bonus_formation_entry": movement.bonus_formation_entry,
-    "indirect_fire": artillery.indirect_fire,
+    "indirect_fire": shared_artillery.indirect_fire,
     "scatter": artillery.scatter,
     "scatter_direction": artillery.scatter_direction_table,
     "spotter_check": artillery.spotter_check,
@@ -213,6 +214,15 @@ class Waw85Ruleset(Ruleset):
     def retreat_check(self, ctx):
         assault.retreat_check(ctx)
 
+    def fire_mission(self, ctx):
+        return artillery.fire_mission(ctx)
+
+    def accuracy(self, ctx, strike):
+        return artillery.accuracy(ctx, strike)
+
+    def strike(self, ctx, strike, hex_id):
+        artillery.strike(ctx, strike, hex_id)
+
     def counterattack_values(self, unit):
         """§13.2: Landed and NOE Helicopters counterattack with their HE FP and To-Hit."""
         return assault.helicopter_counter(unit)
@@ -227,6 +237,7 @@ class Waw85Ruleset(Ruleset):
         "fire_once": "7.6", "hq_not_target": "10.7.2", "helicopter_no_assault": "13.0",
         "assault_resolution": "13.2.1", "assault_ops_complete": "13.0", "assault_disrupted": "13.0",
         "assault_ops_complete_mark": "13.2.3", "retreat": "13.2.2", "odd_hit": "13.2.1",
+        "artillery_caller": "14.3",
     }
 
 

@@ -11,6 +11,8 @@ from referee.ruleset import Ctx
 from referee.waw85 import results
 from referee.waw85.command import Check, ew_on, formation_hq, helpers, roll
 from referee.waw85.common import HARD, because, illegal, modify, morale_value, tables, whole
+from referee.artillery import Strike, adjacent_hexes
+from referee.hexes import FLAT_DIRECTION_NAMES
 from referee.defence import DefenceRoll, Shot, defence as defence_roll, improved_position, put, roll_saves
 from referee.ranges import BAND_TO_HIT, OUT_OF_RANGE, Bands
 from referee.waw85.fire import BAND_SECTION
@@ -44,29 +46,72 @@ def minimum_range(unit: Unit) -> int:
     return t["indirect_minimum_range"].get(kind, 0)
 
 
-def indirect_fire(ctx: Ctx) -> None:
-    """§14.1-§14.6: legality, markers and hexes of a Strike, and the On-Board To-Hit
-    (Long Range penalty, never the Point Blank bonus, §14.7.2)."""
+def fire_mission(ctx: Ctx) -> Strike | None:
+    """§14.1-§14.6: who fires and spots a Strike, its markers and hexes, and the On-Board
+    To-Hit (Long Range penalty, never the Point Blank bonus, §14.7.2)."""
     ans = ctx.answer
     mission = _mission(ctx)
     t = tables()
     if mission is not None:
         ans.set("hexes_affected", t["strike_hexes"].get(mission, 1))
     unit = ctx.game.unit(ctx.action.actor) if ctx.action.actor else None
+    spotter = ctx.game.unit(ctx.action.spotter) if ctx.action.spotter is not None else None
     if unit is not None:
         _on_board(ctx, unit, mission)
-    if ctx.action.spotter is not None:
-        _spotter(ctx, ctx.game.unit(ctx.action.spotter), on_board=unit is not None)
+    if spotter is not None:
+        _spotter(ctx, spotter, on_board=unit is not None)
+    if unit is None:
+        ans.set("max_count", 2)        # §7.5: at most two Off-Board Strikes per Formation Impulse
+    if mission in ("he", "dpicm", "mlrs"):
+        ans.set("hit_allocation", "each")   # §14.7.2: units in the hex are attacked individually
     markers = t["strike_markers"].get(mission or "")
     if markers is not None:
         where = "off_board" if unit is None else need(unit.type.arty_type, f"units.{unit.key}.arty_type")
         if where in markers:
             ans.set("max_markers", markers[where])
-    if ans.legal is None:
-        ans.set("legal", True)
-    if ans.legal and mission is not None:
-        ctx.stage(("hits", "saves", "net_hits", "units", "hexes", "situation"),
-                  lambda: _strike(ctx, mission, unit))
+    if ans.legal is False or mission is None:
+        return None
+    target = ctx.action.target
+    if isinstance(target, str) and target in ctx.game.units:
+        target = ctx.game.unit(target).hex
+    return Strike(target if isinstance(target, str) else None, mission, firer=unit, caller=spotter)
+
+
+def accuracy(ctx: Ctx, strike: Strike) -> str | None:
+    """§14.5 Scatter Check, before anything else is rolled: on target, scattered one or two
+    hexes in the rolled directions, or cancelled (the Strike is used up; an on-board firer
+    is Ops Complete)."""
+    ans = ctx.answer
+    if not ctx.has_dice("d6"):
+        ans.set("scatter", [])
+        because(ctx, "14.5", "no Scatter Check given: the Strike lands on the target hex")
+        return strike.hex
+    path, cancelled = _scatter_check(ctx)
+    if cancelled:
+        _cancelled(ctx, strike.firer)
+        return None
+    if not path:
+        return strike.hex
+    return _moved(ctx, strike.hex, path)
+
+
+def _moved(ctx: Ctx, hex_id: str, path: list[str]) -> str:
+    """The hex ``path`` (directions N, NE, SE, S, SW, NW, with the map's north up) leads to."""
+    at = ctx.game.hex(hex_id).at
+    if at is None:
+        raise NotStated(f"hexes.{hex_id} position (the hex the Strike scatters to)")
+    by_at = {h.at: h.id for h in ctx.game.hexes.values() if h.at is not None}
+    for direction in path:
+        at = at.neighbor(FLAT_DIRECTION_NAMES.index(direction))
+    landed = by_at.get(at)
+    if landed is None:
+        raise NotStated("the hex the Strike scatters to is off the map")
+    because(ctx, "14.5", f"the FFE marker scatters to {landed}")
+    return landed
+
+
+def strike(ctx: Ctx, strike: Strike, hex_id: str) -> None:
+    _strike(ctx, strike.kind, strike.firer, hex_id)
 
 
 def _spotter(ctx: Ctx, spotter: Unit, *, on_board: bool) -> None:
@@ -92,26 +137,18 @@ def _spotter(ctx: Ctx, spotter: Unit, *, on_board: bool) -> None:
         illegal(ctx, "14.3", f"{spotter.name} has no LOS to the target hex")
 
 
-def _strike_hexes(ctx: Ctx, mission: str) -> list[str]:
-    """The target hex, and for a seven-hex Strike the hexes stated adjacent to it."""
-    target = ctx.action.target
-    if isinstance(target, str) and target in ctx.game.units:
-        target = ctx.game.unit(target).hex
-    if not isinstance(target, str):
-        return []
+def _strike_hexes(ctx: Ctx, mission: str, target: str) -> list[str]:
+    """The hex the Strike landed in, and for a seven-hex Strike its neighbours."""
     hexes = [target]
     if tables()["strike_hexes"].get(mission, 1) > 1:
-        hexes += sorted(h.id for h in ctx.game.hexes.values()
-                        if target in (h.stated.get("adjacent_to") or ()))
+        hexes += [h for h in adjacent_hexes(ctx, target) or () if h != target]
     return hexes
 
 
-def _strike(ctx: Ctx, mission: str, firer: Unit | None) -> None:
-    """Resolve a Strike on target (§14.7-§14.12): every unit in the affected hexes is
+def _strike(ctx: Ctx, mission: str, firer: Unit | None, landed: str) -> None:
+    """Resolve a Strike where it landed (§14.7-§14.12): every unit in the affected hexes is
     attacked on its own; the on-board firer is Ops Complete, an off-board Strike used up."""
-    hexes = _strike_hexes(ctx, mission)
-    if not hexes:
-        return
+    hexes = _strike_hexes(ctx, mission, landed)
     target = hexes[0]
     if mission in ("smoke", "adm", "chemical"):
         marker = {"smoke": "smoke", "adm": "minefield_random", "chemical": "chemical"}[mission]
@@ -256,9 +293,9 @@ def scatter_direction_table(ctx: Ctx) -> None:
     ctx.answer.set("scatter", [scatter_direction(ctx)])
 
 
-def scatter(ctx: Ctx) -> None:
-    """§14.5 Scatter Check: the hexes the FFE marker moves, or a cancelled Strike (the
-    off-board Strike is used up; an on-board firer is Ops Complete)."""
+def _scatter_check(ctx: Ctx) -> tuple[list[str], bool]:
+    """§14.5: 1d6, 1-5 on target; a 6 scatters one hex (direction 1d6), then 1d6: 1-3 it
+    stays, 4-5 it scatters another hex, 6 the Strike is cancelled."""
     t = tables()
     ans = ctx.answer
     first = ctx.roll(1, "d6")[0]
@@ -275,13 +312,23 @@ def scatter(ctx: Ctx) -> None:
     ans.set("cancelled", cancelled)
     because(ctx, "14.5", "Strike cancelled" if cancelled else
             (f"scatters {' then '.join(path)}" if path else "on target"))
-    if not cancelled:
-        return
-    if ctx.action.actor:
-        ctx.emit(StatusChanged(ctx.action.actor, "ops_complete", True))
+    return path, cancelled
+
+
+def _cancelled(ctx: Ctx, firer: Unit | None) -> None:
+    """A cancelled Strike: the on-board firer is Ops Complete, an off-board Strike used up."""
+    if firer is not None:
+        ctx.emit(StatusChanged(firer.key, "ops_complete", True))
     else:
         left = need(ctx.game.facts.get("strikes_left"), "situation.strikes_left")
-        ans.set("situation", {"strikes_left": left - 1})
+        ctx.answer.set("situation", {"strikes_left": left - 1})
+
+
+def scatter(ctx: Ctx) -> None:
+    """§14.5 Scatter Check on its own: the hexes the FFE marker moves, or a cancelled Strike."""
+    _, cancelled = _scatter_check(ctx)
+    if cancelled:
+        _cancelled(ctx, ctx.game.unit(ctx.action.actor) if ctx.action.actor else None)
 
 
 def spotter_check(ctx: Ctx) -> None:
