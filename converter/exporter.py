@@ -25,7 +25,7 @@ from converter.vassal.module import Module, PieceSlot
 from converter.vassal.obfuscation import VCSK, Obfuscation
 from converter.vassal.save import SavedGame
 from converter.vassal.sequence import join
-from referee.events import (Event, MarkerFlipped, MarkerPlaced, MarkerRemoved, StatusChanged, UnitDisrupted,
+from referee.events import (MissionsSpent, Event, MarkerFlipped, MarkerPlaced, MarkerRemoved, StatusChanged, UnitDisrupted,
                             UnitEliminated, UnitMoved, UnitPlaced, UnitRallied, UnitReduced, UnitRemoved,
                             UnitRestored)
 from referee.events import apply as apply_event
@@ -216,6 +216,13 @@ class _Writer:
     def apply(self, event: Event) -> None:
         before = self.game
         self.game = apply_event(self.game, event)
+        if isinstance(event, MissionsSpent):
+            prop = self.profile.missions_properties.get(event.side)
+            if prop is None:
+                raise ProfileError(f"the profile names no property for {event.side}'s fire missions "
+                                   "(missions_properties)", file=self.profile.file)
+            self.save.set_global_property(prop, str(self.game.missions_left.get(event.side, 0)))
+            return
         if isinstance(event, (MarkerPlaced, MarkerRemoved, MarkerFlipped)):
             self.hex_event(event)
             return

@@ -297,6 +297,10 @@ def resolve_actions(game: Game, specs: Sequence[ActionSpec], ruleset: Ruleset, d
 
 # -- the report -----------------------------------------------------------------------------
 
+def position_units(outcome: Outcome) -> set[str]:
+    return set(outcome.before.units)
+
+
 def report_text(outcome: Outcome, position_name: Callable[[str], str], hex_of: Callable[[str], str | None]) -> str:
     """The chat-ready report: each action, its rolls, the rule decisions, the results."""
     lines: list[str] = []
@@ -312,9 +316,14 @@ def report_text(outcome: Outcome, position_name: Callable[[str], str], hex_of: C
             where = hex_of(key)
             return f"{position_name(key)} ({where})" if where else position_name(key)
         weapon = f" {step.action.weapon.upper()}" if step.action.weapon else ""
-        head = f"{step.action.kind.replace('_', ' ')}{weapon}: {who(actor)}"
+        if step.action.mission is not None and step.action.mission.type:
+            weapon = f" {step.action.mission.type.upper()}"
+        caller = actor or step.action.spotter
+        head = f"{step.action.kind.replace('_', ' ')}{weapon}: {who(caller)}"
+        if actor is None and step.action.spotter:
+            head += " calls"
         if target:
-            head += f" -> {who(target)}"
+            head += f" -> {who(target) if target in position_units(outcome) else target}"
         lines.append(head)
         for label, values in answer.rolls:
             lines.append(f"  roll {label}: {' '.join(map(str, values))}")

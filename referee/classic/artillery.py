@@ -6,7 +6,7 @@ from __future__ import annotations
 from referee import damage
 from referee.artillery import Strike, adjacent_hexes
 from referee.errors import NotStated, NotSupported, RefereeError
-from referee.events import MarkerPlaced, MarkerRemoved, StatusChanged, UnitDisrupted
+from referee.events import MarkerPlaced, MarkerRemoved, MissionsSpent, StatusChanged, UnitDisrupted
 from referee.classic.ranged import terrain_db
 from referee.model import Unit, need
 from referee.ruleset import Ctx
@@ -39,11 +39,28 @@ def _spotter_ok(ctx: Ctx, spotter: Unit, firer: Unit | None, mission: bool = Tru
     if firer is not None and spotter.formation != firer.formation:
         ctx.answer.illegal("§1.3.4.3, 001 §8.6", f"{spotter.name} is not of {firer.name}'s Formation")
         return False
-    if ctx.game.facts.relation(spotter.key).los is False:
-        ctx.answer.illegal("§8.0", f"{spotter.name} has no LOS to the target")
+    blocked = _blocked_to_target(ctx, spotter)
+    if ctx.game.facts.relation(spotter.key).los is False or blocked:
+        ctx.answer.illegal("§8.0", f"{spotter.name} has no LOS to the target" + (f": {blocked}" if blocked else ""))
         return False
     ctx.answer.because("§8.0", f"{spotter.name} calls the fire")
     return True
+
+
+def _blocked_to_target(ctx: Ctx, spotter: Unit) -> str | None:
+    """Traced on the map: why the LOS from the caller to the target hex is blocked (§7), or None."""
+    from dataclasses import replace
+    from referee import los, situation
+    target = ctx.action.target
+    hex_id = ctx.game.unit(target).hex if isinstance(target, str) and target in ctx.game.units else target
+    if not isinstance(hex_id, str) or situation.position(ctx.game, spotter.key) is None \
+            or ctx.game.hex(hex_id).at is None or ctx.game.facts.relation(spotter.key).los is not None:
+        return None
+    if ctx.game.hex(hex_id).at.distance(situation.position(ctx.game, spotter.key)) <= 1:
+        return None
+    probe = ctx.game.with_unit(Unit("__target_hex__", hex=hex_id, side=None))
+    blocked, why = los.unit_blocked(ctx.probe(replace(probe)), spotter, probe.unit("__target_hex__"))
+    return f"{why} ({hex_id})" if blocked else None
 
 
 def _on_map(ctx: Ctx, firer: Unit) -> bool:
@@ -101,8 +118,11 @@ def fire_mission(ctx: Ctx) -> Strike | None:
     if firer is not None and firer.current.he is not None:
         fp = fp if fp is not None else firer.current.he.fp
         to_hit = to_hit if to_hit is not None else firer.current.he.to_hit
-    if ctx.game.missions_left.get(kind) == 0:
-        ans.illegal("§8.0", f"no {kind.upper()} fire missions are left")
+    side = (caller or firer).side if (caller or firer) is not None else action.side
+    allotment = side if firer is None and side in ctx.game.missions_left else kind
+    left = ctx.game.missions_left.get(allotment)
+    if left is not None and left < (action.count or 1):
+        ans.illegal("§8.0", f"{allotment}: {left} fire mission(s) left, {action.count or 1} called")
     if kind == "mlrs":
         ctx.params.require("mlrs", "001 §8.6 MLRS Strike")
         side = need(action.side or (firer.side if firer else None), "query.side")
@@ -120,6 +140,8 @@ def fire_mission(ctx: Ctx) -> Strike | None:
     if firer is not None:
         ctx.emit(StatusChanged(firer.key, "ops_complete", True))
         ans.because("§1.3.4.3, 001 §8.6", f"{firer.name} is marked Ops Complete")
+    elif left is not None and allotment == side:
+        ctx.emit(MissionsSpent(side, action.count or 1))
     hex_id = action.target if isinstance(action.target, str) and action.target not in ctx.game.units \
         else (ctx.game.unit(action.target).hex if isinstance(action.target, str) else None)
     return Strike(hex_id, kind, fp, to_hit, firer, caller if firer is None else None, roll_required)
@@ -192,7 +214,7 @@ def barrage(ctx: Ctx, hex_id: str, kind: str, fp: int, to_hit: int) -> None:
     net = max(0, hits - saves)
     ans.set("saves", saves)
     ans.set("net_hits", net)
-    ans.because("§8.1", f"{fp} dice at {to_hit}+: {hits} hits; {db} DB dice at 5+: {saves} saved; {net} net")
+    ans.because("§8.1", f"{fp} dice at {to_hit}+: {hits} hit(s); {db} DB dice at 5+: {saves} saved; {net} net")
     for key, n in damage.spread(ctx, [u.key for u in units], net).items():
         damage.take_hits(ctx, key, n, barrage=kind == "he")
     damage.aftermath(ctx, [u.key for u in units])
