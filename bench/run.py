@@ -9,6 +9,8 @@ judged against, so the ratio holds on any machine:
 * line-of-sight checks against a naive sampled line -- ``bench_los.py``;
 * exact combat odds against plain ``Fraction`` arithmetic and against sampling --
   ``bench_odds.py``;
+* validating a real log with its replay against ``wawkit inspect`` of the same file --
+  ``bench_validate.py``;
 
 plus the peak memory (``tracemalloc``) of decoding the largest save of the corpus to
 typed pieces. A ``bench_*.py`` this script has no row for is run as it is and listed
@@ -135,32 +137,17 @@ def buildfile_rows(repeat: int) -> list[Row]:
 
 
 def los_rows(sample_size: int) -> list[Row]:
+    """The referee's own LOS function and procedure on a real position (``bench_los.py``)."""
     bench = load("bench_los")
-    board = bench.make_board(1944)
-    pairs = bench.pairs_within(board)
-    sample = random.Random(1944).sample(pairs, min(sample_size, len(pairs)))
-    checker = bench.ShapeChecker(board)
-    checker.prepare(bench.MAX_RANGE)
-    naive_time, _ = bench.timed(lambda a, b: bench.naive_check(board, a, b), sample)
-    trace_time, traced = bench.timed(lambda a, b: bench.trace_check(board, a, b), sample)
-    shape_time, _ = bench.timed(checker.check, pairs)
-    referee = bench.referee_checker(board)
-    bench.timed(referee, sample[:500])
-    referee_sample = sample[:2000]
-    referee_time, _ = bench.timed(referee, referee_sample)
-    open_checker = bench.ShapeChecker({hex_: bench.CLEAR for hex_ in board})
-    open_checker.prepare(bench.MAX_RANGE)
-    open_time, _ = bench.timed(open_checker.check, pairs)
-    naive_rate = len(sample) / naive_time
+    m = bench.measure(sample_size)
+    naive = m["naive_rate"]
     rows = []
-    for case, count, took, target in (("trace_line (public API)", len(sample), trace_time, None),
-                                      ("referee LOS procedure (classic, full rules)", len(referee_sample),
-                                       referee_time, None),
-                                      ("line shapes, all pairs", len(pairs), shape_time, 100_000),
-                                      ("line shapes, open board", len(pairs), open_time, 100_000)):
-        rate = count / took
-        rows.append(Row("LOS", case, f"{rate:,.0f} checks/s", f"naive {naive_rate:,.0f}/s", rate / naive_rate,
-                        ">= 100,000 checks/s" if target else "", rate >= target if target else None))
+    for case, key, target in (("referee los.sight, all pairs within 20 hexes", "referee_rate", bench.TARGET),
+                              ("referee los.sight, open board", "open_rate", bench.TARGET),
+                              ("ruleset.check(los), 2,000 positions", "check_rate", None)):
+        rate = m[key]
+        rows.append(Row("LOS", case, f"{rate:,.0f} checks/s", f"naive line {naive:,.0f}/s", rate / naive,
+                        f">= {target:,} checks/s" if target else "", rate >= target if target else None))
     return rows
 
 
@@ -178,6 +165,13 @@ def odds_rows(repeat: int) -> list[Row]:
                 fast / sampled, "", None)]
 
 
+def validate_rows(repeat: int) -> list[Row]:
+    bench = load("bench_validate")
+    return [Row("validate", f"{name} with replay, {reading}", seconds(took), f"inspect {seconds(base)}", took / base,
+                f"<= {bench.TARGET:.0f}x inspect", took / base <= bench.TARGET)
+            for name, reading, took, base in bench.rows(repeat)]
+
+
 def memory_row() -> Row:
     bench = load("bench_decode")
     largest = bench.largest_corpus_save()
@@ -193,7 +187,7 @@ def memory_row() -> Row:
 
 
 #: Benchmarks with rows above; any other ``bench_*.py`` is run as a script.
-ADAPTED = {"bench_decode", "bench_buildfile", "bench_los", "bench_odds"}
+ADAPTED = {"bench_decode", "bench_buildfile", "bench_los", "bench_odds", "bench_validate"}
 
 
 def other_rows() -> list[Row]:
@@ -283,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     start = time.perf_counter()
     rows = [*decode_rows(args.repeat), *buildfile_rows(args.repeat), *los_rows(args.los_sample),
-            *odds_rows(args.repeat), memory_row(), *other_rows()]
+            *odds_rows(args.repeat), *validate_rows(args.repeat), memory_row(), *other_rows()]
     took = time.perf_counter() - start
     print(table(rows))
     print()

@@ -13,10 +13,10 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from types import MappingProxyType
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
-from converter.errors import ProfileError
-from converter.importer import Imported, name_point, save_frames
+from converter.errors import GeometryError, ProfileError
+from converter.importer import Imported, PositionReader, name_point, save_frames
 from converter.profile import FLAG_MARKERS, Profile, Selector, UnitRule, prototype_texts, seen
 from converter.unit_table import TableEntry, UnitTable
 from converter.vassal.container import Container, Entry
@@ -28,6 +28,8 @@ from converter.vassal.sequence import join
 from referee.events import (MissionsSpent, Event, MarkerFlipped, MarkerPlaced, MarkerRemoved, StatusChanged, UnitDisrupted,
                             UnitEliminated, UnitMoved, UnitPlaced, UnitRallied, UnitReduced, UnitRemoved,
                             UnitRestored)
+from referee.diff import NoEvent
+from referee.diff import events_between as diff_events
 from referee.events import apply as apply_event
 from referee.model import Game, Status, Unit
 
@@ -262,15 +264,29 @@ class _Writer:
             found = location
         return found
 
-    def leave_map(self, key: str, location: str) -> None:
+    def place_point(self, location: str) -> tuple[str, int, int] | None:
+        """Where a unit goes in a place that is not a hex: a holding map (onto its first stack,
+        else its middle), or a box drawn on the main map (a zone or region named so)."""
         map_name = self.map_for(location)
-        if map_name is None:
-            for _, marker_id in self.unit_markers.pop(key, []):
+        if map_name is not None:
+            return (map_name, *self.holding_point(map_name))
+        try:
+            return (self.profile.main_map, *self.hex_point(location))
+        except GeometryError:
+            return None
+
+    def leave_map(self, key: str, location: str) -> None:
+        if location == "eliminated" and self.map_for(location) is None:
+            for _, marker_id in self.unit_markers.pop(key, []):     # no Destroyed map: the counter goes
                 self.save.remove_piece(marker_id)
             self.save.remove_piece(self.pieces.pop(key))
             self.removed.add(key)
             return
-        self.move_unit(key, map_name, *self.holding_point(map_name))
+        where = self.place_point(location)
+        if where is None:
+            raise ProfileError(f"unit {key!r} goes to {location!r}, which is neither a holding map of the profile "
+                               "nor a place on its main map", file=self.profile.file, piece=self.pieces.get(key))
+        self.move_unit(key, *where)
 
     def status_event(self, key: str, field_name: str, value: Any, old: Status) -> None:
         if field_name == "ammo":
@@ -402,13 +418,22 @@ class _Palette:
         return candidates[0]
 
 
-def export_game(game: Game, module: Module, profile: Profile, table: UnitTable) -> tuple[SavedGame, dict[str, str]]:
+def export_game(game: Game, module: Module, profile: Profile, table: UnitTable, *,
+                positions: Mapping[str, tuple[str | None, int, int]] | None = None,
+                notes: list[str] | None = None) -> tuple[SavedGame, dict[str, str]]:
     """A new save of ``module`` showing ``game``; returns it and the piece id of each unit.
 
     Units are created from the module's PieceSlots in the order of their keys'
     numbers, so importing the save gives the same keys back; markers are copied from
-    the marker PieceSlots the profile names, each right above its unit.
+    the marker PieceSlots the profile names, each right above its unit. A unit on the
+    map goes to its hex; a unit in a place goes back where the save it was imported from
+    had it (``positions``) while it is still in that place -- a place the profile does not
+    know (a display, a map of another module version) included, each noted in ``notes`` --
+    else to its holding map or the box of that name on the main map.
     """
+    positions = positions or {}
+    reader = PositionReader(module, profile, table)
+    kept: dict[str, list[str]] = {}
     save = empty_save(module)
     if profile.turn_property is not None and game.turn is not None:
         save.set_global_property(profile.turn_property, str(game.turn))
@@ -435,10 +460,7 @@ def export_game(game: Game, module: Module, profile: Profile, table: UnitTable) 
                 raise ProfileError(f"unit {key!r} is on the map without a hex")
             writer.move_unit(key, profile.main_map, *writer.hex_point(unit.hex))
         else:
-            map_name = writer.map_for(unit.location)
-            if map_name is None:
-                raise ProfileError(f"unit {key!r} is in {unit.location!r}, which no holding map of the profile holds")
-            writer.move_unit(key, map_name, *writer.holding_point(map_name))
+            writer.move_unit(key, *_place_of(writer, reader, unit, positions.get(key), kept))
         status = unit.status
         for name in FLAG_MARKERS:
             if getattr(status, name):
@@ -448,54 +470,53 @@ def export_game(game: Game, module: Module, profile: Profile, table: UnitTable) 
     for hex_state in game.hexes.values():
         for marker in sorted(hex_state.markers):
             writer.hex_event(MarkerPlaced(hex_state.id, marker))
+    if notes is not None:
+        for place, keys in sorted(kept.items()):
+            why = "no holding map of the profile" if any(place in (m.name, m.id) for m in module.maps) else \
+                "a map the module does not have"
+            notes.append(f"{len(keys)} unit(s) kept where the save had them in {place!r}, a place the profile does "
+                         f"not know ({why}): {', '.join(keys[:8])}{' ...' if len(keys) > 8 else ''}")
     return save, created
 
 
 
 
 
+def _place_of(writer: _Writer, reader: PositionReader, unit: Unit, recorded: tuple[str | None, int, int] | None,
+              kept: dict[str, list[str]]) -> tuple[str, int, int]:
+    """Where a unit that is not in a hex goes in a new save (see :func:`export_game`); a unit
+    kept in a place the profile does not know is added to ``kept`` (place -> unit keys)."""
+    if recorded is not None and recorded[0] is not None:
+        location, _ = reader.location(reader.place(recorded, {}))
+        if location == unit.location:
+            if writer.map_for(unit.location) is None and recorded[0] != writer.profile.main_map:
+                kept.setdefault(unit.location, []).append(unit.key)
+            return recorded[0], recorded[1], recorded[2]
+    where = writer.place_point(unit.location)
+    if where is None:
+        raise ProfileError(f"unit {unit.key!r} is in {unit.location!r}, which is neither a holding map of the profile "
+                           "nor a place on its main map, and the scenario does not say where its piece lay "
+                           "(vassal.positions)", file=writer.profile.file)
+    return where
+
+
 # -- the events between two positions --------------------------------------------------------
 
 def events_between(before: Game, after: Game) -> list[Event]:
-    """The events that turn ``before`` into ``after`` (as far as a save can show them).
+    """The events that turn ``before`` into ``after`` as far as a save can show them: the
+    referee's diff (:func:`referee.diff.events_between`) over the statuses a profile can mark.
 
-    Used to write an edited scenario back onto the save it was imported from. Units
-    must be the same on both sides; a Reduced unit back at full strength on the map is
-    a step restored (WaW85 §6.0), and other model fields are not written to saves.
+    Used to write an edited scenario back onto the save it was imported from; other model
+    fields are not written to saves.
     """
-    events: list[Event] = []
     if set(before.units) != set(after.units):
         added, gone = sorted(set(after.units) - set(before.units)), sorted(set(before.units) - set(after.units))
         raise ProfileError(f"the scenario's units differ from the save's (only in the scenario: {added}; "
                            f"only in the save: {gone})")
-    for key, new in after.units.items():
-        old = before.units[key]
-        if new.location != old.location:
-            if new.location == "eliminated":
-                events.append(UnitEliminated(key))
-            elif new.location == "map":
-                events.append(UnitPlaced(key, new.hex, new.strength))
-            else:
-                events.append(UnitRemoved(key, new.location))
-        elif new.on_map and new.hex != old.hex:
-            events.append(UnitMoved(key, new.hex))
-        if new.strength != old.strength and not (new.location != old.location and new.location == "map"):
-            if (old.strength, new.strength) == ("reduced", "full"):
-                events.append(UnitRestored(key))
-            elif new.strength == "reduced":
-                events.append(UnitReduced(key))
-            else:
-                raise ProfileError(f"unit {key!r}: {old.strength} -> {new.strength} is no event a save can show")
-        if new.status.disrupted != old.status.disrupted:
-            events.append(UnitDisrupted(key) if new.status.disrupted else UnitRallied(key))
-        for name in (*FLAG_MARKERS, "ammo"):
-            if name != "disrupted" and getattr(new.status, name) != getattr(old.status, name):
-                events.append(StatusChanged(key, name, getattr(new.status, name)))
-    for hex_id in sorted(set(before.hexes) | set(after.hexes)):
-        old_markers = before.hexes[hex_id].markers if hex_id in before.hexes else frozenset()
-        new_markers = after.hexes[hex_id].markers if hex_id in after.hexes else frozenset()
-        events += [MarkerRemoved(hex_id, m) for m in sorted(old_markers - new_markers)]
-        events += [MarkerPlaced(hex_id, m) for m in sorted(new_markers - old_markers)]
-    return events
+    try:
+        return diff_events(before, after, (*FLAG_MARKERS, "ammo"))
+    except NoEvent as error:
+        raise ProfileError(f"{error} a save can show") from None
+
 
 __all__ = ["DATE_SAVED", "apply_events", "as_saved", "empty_save", "events_between", "export_game"]

@@ -197,6 +197,15 @@ class ReducedSide:
 
 
 @dataclass(frozen=True)
+class StatusProperty:
+    """A status shown by a Marker or Dynamic Property of the unit's own piece: on at ``value``, off at ``off``."""
+
+    property: str
+    value: str
+    off: str = ""
+
+
+@dataclass(frozen=True)
 class UnitRule:
     index: int
     match: Selector
@@ -207,14 +216,33 @@ class UnitRule:
     reduced: ReducedSide | None
     table_where: Mapping[str, tuple[str, ...]]
     status_layers: Mapping[str, tuple[str, int]] = field(default_factory=dict)
+    status_properties: Mapping[str, StatusProperty] = field(default_factory=dict)
 
     def accepts(self, entry: Any) -> bool:
         return all(getattr(entry, k, None) in values for k, values in self.table_where.items())
 
 
+@dataclass(frozen=True)
+class Rules:
+    """The rules a module's positions are judged by: a ruleset and (classic) its book."""
+
+    ruleset: str
+    book: str | None = None
+
+    @property
+    def name(self) -> str:
+        """As ``--ruleset`` spells it: ``classic:untold``, ``waw85``."""
+        return f"{self.ruleset}:{self.book}" if self.book else self.ruleset
+
+
+#: The rules of a profile that names none: the classic rules as The Untold Stories reads them.
+DEFAULT_RULES = Rules("classic", "untold")
+
+
 @dataclass
 class Profile:
-    """A module profile, read and checked."""
+    """A module profile, read and checked. ``rules`` None: a module of another game, judged
+    for soundness only (never by World at War's rules)."""
 
     name: str
     module: str
@@ -232,6 +260,7 @@ class Profile:
     units_file: str | None = None
     terrain_file: str | None = None
     board_aliases: dict[str, tuple[str, int, int]] = field(default_factory=dict)
+    rules: Rules | None = DEFAULT_RULES
 
     @classmethod
     def from_document(cls, data: Mapping[str, Any], *, file: str | None = None) -> "Profile":
@@ -250,7 +279,9 @@ class Profile:
             rules.append(UnitRule(i, Selector.of(raw["match"], f"{path}.match", file), ValueRule(f"{path}.type", raw["type"]),
                                   value("side"), value("nation"), value("formation"), reduced,
                                   {k: tuple(v) for k, v in (raw.get("table_where") or {}).items()},
-                                  {k: (v["layer"], v["level"]) for k, v in (raw.get("status_layers") or {}).items()}))
+                                  {k: (v["layer"], v["level"]) for k, v in (raw.get("status_layers") or {}).items()},
+                                  {k: StatusProperty(v["property"], v["value"], v.get("off", ""))
+                                   for k, v in (raw.get("status_properties") or {}).items()}))
         markers: dict[str, Selector] = {}
         for name, raw in (data.get("unit_markers") or {}).items():
             if name == "ammo":
@@ -270,7 +301,18 @@ class Profile:
                    eliminate_to, data.get("unit_table"), data.get("turn_property"),
                    dict(data.get("missions_properties") or {}), file,
                    _beside(file, data.get("units_file")), _beside(file, data.get("terrain_file")),
-                   {name: (raw["board"], raw["x"], raw["y"]) for name, raw in (data.get("board_aliases") or {}).items()})
+                   {name: (raw["board"], raw["x"], raw["y"]) for name, raw in (data.get("board_aliases") or {}).items()},
+                   _rules(data.get("rules", "default"), file))
+
+    def ruleset_name(self, override: str | None = None) -> str | None:
+        """The ruleset positions are judged by, as ``--ruleset`` spells it (``override`` when
+        given); None for a module of another game. Such a module takes no ``override``."""
+        if self.rules is None:
+            if override is not None:
+                raise ProfileError(f"the profile says module {self.module!r} is judged by no rules (rules: none): "
+                                   f"--ruleset {override} does not apply to it", file=self.file)
+            return None
+        return override or self.rules.name
 
     # -- classifying pieces -----------------------------------------------------------
     def unit_rule(self, piece: Piece) -> UnitRule | None:
@@ -303,6 +345,20 @@ class Profile:
         return None
 
 
+def _rules(raw: Any, file: str | None) -> Rules | None:
+    """The profile's ``rules``: none, a ruleset (classic takes a book), or the default."""
+    if raw == "default":
+        return DEFAULT_RULES
+    if raw == "none":
+        return None
+    ruleset, book = raw["ruleset"], raw.get("book")
+    if ruleset == "classic":
+        return Rules("classic", book or "untold")
+    if book is not None:
+        raise ProfileError(f"rules.book: {ruleset} has no book to choose ({book!r} is a classic book)", file=file)
+    return Rules(ruleset)
+
+
 def _beside(profile_file: str | None, name: str | None) -> str | None:
     """A file named in a profile, relative to the profile's own folder."""
     if name is None:
@@ -314,5 +370,5 @@ def read_profile(path: str | os.PathLike[str]) -> Profile:
     return Profile.from_document(load_document(path, "profile"), file=str(path))
 
 
-__all__ = ["FLAG_MARKERS", "Profile", "ReducedSide", "SeenPiece", "Selector", "UnitRule", "ValueRule", "image_match",
+__all__ = ["DEFAULT_RULES", "FLAG_MARKERS", "Profile", "Rules", "StatusProperty", "ReducedSide", "SeenPiece", "Selector", "UnitRule", "ValueRule", "image_match",
            "prototype_texts", "read_profile", "seen"]

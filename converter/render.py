@@ -407,15 +407,21 @@ def _is_save(path: str | os.PathLike[str]) -> bool:
 def picture(source: str | os.PathLike[str], output: str | os.PathLike[str], *, module: str | None = None,
             profile: str | None = None, units: str | None = None, map_name: str | None = None,
             sights: Iterable[tuple[str, str]] = (),
-            audit: str | None = None, ruleset: str = "classic") -> Scene:
+            audit: str | None = None, ruleset: str | None = None) -> Scene:
     """Draw a save (read through module + profile) or a scenario file, annotate it, write the PNG."""
     title = os.path.basename(str(source))
+    rules = ruleset or "classic"
     if _is_save(source):
         if module is None or profile is None:
             raise RenderError("a save is drawn through its module and profile: give --module and --profile",
                               file=str(source))
         position = read_position(source, module, profile, units=units)
         game = position.game
+        judged = position.profile.ruleset_name(ruleset) if sights else rules
+        if judged is None:
+            raise RenderError(f"--los asks the referee, but the profile says module {position.profile.module!r} "
+                              "is judged by no rules (rules: none)", file=profile)
+        rules = judged
         chosen_map = map_name or position.profile.main_map
         layout = position.save.board_layouts().get(chosen_map)
         if layout and any(placed.name in position.profile.board_aliases for placed in layout):
@@ -431,7 +437,7 @@ def picture(source: str | os.PathLike[str], output: str | os.PathLike[str], *, m
             scene = scene_for_map(game, module_obj, chosen_map, title=title)
         else:
             scene = scene_for_game(game, title=title)
-    referee = ruleset_named(ruleset)
+    referee = ruleset_named(rules) if sights else None
     for first, second in sights:
         actor = resolve_actor(game, first, f"--los {first} {second}")
         add_sight(scene, game, referee, actor.key, resolve_target(game, actor, second, f"--los {first} {second}"))

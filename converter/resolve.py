@@ -22,11 +22,8 @@ from converter.actions_text import TUPLE_FIELDS, ActionSpec, ActionSyntaxError
 from converter.audit import AuditRecord, describe_input, event_record, plain, rolls_of, sha256_bytes
 from converter.errors import WawkitError
 from converter.exporter import apply_events
-from converter.report import Finding
-from converter.importer import Imported, import_save
-from converter.profile import Profile, read_profile
-from converter.terrain import read_terrain
-from converter.unit_table import read_unit_table
+from converter.importer import Imported, read_inputs
+from converter.profile import Profile
 from converter.vassal.container import read_container
 from converter.vassal.module import Module
 from converter.vassal.save import SavedGame
@@ -78,24 +75,15 @@ def read_position(save: str | os.PathLike[str] | SavedGame, module: str | os.Pat
     profile names unless ``units`` / ``terrain`` are given."""
     module_obj = module if isinstance(module, Module) else Module.read(module)
     save_obj = save if isinstance(save, SavedGame) else read_save(save)
-    loaded = read_profile(profile)
-    units_file = units or loaded.units_file
-    terrain_file = terrain or loaded.terrain_file
-    if units_file is None:
-        raise ResolveError("no unit table: give --units or name units_file in the profile", file=str(profile))
-    table = read_unit_table(units_file, loaded.unit_table)
-    terrain_map = read_terrain(terrain_file) if terrain_file else None
-    imported = import_save(save_obj, module_obj, loaded, table, terrain_map)
+    read = read_inputs(profile, units, terrain)
+    imported = read.reader(module_obj).read(save_obj)
     inputs: dict[str, Path] = {}
     if save_obj.path:
         inputs["save"] = Path(save_obj.path)
     if module_obj.file:
         inputs["module"] = Path(module_obj.file)
-    inputs["profile"] = Path(profile)
-    inputs["units"] = Path(units_file)
-    if terrain_file:
-        inputs["terrain"] = Path(terrain_file)
-    return Position(save_obj, module_obj, imported.game, dict(imported.pieces), loaded, imported, inputs)
+    inputs.update({role: Path(file) for role, file in read.files.items()})
+    return Position(save_obj, module_obj, imported.game, dict(imported.pieces), read.profile, imported, inputs)
 
 
 def read_save(path: str | os.PathLike[str]) -> SavedGame:
@@ -106,20 +94,6 @@ def read_save(path: str | os.PathLike[str]) -> SavedGame:
     numbers = [int(pid) for pid in probe.pieces if pid.isdigit()]
     counter = itertools.count(max(numbers, default=0) + 1)
     return SavedGame(container, clock=lambda: next(counter))
-
-
-def position_reader(module: Module, profile: str, ruleset: str = "classic", units: str | None = None) \
-        -> Callable[[SavedGame], tuple[Game, dict[str, str], Ruleset, list[Any]]]:
-    """For ``wawkit validate``: a function from a save to its Game, piece ids, ruleset, and a
-    finding for each piece the profile does not recognise."""
-    chosen = ruleset_named(ruleset)
-
-    def read(save: SavedGame) -> tuple[Game, dict[str, str], Ruleset, list[Any]]:
-        position = read_position(save, module, profile, units=units)
-        unknown = [Finding("warning", "not-recognised", f"the profile does not recognise this piece: {u.reason}",
-                           piece=u.piece, name=u.name, hex=u.location) for u in position.imported.unrecognised]
-        return position.game, position.piece_of, chosen, unknown
-    return read
 
 
 def ruleset_named(name: str) -> Ruleset:
@@ -354,10 +328,15 @@ class Resolved:
     """Given dice no roll asked for: a player who copied too many has likely misaligned the rest."""
 
 
-def run(position: Position, specs: Sequence[ActionSpec], *, ruleset: str = "classic",
+def run(position: Position, specs: Sequence[ActionSpec], *, ruleset: str | None = None,
         dice: Sequence[int] | None = None, seed: int | None = None, audit_dir: str | os.PathLike[str] = ".",
         actions_input: str | os.PathLike[str] | None = None) -> Resolved:
-    """Resolve ``specs`` on a position; the save is edited in memory (written by the caller)."""
+    """Resolve ``specs`` on a position by the rules its profile names (or ``ruleset``); the
+    save is edited in memory (written by the caller)."""
+    ruleset = position.profile.ruleset_name(ruleset)
+    if ruleset is None:
+        raise ResolveError(f"the profile says module {position.profile.module!r} is judged by no rules (rules: none): "
+                           "there is nothing the referee can resolve", file=position.profile.file)
     chosen = ruleset_named(ruleset)
     source, dice_record = dice_source(dice, seed)
     outcome = resolve_actions(position.game, specs, chosen, source)
@@ -413,6 +392,6 @@ def replay_record(record: AuditRecord, paths: Mapping[str, Path]) -> AuditRecord
     return again.record
 
 
-__all__ = ["Position", "read_position", "position_reader", "ruleset_named", "LabelledDice", "dice_source",
+__all__ = ["Position", "read_position", "ruleset_named", "LabelledDice", "dice_source",
            "parse_dice", "resolve_actions", "Outcome", "Refusal", "Step", "report_text", "run", "Resolved",
            "replay_record", "ResolveError"]

@@ -38,6 +38,8 @@ class Scenario:
     module: str | None = None
     save: str | None = None
     unrecognised: list[dict[str, Any]] = field(default_factory=list)
+    positions: dict[str, tuple[str | None, int, int]] = field(default_factory=dict)
+    """Unit key -> (map, x, y) of its piece in the save it came from (module board frame)."""
 
 
 # -- writing ------------------------------------------------------------------------------
@@ -109,18 +111,32 @@ def to_document(scenario: Scenario) -> dict[str, Any]:
         doc["formations"] = [_plain(f) for f in game.formations.values()]
     if game.facts != Facts():
         doc["facts"] = _plain(game.facts)
+    positions = {key: _Flow(where) for key, where in scenario.positions.items()}
     vassal = {k: v for k, v in (("module", scenario.module), ("save", scenario.save),
-                                ("pieces", scenario.pieces), ("unrecognised", scenario.unrecognised)) if v}
+                                ("pieces", scenario.pieces), ("unrecognised", scenario.unrecognised),
+                                ("positions", positions)) if v}
     if vassal:
         doc["vassal"] = vassal
     return doc
+
+
+class _Flow(list):  # type: ignore[type-arg]
+    """A short list written on one line in YAML (a piece's [map, x, y])."""
+
+
+class _Dumper(yaml.SafeDumper):
+    """YAML as ``safe_dump`` writes it, with :class:`_Flow` lists on one line."""
+
+
+_Dumper.add_representer(_Flow, lambda dumper, data: dumper.represent_sequence("tag:yaml.org,2002:seq", data,
+                                                                              flow_style=True))
 
 
 def dumps(scenario: Scenario, fmt: str = "yaml") -> str:
     doc = to_document(scenario)
     if fmt == "json":
         return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
-    return yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=110)
+    return yaml.dump(doc, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=110)
 
 
 def write_scenario(scenario: Scenario, path: str | os.PathLike[str], *, overwrite: bool = False) -> None:
@@ -188,8 +204,9 @@ def from_document(doc: Mapping[str, Any], *, file: str | None = None) -> Scenari
     game = Game(units=_mapping(units), hexes=_mapping(hexes), facts=facts, formations=_mapping(formations),
                 turn=doc.get("turn"), phase=doc.get("phase"), missions_left=_mapping(doc.get("missions_left") or {}))
     vassal = doc.get("vassal") or {}
+    positions = {key: (where[0], where[1], where[2]) for key, where in (vassal.get("positions") or {}).items()}
     return Scenario(game, doc.get("name"), dict(vassal.get("pieces") or {}), vassal.get("module"), vassal.get("save"),
-                    list(vassal.get("unrecognised") or ()))
+                    list(vassal.get("unrecognised") or ()), positions)
 
 
 def loads(text: str, *, file: str | None = None, fmt: str | None = None) -> Scenario:

@@ -127,20 +127,23 @@ class BoardHex:
 
 def board_hexes(module: Module, map_name: str, board: str,
                 layout: Any = None) -> Iterator[BoardHex]:
-    """Every named hex whose centre lies on ``board`` (as laid out on ``map_name``)."""
-    geometry = module.map(map_name).geometry(layout)
+    """Every hex whose centre lies on ``board`` (as laid out on ``map_name``), by its name:
+    VASSAL's, or wawkit's on a grid without numbering (:mod:`converter.vassal.grids.assigned`).
+    On a board whose grid is zoned, the hexes of its background grid outside the boxes
+    (zones named for themselves) drawn on it."""
+    geometry = module.map(map_name).geometry(layout, assign_names=True)
     for placement in geometry.placement(board):
         grid = placement.board.grid
+        cells = getattr(grid, "background", None) if getattr(grid, "kind", None) == "zoned" else grid
         size = placement.board.size
-        if grid is None or not hasattr(grid, "cells") or size is None:
+        if cells is None or getattr(cells, "kind", None) != "hex" or size is None:
             raise GeometryError(f"board {board!r} has no hex grid wawkit can enumerate (or no image size)",
                                 file=module.file)
-        for cell in grid.cells(size):
-            lx, ly = grid.cell_center(cell)
-            name = grid.location_name(lx, ly, size)
-            if name is None:
+        for cell in cells.cells(size):
+            x, y = placement.to_map(*cells.cell_center(cell))
+            name = geometry.location_name(x, y)
+            if name is None or geometry.cell_grid(x, y) is None:
                 continue
-            x, y = placement.to_map(lx, ly)
             q, r, _ = cell.cube()
             yield BoardHex(name, x, y, Hex(q, r))
 
@@ -239,6 +242,8 @@ def draft(module: Module, board: str, palette: Mapping[str, list[tuple[int, int,
             chosen[cell.name] = sorted(votes.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
         else:
             unmatched.append(cell.name)
+    if not chosen and not unmatched:
+        raise GeometryError(f"board {board!r}: no hex of its grid lies on the board image", file=module.file)
     default = default or (Counter(chosen.values()).most_common(1)[0][0] if chosen else next(iter(palette)))
     hexes = {name: terrain for name, terrain in chosen.items() if terrain != default}
     return Draft(TerrainMap(board, default, hexes, map=map_name), unmatched)

@@ -1,28 +1,35 @@
 """``wawkit validate``: is a save (or log) sound, and is its position legal?
 
-Three independent passes, each returning :class:`~converter.report.Finding` lists:
+Three passes, each returning :class:`~converter.report.Finding` lists:
 
 * :func:`soundness` reads only the file and the module: stack members missing or
   doubled, duplicate ids, pieces off every board or on maps the module lacks,
   unknown traits, a module name or version that differs, and pieces whose
   definition no longer matches the module's PieceSlot.
-* :func:`legality` asks the referee about a position (a :class:`referee.model.Game`):
+* :func:`legality` asks the referee about a position (:mod:`referee.position`):
   stacking and HQs (§1.4, §1.3.3), terrain a unit may not be in (TEC), and markers or
-  sides that contradict the unit (Ammo Depleted on a unit without missiles, §6.1.4; a
-  reduced side on a one-step counter). A rule the referee does not implement, or a fact
-  the files do not state, is a finding of its own ("not supported"), never silently legal.
-* :func:`log_findings` replays a log's steps and checks each unit move against the
-  referee (cost of the route against the Movement Factor, Ops Complete, Disrupted,
-  stacking on arrival), naming the step.
+  sides that contradict the unit (§6.1.4). A rule the referee does not implement, or a
+  fact the files do not state, is a finding of its own ("not supported"), never
+  silently legal.
+* :func:`replay_findings` replays a log in one pass: one position is kept and each
+  step's commands are applied to it; each step is checked for soundness (pieces it
+  names that are not there, moves onto maps the module lacks or off every board) and,
+  under a ruleset, the referee is asked only about what the step changed: each unit
+  that changed hex is judged as a Move along its cheapest route (:mod:`referee.routes`),
+  then the hexes and units it touched. A problem is reported at the step it appears,
+  once, not again while it stands.
 
-:func:`validate_path` puts them together for one file and :func:`validate_folder`
-runs a folder on all cores with stable output order.
+The profile names the rules a module is judged by; a module of another game
+(``rules: none``) gets soundness checks only, never World at War legality.
+:func:`validate_path` puts the passes together for one file and :func:`validate_folder`
+runs a folder (recognising saves and logs by their content) on all cores with stable
+output order.
 """
 from __future__ import annotations
 
-import heapq
 import os
 import re
+import zipfile
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
@@ -30,19 +37,21 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping
 
 from converter.errors import GeometryError, WawkitError
-from converter.profile import read_profile
+from converter.importer import Imported, LogPosition, PositionReader, StepChange, read_inputs
+from converter.profile import Profile
 from converter.report import Finding, Report, unreadable
-from converter.resolve import position_reader
-from converter.vassal.commands import AddPiece, ChangePiece, Check, EndSave, MovePiece, RemovePiece
-from converter.vassal.container import Container, Entry
+from converter.resolve import ruleset_named
+from converter.vassal.commands import AddPiece, ChangePiece, Check, MovePiece, RemovePiece
+from converter.vassal.grids.assigned import NOTE as ASSIGNED_NOTE
+from converter.vassal.grids.assigned import unnumbered
 from converter.vassal.grids.placement import MapGeometry, parse_board_picker
-from converter.vassal.log import Replay
+from converter.vassal.log import Replay, Step
 from converter.vassal.module import MapDef, Module, PieceSlot
 from converter.vassal.save import SavedGame
-from converter.vassal.sequence import ESC, join
-from referee.actions import make_action
 from referee.errors import RefereeError
 from referee.model import Game, Unit
+from referee.position import Problem, position_problems
+from referee.routes import judge_move
 from referee.ruleset import Ruleset
 
 SAVE_SUFFIXES = (".vsav", ".sav", ".vlog", ".log")
@@ -262,272 +271,251 @@ def _definitions(save: SavedGame, module: Module) -> Iterator[Finding]:
                               piece=piece_id, name=piece.name)
             continue
         if not same_definition(piece, slot, module, expanded):
-            yield Finding("warning", "definition-changed",
-                          f"differs from PieceSlot {slot.name!r} (matched by {how})", piece=piece_id, name=piece.name)
+            named = "" if slot.name == piece.basic_name else f" {slot.name!r}"
+            yield Finding("warning", "definition-changed", f"differs from its PieceSlot{named} (matched by {how}): "
+                          "the module changed since the save was made", piece=piece_id, name=piece.name)
 
 
 # -- legality (the referee) --------------------------------------------------------------------
 
-def legality(game: Game, ruleset: Ruleset, piece_of: dict[str, str] | None = None) -> list[Finding]:
-    """Position legality as the referee answers it, one finding per broken or unanswerable rule."""
-    piece_of = piece_of or {}
-    found: list[Finding] = []
-    occupied = sorted({u.hex for u in game.units.values() if u.on_map and u.hex and _is_hex(game, u.hex)})
-    for hex_id in occupied:
-        answer = ruleset.check(game, make_action("stacking", target=hex_id))
-        stack = game.stack(hex_id)
-        who = {"piece": ", ".join(piece_of[u.key] for u in stack if u.key in piece_of) or None,
-               "name": ", ".join(u.name for u in stack)}
-        found.extend(replace(f, **who) for f in _answer_findings(answer, hex_id=hex_id, code="stacking"))
-    for unit in sorted(game.units.values(), key=lambda u: u.key):
-        if not unit.on_map:
-            continue
-        found.extend(_unit_findings(game, ruleset, unit, piece_of.get(unit.key)))
-    return found
+def problem_finding(problem: Problem, game: Game, piece_of: Mapping[str, str], step: int | None = None) -> Finding:
+    """A referee Problem as a Finding: its units named by piece id and counter name."""
+    units = [game.units[key] for key in problem.units if key in game.units]
+    return Finding("error" if problem.legal is False else "unsupported", problem.rule, problem.text,
+                   piece=", ".join(piece_of[u.key] for u in units if u.key in piece_of) or None,
+                   name=", ".join(u.name for u in units) or None, hex=problem.hex, section=problem.section,
+                   step=step)
 
 
-def _is_hex(game: Game, location: str) -> bool:
-    """Whether a unit's location is a hex of the board (not a zone or display box): when the
-    import placed hexes on the grid (``at``), a location without a place is not a hex."""
-    placed = any(h.at is not None for h in game.hexes.values())
-    return not placed or (location in game.hexes and game.hexes[location].at is not None)
-
-
-def _answer_findings(answer: Any, *, code: str, hex_id: str | None = None, unit: Unit | None = None,
-                     piece: str | None = None, step: int | None = None) -> list[Finding]:
-    """An Answer as findings: each reason of an illegal answer; each gap as not supported."""
-    name = unit.name if unit else None
-    where = {"piece": piece, "name": name, "hex": hex_id or (unit.hex if unit else None), "step": step}
-    found = []
-    if answer.legal is False:
-        for reason in answer.reasons:
-            found.append(Finding("error", code, reason.text, section=reason.section, **where))
-    for field_name, why in sorted(answer.gaps.items()):
-        found.append(Finding("unsupported", code, f"{field_name}: {why}", **where))
-    return found
-
-
-def _unit_findings(game: Game, ruleset: Ruleset, unit: Unit, piece: str | None) -> list[Finding]:
-    """Markers or sides that contradict the unit, and terrain the unit may not be in."""
-    where = {"piece": piece, "name": unit.name, "hex": unit.hex}
-    found = []
-    if unit.strength == "reduced" and unit.type.steps == 1:
-        found.append(Finding("error", "markers", "shows a reduced side, but the counter has one step", **where))
-    if unit.status.ammo != "none":
-        found.extend(_ammo_findings(unit, where))
-    if unit.hex is not None:
-        hex_state = game.hex(unit.hex)
-        if hex_state.terrain is not None:
-            try:
-                row = ruleset.tec.terrain(hex_state.terrain)
-            except (KeyError, ValueError) as error:
-                found.append(Finding("unsupported", "terrain", f"terrain {hex_state.terrain!r}: {error}", **where))
-            else:
-                mover = "vehicle" if unit.type.is_vehicle else "infantry"
-                if (row.mp or {}).get(mover) == "none" and "amphibious" not in unit.type.abilities \
-                        and unit.type.target_type != "helicopter":
-                    found.append(Finding("error", "terrain", f"{mover} units may not be in {row.name}",
-                                         section="TEC", **where))
-    return found
-
-
-def _ammo_findings(unit: Unit, where: Mapping[str, Any]) -> list[Finding]:
-    """§6.1.4: Ammo Depleted markers go only on missile-firing units (a missile ability, or a
-    weapon whose range is underlined)."""
-    weapons = [w for w in (unit.type.ap, unit.type.he, unit.type.aa) if w is not None]
-    if "missile" in unit.type.abilities or any(w.underlined for w in weapons):
-        return []
-    if any(w.underlined is None for w in weapons):
-        return [Finding("unsupported", "markers", "Ammo Depleted marker: whether the unit fires missiles is "
-                        "not stated (underlined range)", section="§6.1.4", **where)]
-    return [Finding("error", "markers", "Ammo Depleted marker on a unit that fires no missiles", section="§6.1.4",
-                    **where)]
+def legality(game: Game, ruleset: Ruleset, piece_of: Mapping[str, str] | None = None) -> list[Finding]:
+    """Position legality as the referee answers it (:mod:`referee.position`), one finding per
+    broken or unanswerable rule."""
+    return [problem_finding(p, game, piece_of or {}) for p in position_problems(game, ruleset)]
 
 
 # -- logs -----------------------------------------------------------------------------
 
-def snapshot(replay: Replay, template: SavedGame, only: set[str] | None = None) -> SavedGame:
-    """The replay's current position (or only the pieces ``only`` names) as a save of its own,
-    with the template's boards, global properties and metadata."""
-    texts = [c.text for c in template._state_commands() if not isinstance(c, (AddPiece, EndSave))]
-    chosen = [pid for pid in replay.pieces if only is None or pid in only]
-    holders = {pid for pid in chosen if _is_holder(replay.pieces[pid][0])}
-    order = [pid for pid in chosen if pid not in holders] + [pid for pid in chosen if pid in holders]
-    texts += [AddPiece.of(pid, *replay.pieces[pid], template.quoting).text for pid in order]
-    texts.append("end_save")
-    plaintext = (join(texts, ESC, template.quoting) or "").encode("utf-8", "surrogateescape")
-    container = Container([Entry("savedGame", b"")], plaintext, template.container.obfuscation,
-                          template.container.metadata, template.path)
-    return SavedGame(container)
+
+
+@dataclass
+class Judge:
+    """How positions of a module are read and judged: the profile's reader, and the ruleset
+    (None: a module of another game, judged for soundness only)."""
+
+    reader: PositionReader
+    ruleset: Ruleset | None
+    rules: str = "none"
+
+
+class _Standing:
+    """The referee's problems standing in the position, so a problem is reported once, at the
+    step it appears, and not again while it stands."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = set(problems)
+
+    def update(self, found: list[Problem], hexes: set[str], units: set[str]) -> list[Problem]:
+        """Replace the standing problems of ``hexes`` and ``units`` by ``found``; the new ones."""
+        judged = {p for p in self.problems if (p.rule == "stacking" and p.hex in hexes)
+                  or (p.rule != "stacking" and set(p.units) & units)}
+        self.problems -= judged
+        fresh = [p for p in found if p not in judged and p not in self.problems]
+        self.problems.update(found)
+        return fresh
+
+
+class _StepSoundness:
+    """Soundness of a log's steps: pieces a step names that are not there, moves onto maps the
+    module lacks (one finding per map, naming its first step) or off every board."""
+
+    def __init__(self, save: SavedGame, module: Module | None, maps: Mapping[str, MapGeometry]) -> None:
+        self.module, self.maps = module, maps
+        self.unknown_maps: dict[str, list[int]] = {}
+
+    def before(self, replay: Replay, step: Step) -> Iterator[Finding]:
+        for command in step.commands:
+            if isinstance(command, (ChangePiece, MovePiece, RemovePiece)) and command.id not in replay.pieces:
+                verb = {ChangePiece: "changes", MovePiece: "moves", RemovePiece: "removes"}[type(command)]
+                yield Finding("warning", "missing-piece", f"{verb} a piece that is not in the position "
+                              "(VASSAL ignores the command)", piece=command.id, step=step.index)
+
+    def after(self, replay: Replay, step: Step) -> Iterator[Finding]:
+        if self.module is None:
+            return
+        for move in step.moves:
+            if move.id not in replay.pieces or move.new_map is None:
+                continue
+            if map_def(self.module, move.new_map) is None:
+                self.unknown_maps.setdefault(move.new_map, []).append(step.index)
+                continue
+            geometry = self.maps.get(move.new_map)
+            if geometry is not None and geometry.board_at(move.new_x, move.new_y) is None:
+                members = replay.members(move.id) or [move.id]
+                for member in members:
+                    yield Finding("warning", "off-board", f"moved to ({move.new_x}, {move.new_y}) on map "
+                                  f"{move.new_map!r}, off every board", piece=member, step=step.index,
+                                  name=_replay_name(replay, member))
+
+    def closing(self) -> Iterator[Finding]:
+        for map_id, steps in sorted(self.unknown_maps.items()):
+            shown = ", ".join(map(str, steps[:10])) + (f" and {len(steps) - 10} more" if len(steps) > 10 else "")
+            yield Finding("error", "unknown-map", f"{len(steps)} move(s) onto map {map_id!r}, which the module does "
+                          f"not have (steps {shown})", step=steps[0])
+
+
+def _replay_name(replay: Replay, piece_id: str) -> str | None:
+    try:
+        return replay.piece(piece_id).name
+    except WawkitError:
+        return None
+
+
+def replay_findings(save: SavedGame, module: Module | None, judge: Judge | None,
+                    maps: Mapping[str, MapGeometry] | None = None,
+                    progress: Callable[[int, int], None] | None = None, log: LogPosition | None = None
+                    ) -> list[Finding]:
+    """Replay a log in one pass and judge each step (see the module docstring).
+
+    Without a judge, or with a module of another game, steps are checked for soundness
+    (and pieces a step adds that the profile does not recognise are noted); under a
+    ruleset, every unit that changes hex is judged as a Move along its cheapest route,
+    then stacking where units arrived and the markers of the units the step changed.
+    ``log`` is the log's position at its start, when the caller has read it already.
+    """
+    found: list[Finding] = []
+    sound = _StepSoundness(save, module, maps or {})
+    ruleset = judge.ruleset if judge is not None else None
+    if log is None and judge is not None and ruleset is not None:
+        log = judge.reader.log(save)
+    replay = log.replay if log is not None else Replay(save)
+    standing = _Standing(position_problems(log.game, ruleset) if log is not None and ruleset is not None else [])
+    total = len(replay.steps)
+    for done, step in enumerate(list(replay.steps), start=1):
+        found.extend(sound.before(replay, step))
+        if log is None:
+            replay.apply(step)
+            if judge is not None:
+                found.extend(_added_unknown(judge.reader, replay, step))
+        else:
+            assert ruleset is not None
+            found.extend(_judged_step(log.apply(step), ruleset, log, standing, step.index))
+        found.extend(sound.after(replay, step))
+        if progress is not None:
+            progress(done, total)
+    found.extend(sound.closing())
+    return found
+
+
+def _added_unknown(reader: PositionReader, replay: Replay, step: Step) -> Iterator[Finding]:
+    """Pieces a step adds that the profile does not recognise (a counter of another module?)."""
+    for command in step.commands:
+        if isinstance(command, AddPiece) and command.id in replay.pieces and not _is_holder(command.type_text):
+            texts = (replay.game.quoting, *replay.pieces[command.id])
+            kind = reader.kind(texts, command.id)
+            if kind.what == "unknown":
+                yield Finding("info", "not-recognised", f"the profile does not recognise this piece: {kind.name}",
+                              piece=command.id, name=reader.piece(texts, command.id).name, step=step.index)
 
 
 def _is_holder(type_text: str) -> bool:
     return type_text == "stack" or type_text.startswith("deck;")
 
 
-class RouteUnknown(Exception):
-    """The map does not say enough to price a route (hex positions or terrain costs missing)."""
-
-
-def cheapest_path(game: Game, ruleset: Ruleset, unit_key: str, goal: str, limit: int) -> tuple[int, list[str]] | None:
-    """The cheapest route (MP, hexes entered) from the unit's hex to ``goal``, each step priced
-    by the referee's own Move check; None when no route within ``limit`` MP reaches it.
-
-    Raises :class:`RouteUnknown` when the hexes have no map positions, or when no route was
-    found but some step could not be priced (the referee named a missing fact).
-    """
-    unit = game.unit(unit_key)
-    here_state, goal_state = game.hexes.get(unit.hex or ""), game.hexes.get(goal)
-    if here_state is None or goal_state is None or here_state.at is None or goal_state.at is None:
-        raise RouteUnknown(f"the positions of {unit.hex} and {goal} on the map are not known")
-    name_at = {h.at: name for name, h in game.hexes.items() if h.at is not None}
-    start = unit.hex
-    best = {start: 0}
-    queue: list[tuple[int, str, list[str]]] = [(0, start, [])]
-    free = unit.with_status(ops_complete=False, out_of_command=False, mp_spent=0)
-    unpriced: str | None = None
-    while queue:
-        cost, here, path = heapq.heappop(queue)
-        if here == goal:
-            return cost, path
-        if cost > best.get(here, limit + 1):
-            continue
-        mover = game.with_unit(replace(free, hex=here))
-        for neighbour in game.hexes[here].at.neighbors():
-            there = name_at.get(neighbour)
-            if there is None:
-                continue
-            answer = ruleset.check(mover, make_action("move", unit=unit_key, path=(there,)))
-            step = answer.values.get("cost")
-            if not isinstance(step, int):
-                if answer.gaps and unpriced is None:
-                    unpriced = f"{here} -> {there}: {next(iter(answer.gaps.values()))}"
-                continue
-            total = cost + step
-            if total <= limit + 1 and total < best.get(there, limit + 2):
-                best[there] = total
-                heapq.heappush(queue, (total, there, path + [there]))
-    if unpriced is not None:
-        raise RouteUnknown(f"a step could not be priced ({unpriced})")
-    return None
-
-
-@dataclass
-class LogBinding:
-    """How a log's position becomes referee units at each step: module, profile, ruleset."""
-
-    read: Callable[[SavedGame], tuple[Game, dict[str, str], Ruleset, list[Finding]]]
-
-
-def _touched(step: Any) -> set[str]:
-    """Ids of the pieces a logged step adds, changes, moves or removes."""
-    return {c.id for c in step.commands if isinstance(c, (AddPiece, ChangePiece, MovePiece, RemovePiece))}
-
-
-def log_findings(save: SavedGame, binding: LogBinding) -> list[Finding]:
-    """Replay every step; each unit that changes hex is checked as a Move by the referee: the
-    cheapest route against its Movement Factor, Ops Complete, Out of Command; then stacking
-    where it arrives; a Disrupted unit's route is judged hex by hex (§6.1.7).
-
-    After each step only the stacks it touched are read again through the profile (their
-    markers decide the units' status), so a long log costs little more than its steps.
-    """
-    replay = Replay(save)
+def _judged_step(change: StepChange, ruleset: Ruleset, log: LogPosition, standing: _Standing,
+                 step: int) -> list[Finding]:
+    """The referee's findings about one step: moves of the units that changed hex, then the
+    problems of the hexes they arrived in and of the units the step changed."""
+    # The position before the step, on the board as it stands after it (a hex entered for the
+    # first time is known only there when no terrain map lists the board's hexes).
+    before, after = replace(change.before, hexes=change.after.hexes), change.after
     found: list[Finding] = []
-    game, piece_of, ruleset, _ = binding.read(save)
-    unit_of = {pid: key for key, pid in piece_of.items()}
-    for step in list(replay.steps):
-        touched = _touched(step)
-        if not touched:
+    piece_of = log.pieces
+    moved_into: set[str] = set()
+    for key in sorted(change.changed):
+        old, new = before.units[key], after.units[key]
+        if not (old.on_map and new.on_map) or old.hex == new.hex or new.hex is None or old.hex is None:
             continue
-        holders = {replay.stack_of(pid) for pid in touched}
-        replay.apply(step)
-        holders |= {replay.stack_of(pid) for pid in touched}
-        holders |= {pid for pid in touched if pid in replay.pieces and _is_holder(replay.pieces[pid][0])}
-        scope = set(touched) | {h for h in holders if h is not None}
-        scope |= {m for h in list(scope) for m in replay.members(h)}
-        scope &= set(replay.pieces)
-        part, part_pieces, _r, _u = binding.read(snapshot(replay, save, scope))
-        after = game
-        for part_key, pid in part_pieces.items():
-            key = unit_of.get(pid)
-            if key is not None and key in game.units:
-                old = game.units[key]
-                after = after.with_unit(replace(part.units[part_key], key=key, attached_to=old.attached_to,
-                                                carried_by=old.carried_by))
-        moved = {m.id for m in step.moves} | {member for m in step.moves for member in replay.members(m.id)}
-        for key in sorted(unit_of[pid] for pid in moved if pid in unit_of):
-            before, now = game.units.get(key), after.units.get(key)
-            if before is None or now is None or not (before.on_map and now.on_map) or before.hex == now.hex \
-                    or now.hex is None:
-                continue
-            moving = _move_findings(game, ruleset, before, now.hex, piece_of.get(key), step.index)
-            found.extend(moving)
-            if any("§1.4" in (f.section or "") for f in moving):
-                continue                 # the Move check already judged stacking where it arrived
-            landed = ruleset.check(after, make_action("stacking", target=now.hex))
-            found.extend(f for f in _answer_findings(landed, code="stacking", hex_id=now.hex, step=step.index)
-                         if f.severity == "error")
-        game = after
+        moving = judge_move(before, ruleset, old, new.hex)
+        found.extend(problem_finding(p, before, piece_of, step) for p in moving)
+        if any("§1.4" in (p.section or "") for p in moving):
+            moved_into.add(new.hex)            # the Move check already judged stacking where it arrived
+    units = set(change.changed | change.added)
+    hexes = {after.units[k].hex for k in units if after.units[k].on_map and after.units[k].hex}
+    problems = position_problems(after, ruleset, hexes=hexes, units=units, stack=log.stack)
+    for problem in standing.update(problems, hexes, units):
+        if problem.rule == "stacking" and problem.hex in moved_into:
+            continue
+        found.append(problem_finding(problem, after, piece_of, step))
     return found
 
 
 def _move_findings(game: Game, ruleset: Ruleset, unit: Unit, goal: str, piece: str | None, step: int
                    ) -> list[Finding]:
     """One logged move judged by the referee along the cheapest route to where the unit went."""
-    where = {"piece": piece, "name": unit.name, "hex": unit.hex, "step": step}
-    limit = unit.current.mp if unit.current.mp is not None else 0
-    try:
-        route = cheapest_path(game, ruleset, unit.key, goal, limit + 12)
-    except RouteUnknown as unknown:
-        return [Finding("unsupported", "move", f"{unit.hex} -> {goal}: movement cost not checked: {unknown}",
-                        section="§5.0", **where)]
-    if route is None:
-        return [Finding("error", "move", f"no route from {unit.hex} to {goal} that the unit may take",
-                        section="§5.0", **where)]
-    cost, path = route
-    answer = ruleset.check(game, make_action("move", unit=unit.key, path=tuple(path)))
-    route_text = f"{unit.hex} -> {goal} (cheapest route {' '.join(path)}, {cost} MP)"
-    found = [replace(f, message=f"{route_text}: {f.message}")
-             for f in _answer_findings(answer, code="move", unit=unit, piece=piece, step=step)]
-    return found
+    return [problem_finding(p, game, {unit.key: piece} if piece else {}, step)
+            for p in judge_move(game, ruleset, unit, goal)]
 
 
 # -- one file, a folder -----------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class Options:
-    """What a validation run needs besides the file: module, profile, terrain, ruleset."""
+    """What a validation run needs besides the file: module, profile, unit table, terrain, and
+    the ruleset when it is not the one the profile names."""
 
     module: str | None = None
     profile: str | None = None
-    ruleset: str = "classic"
+    ruleset: str | None = None
     units: str | None = None
     replay_log: bool = True
+    terrain: str | None = None
 
 
 def validate_save(save: SavedGame, module: Module | None, *, file: str,
-                  board_aliases: Mapping[str, tuple[str, int, int]] | None = None,
-                  position: Callable[[SavedGame], tuple[Game, dict[str, str], Ruleset, list[Finding]]] | None = None,
-                  replay_log: bool = True) -> Report:
-    """All passes over one read save: soundness, then legality when a position reader is given."""
+                  board_aliases: Mapping[str, tuple[str, int, int]] | None = None, judge: Judge | None = None,
+                  replay_log: bool = True, progress: Callable[[int, int], None] | None = None) -> Report:
+    """All passes over one read save: soundness, then legality when a judge is given."""
     report = Report(file, kind="log" if save.is_log else "save")
     report.facts["pieces"] = sum(1 for e in save.pieces.values() if not (e.is_stack or e.is_deck))
     report.facts["stacks"] = sum(1 for e in save.pieces.values() if e.is_stack)
     if save.is_log:
         report.facts["steps"] = len(save.log_steps)
     report.extend(soundness(save, module, board_aliases))
-    if position is not None:
-        game, piece_of, ruleset, unrecognised = position(save)
-        report.facts["units"] = sum(1 for u in game.units.values() if u.on_map)
-        report.extend(unrecognised)
-        report.extend(legality(game, ruleset, piece_of))
-        if save.is_log and replay_log:
-            report.extend(log_findings(save, LogBinding(position)))
+    log = None
+    if judge is not None:
+        replayed = save.is_log and replay_log and judge.ruleset is not None
+        log = judge.reader.log(save) if replayed else None      # read once: the start, then each step
+        imported = log.start if log is not None else judge.reader.read(save)
+        report.facts["units"] = sum(1 for u in imported.game.units.values() if u.on_map)
+        report.facts["rules"] = judge.rules
+        report.extend(_recognition(judge, imported))
+        if judge.ruleset is not None:
+            report.extend(legality(imported.game, judge.ruleset, imported.pieces))
+    if save.is_log and replay_log:
+        maps = geometries(save, module, board_aliases)[0] if module is not None else {}
+        report.extend(replay_findings(save, module, judge, maps, progress, log))
     return report
 
 
+def _recognition(judge: Judge, imported: Imported) -> list[Finding]:
+    """What the profile made of the position: pieces it does not recognise, and wawkit's own
+    names where the main map's grid has none."""
+    found = [Finding("info", "not-recognised", f"the profile does not recognise this piece: {u.reason}",
+                     piece=u.piece, name=u.name, hex=u.location) for u in imported.unrecognised]
+    main = judge.reader.profile.main_map
+    if any(u.on_map for u in imported.game.units.values()) and _assigned(judge.reader, main):
+        found.append(Finding("info", "assigned-names", f"map {main!r}: {ASSIGNED_NOTE}"))
+    return found
+
+
+def _assigned(reader: PositionReader, map_name: str) -> bool:
+    if map_def(reader.module, map_name) is None:
+        return False
+    return any(unnumbered(board.grid) for board in reader.module.map(map_name).boards)
+
+
 _MODULES: dict[str, Module] = {}
+_JUDGES: dict[tuple[str, str, str | None, str | None, str | None], Judge] = {}
 
 
 def _module(path: str | None) -> Module | None:
@@ -538,19 +526,38 @@ def _module(path: str | None) -> Module | None:
     return _MODULES[path]
 
 
-def validate_path(path: str | os.PathLike[str], options: Options) -> Report:
+def judge_for(module: Module, options: Options) -> Judge | None:
+    """The reader and ruleset of a run (read once per run, shared by the files of a folder)."""
+    if options.profile is None or options.module is None:
+        return None
+    key = (options.module, options.profile, options.ruleset, options.units, options.terrain)
+    if key not in _JUDGES:
+        inputs = read_inputs(options.profile, options.units, options.terrain)
+        ruleset = rules_of(inputs.profile, options.ruleset)
+        rules = inputs.profile.ruleset_name(options.ruleset) or "none"
+        _JUDGES[key] = Judge(inputs.reader(module), ruleset, rules)
+    return _JUDGES[key]
+
+
+def rules_of(profile: Profile, override: str | None = None) -> Ruleset | None:
+    """The ruleset a profile names (or ``override``); None for a module judged by no rules.
+
+    A profile that says ``rules: none`` is a module of another game: no ruleset applies to it."""
+    name = profile.ruleset_name(override)
+    return None if name is None else ruleset_named(name)
+
+
+def validate_path(path: str | os.PathLike[str], options: Options,
+                  progress: Callable[[int, int], None] | None = None) -> Report:
     """Validate one file; a file that cannot be read becomes an ``unreadable`` report."""
     name = str(path)
     try:
         save = SavedGame.read(path)
         module = _module(options.module)
-        position = None
-        aliases: Mapping[str, tuple[str, int, int]] = {}
-        if options.profile is not None and module is not None:
-            aliases = read_profile(options.profile).board_aliases
-            position = position_reader(module, options.profile, options.ruleset, options.units)
-        return validate_save(save, module, file=name, board_aliases=aliases, position=position,
-                             replay_log=options.replay_log)
+        judge = judge_for(module, options) if module is not None else None
+        aliases = judge.reader.profile.board_aliases if judge is not None else {}
+        return validate_save(save, module, file=name, board_aliases=aliases, judge=judge,
+                             replay_log=options.replay_log, progress=progress)
     except WawkitError as error:
         return unreadable(name, error.located(file=name))
     except RefereeError as error:       # the position could not be judged at all
@@ -559,15 +566,37 @@ def validate_path(path: str | os.PathLike[str], options: Options) -> Report:
         return unreadable(name, error)
 
 
-def saves_in(folder: str | os.PathLike[str]) -> list[Path]:
-    """The saves and logs in a folder (not recursive), sorted by name for a stable order."""
-    return sorted(p for p in Path(folder).iterdir() if p.is_file() and p.suffix.lower() in SAVE_SUFFIXES)
+#: Bytes read at most to tell whether a file is a zip holding a ``savedGame`` entry.
+SNIFF_LIMIT = 64 * 1024 * 1024
+
+
+def is_save_file(path: Path) -> bool:
+    """A save or log by its content: a zip with a ``savedGame`` entry (whatever the file is
+    called: VASSAL 2.x logs often have no extension); a file with a save's extension that is
+    not one is kept too, to be reported as unreadable rather than skipped."""
+    if path.suffix.lower() in SAVE_SUFFIXES:
+        return True
+    try:
+        if path.stat().st_size > SNIFF_LIMIT or not zipfile.is_zipfile(path):
+            return False
+        with zipfile.ZipFile(path) as archive:
+            return "savedGame" in archive.namelist()
+    except (OSError, zipfile.BadZipFile, ValueError):
+        return False
+
+
+def saves_in(folder: str | os.PathLike[str], *, recursive: bool = False) -> list[Path]:
+    """The saves and logs in a folder (and its subfolders when ``recursive``), by content,
+    sorted by path for a stable order."""
+    root = Path(folder)
+    found = root.rglob("*") if recursive else root.iterdir()
+    return sorted(p for p in found if p.is_file() and not p.is_symlink() and is_save_file(p))
 
 
 def validate_folder(folder: str | os.PathLike[str], options: Options, *, workers: int | None = None,
-                    progress: Callable[[Report], None] | None = None) -> list[Report]:
-    """Validate every save of a folder on all cores; reports come back in file-name order."""
-    paths = saves_in(folder)
+                    progress: Callable[[Report], None] | None = None, recursive: bool = False) -> list[Report]:
+    """Validate every save of a folder on all cores; reports come back in path order."""
+    paths = saves_in(folder, recursive=recursive)
     if not paths:
         return []
     workers = workers or min(len(paths), os.cpu_count() or 1)
@@ -587,5 +616,6 @@ def validate_folder(folder: str | os.PathLike[str], options: Options, *, workers
     return reports
 
 
-__all__ = ["soundness", "legality", "log_findings", "LogBinding", "Options", "validate_save", "validate_path",
-           "validate_folder", "saves_in", "slot_index", "match_slot", "map_def", "geometries"]
+__all__ = ["Judge", "Options", "geometries", "is_save_file", "judge_for", "legality", "map_def", "match_slot",
+           "replay_findings", "rules_of", "saves_in", "slot_index", "soundness", "validate_folder", "validate_path",
+           "validate_save"]

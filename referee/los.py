@@ -1,35 +1,418 @@
-"""Classic line of sight (§7) from the hexes the line crosses, and helicopter LOS levels (§9.4).
+"""Classic line of sight (EG/TUS §7, §8.2 Smoke, §9.4 helicopters) from the hexes the line crosses.
 
 The line itself (which hexes, which hexsides it runs along) comes from geometry
-(``referee.los_geometry``) or, in a partial situation, from the stated
-``situation.intervening`` / ``along_hexsides``; this module only applies the rules.
+(:mod:`referee.los_board` over :mod:`referee.los_geometry`) when both units stand on the
+map, or from the stated ``situation.intervening`` / ``along_hexsides`` of a rule case.
+Either way it becomes one :class:`Line`: an integer code per hex (its LOS effect at
+ground and hill level, what it is, whether Smoke screens it), so the rules below are
+written once and a check costs a few integer tests per hex crossed.
+
+The rules, in the order they are applied (the first that blocks is the answer's reason):
+
+1. The terrain between (§7.1 ground level; §7.2 hill level; the Helicopter LOS Table of
+   §9.4). "Terrain in the attacker or defender's hex never affects LOS" (§7.1).
+2. Hexsides the string runs along (§7.3): "If the thread passes exactly down the side of
+   a blocking hex ... the fire is not blocked; but if the thread passes down the side of
+   two blocking hexes (i.e. splitting them), the LOS is blocked. Note that, for purposes
+   of this rule, the second Rough hex, or combination of Rough hexes and hexes
+   containing Wrecks is considered blocking terrain." A hex beside the run blocks as it
+   would if the string passed through it; a Rough, Shattered Forest or Wreck hex beside
+   it blocks when it is the second such hex of the line (the other hex beside the run,
+   or one the string passes through).
+3. Smoke (§8.2): a Smoke marker "blocks LOS, from any elevation, out of, into and
+   through the hex, and the six adjacent hexes, for all non-adjacent units" (TUS); EG
+   says "into and through" only (``Params.smoke_blocks_out_of``). The exceptions are
+   units adjacent to each other ("An attacker can always attack an adjacent unit", §7.0;
+   "Any adjacent unit may fire into a Smoke hex") and, in EG, the Advanced Imaging units
+   (thermal sights). TUS' "out of ... the six adjacent hexes, for all non-adjacent
+   units" only means something if "non-adjacent" is about the two units, not about the
+   Smoke hex, which is how both books are read here. A string running along a hexside
+   beside a Smoke hex passes through hexes next to it, and a string between two screened
+   hexes runs between two hexes that block (§7.3).
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from referee.errors import NotStated
-from referee.model import Unit, need
-from referee import situation
+from referee.los_lines import (HAS_SMOKE, HAS_WRECKS, HILLS, IS_CITY, IS_HILL, IS_WOODED_HILL, IS_WOODS,
+                               OFF_BOARD, SCREENED, SMOKE, UNKNOWN, WRECK_BESIDE, Line, Sight, fact_line,
+                               map_view, wreck_effect)
+from referee.model import HexState, Unit, need
 from referee.ruleset import Ctx
 
-SMOKE = frozenset({"smoke_2", "smoke_1", "smoke"})
+__all__ = ["SMOKE", "HELICOPTER_HEIGHT", "Sight", "sight", "line", "level_of", "helicopter_level", "los_height",
+           "unit_blocked", "line_of_sight", "blocked", "helicopter_blocked", "smoke_screen"]
+
 HELICOPTER_HEIGHT = {"clear": 1, "hill": 2, "woods": 2, "city": 2, "city_ruins": 2, "wooded_hill": 3}
 
+
+def _line_stated(facts: Any) -> bool:
+    """Does the situation state the line (a rule case) instead of leaving it to the map?"""
+    situation = facts.situation
+    if not situation:
+        return False
+    return any(situation.get(k) is not None for k in ("intervening", "crest_crossed", "along_hexsides"))
+
+
+def line(ctx: Ctx, viewer: Unit, far: Unit) -> Line:
+    """The line from ``viewer`` to ``far``: stated by the situation, else traced on the map."""
+    facts = ctx.game.facts
+    if _line_stated(facts):
+        entries = list(facts.get("intervening") or ())
+        sides = list(facts.get("along_hexsides") or ())
+        if viewer.key != ctx.action.actor:      # seen from the other end: order reverses, ranges unknown
+            entries = [{k: v for k, v in h.items() if k != "to_target"} for h in reversed(entries)]
+            sides.reverse()
+        return fact_line(ctx.game, ctx.tec, entries, sides,
+                         (facts.get("crest_crossed"), facts.get("crest_adjacent")), viewer, far)
+    hexes = ctx.game.hexes
+    a, b = hexes.get(viewer.hex), hexes.get(far.hex)           # type: ignore[arg-type]
+    if a is None or b is None or a.at is None or b.at is None:
+        raise NotStated("situation.intervening")
+    return map_view(ctx.game, ctx.tec).line(a.at, b.at)
+
+
+# -- the rules ---------------------------------------------------------------------------------
+
+
+
+def _counting(ctx: Ctx, ln: Line, shift: int, section: str, between_hill_units: bool) -> tuple[Sight | None, int, int | None]:
+    """§7.1 (``shift`` 0) and §7.2 between hill-level units (``shift`` 2): one blocking hex
+    blocks, and two or more that count (rough, shattered forest, wrecks)."""
+    found = ln.classes(shift != 0)
+    if not found or not max(found):               # nothing between that blocks, counts or is unknown
+        return None, 0, None
+    if 2 in found:
+        return ln.source.blocks(ln.base + ln.shape.between[found.index(2)], section, between_hill_units), 0, None
+    counted = found.count(1)
+    if counted >= 2:
+        kind = "hill-level rough/wreck hexes" if between_hill_units else "rough/wreck hexes"
+        return Sight(True, section, f"{counted} {kind} block"), counted, None
+    return None, counted, ln.base + ln.shape.between[found.index(4)] if 4 in found else None
+
+
+def _counting_side(shift: int, counted: int) -> Callable[[int, int, int | None, bool], bool | None]:
+    """§7.3 for a hex beside a run: blocking terrain blocks; a Rough/Wreck hex blocks when it
+    is the second such hex of the line (the other hex beside the run, or one passed through)."""
+    def blocks(code: int, other: int, to_target: int | None, own_hill: bool) -> bool | None:
+        if code & UNKNOWN:
+            return None
+        effect = code >> shift & 3
+        return effect == 2 or (effect == 1 and (counted >= 1 or (not other & UNKNOWN and (other >> shift & 3) == 1)))
+    return blocks
+
+
+def _run(ctx: Ctx, ln: Line, blocks: Callable[[int, int, int | None, bool], bool | None],
+         own_prefix: int) -> tuple[Sight | None, int | None]:
+    """§7.3: the first hexside run between two hexes that both block, if any; a run whose
+    answer depends on a fact not stated is returned as unknown."""
+    codes = ln.codes
+    unknown = None
+    for k, (first, second, position) in enumerate(ln.runs):
+        a, b = codes[first], codes[second]
+        far = ln.run_to_target[k] or (None, None)
+        own = position <= own_prefix
+        placements = [(a, b)]
+        if a & WRECK_BESIDE:
+            placements = [(a | HAS_WRECKS | wreck_effect(a), b), (a, b | HAS_WRECKS | wreck_effect(b))]
+        if (a | b) & OFF_BOARD:            # the board's edge: one hex beside the string at most
+            continue
+        results = set()
+        for x, y in placements:
+            bx, by = blocks(x, y, far[0], own), blocks(y, x, far[1], own)
+            results.add(False if bx is False or by is False else True if bx and by else None)
+        if results == {True}:
+            return Sight(True, "7.3", f"the LOS runs along the hexside between {ln.name(first)} and "
+                         f"{ln.name(second)}: two blocking hexes"), None
+        if results != {False} and unknown is None:
+            unknown = second if b & UNKNOWN else first
+    return None, unknown
+
+
+def _hill_to_ground(ctx: Ctx, ln: Line) -> tuple[Sight | None, int | None, int]:
+    """§7.2: a hill-level attacker and a ground-level target."""
+    crossed, adjacent = ln.crest()
+    if crossed and not adjacent:
+        if adjacent is None:
+            raise NotStated("situation.crest_adjacent")
+        return Sight(True, "7.2", "the LOS crosses a crest line not adjacent to either unit"), None, 0
+    codes = ln.codes
+    own = ln.distance is not None and bool(codes[ln.origin] & IS_HILL)   # traced: the attacker's own hill is known
+    own_prefix = 0 if own else -1
+    unknown = None
+    for number, i in enumerate(ln.between):
+        code = codes[i]
+        if own and code & IS_HILL:
+            own_prefix = number + 1      # the attacker's own hill, up to its crest (§7.2 crest lines)
+            continue
+        own = False
+        if code & UNKNOWN:
+            unknown = i if unknown is None else unknown
+            continue
+        if code & IS_HILL:
+            what = "wooded hill" if code & IS_WOODED_HILL else "hill"
+            return Sight(True, "7.2", f"a {what} hex lies between ({ln.name(i)})"), None, own_prefix
+        if code & IS_WOODS:
+            if need(ln.to_target[number], "situation.intervening.to_target") <= 1:
+                return Sight(True, "7.2", f"target directly behind woods ({ln.name(i)})"), None, own_prefix
+        elif code & IS_CITY:
+            if ctx.params.hill_los_any_city_blocks:
+                return Sight(True, "7.2", f"a city lies between a hill-level attacker and a ground target "
+                             f"({ln.name(i)})"), None, own_prefix
+            if need(ln.to_target[number], "situation.intervening.to_target") <= 2:
+                return Sight(True, "7.2", f"target one or two hexes behind a city ({ln.name(i)})"), None, own_prefix
+    return None, unknown, own_prefix
+
+
+def _hill_to_ground_side(ctx: Ctx) -> Callable[[int, int, int | None, bool], bool | None]:
+    any_city = ctx.params.hill_los_any_city_blocks
+
+    def blocks(code: int, other: int, to_target: int | None, own_hill: bool) -> bool | None:
+        if code & UNKNOWN:
+            return None
+        if code & IS_HILL:
+            return not own_hill
+        if code & IS_WOODS:
+            return None if to_target is None else to_target <= 1
+        if code & IS_CITY:
+            return True if any_city else None if to_target is None else to_target <= 2
+        return False
+    return blocks
+
+
+_CLEAR_GROUND = Sight(False, "7.1", "no blocking terrain")
+_CLEAR_HILLS = Sight(False, "7.2", "hill to hill: crest lines ignored")
+_CLEAR_BELOW = Sight(False, "7.2", "hill to ground: nothing hides the target")
+
+
+def _terrain(ctx: Ctx, ln: Line, attacker_level: int, target_level: int) -> tuple[Sight, int | None]:
+    """§7.1-§7.3 for two ground units: the answer and the first cell whose terrain is not stated."""
+    run_unknown = None
+    if attacker_level == 0 or target_level >= 1:
+        shift, section = (0, "7.1") if attacker_level == 0 else (2, "7.2")
+        found, counted, unknown = _counting(ctx, ln, shift, section, attacker_level != 0)
+        if found is not None:
+            return found, None
+        if ln.shape.runs:
+            ran, run_unknown = _run(ctx, ln, _counting_side(shift, counted), -1)
+            if ran is not None:
+                return ran, None
+        return _CLEAR_GROUND if attacker_level == 0 else _CLEAR_HILLS, \
+            unknown if unknown is not None else run_unknown
+    found, unknown, own_prefix = _hill_to_ground(ctx, ln)
+    if found is not None:
+        return found, None
+    if ln.shape.runs:
+        ran, run_unknown = _run(ctx, ln, _hill_to_ground_side(ctx), own_prefix)
+        if ran is not None:
+            return ran, None
+    return _CLEAR_BELOW, unknown if unknown is not None else run_unknown
+
+
+def _helicopter(ctx: Ctx, ln: Line, height: int, over: str | None, target_level: int) -> tuple[Sight, int | None]:
+    """The Helicopter LOS Table (§9.4), read from the helicopter at ``height``."""
+    codes = ln.codes
+    unknown = None
+    for i in ln.between:
+        if codes[i] & UNKNOWN:
+            unknown = i if unknown is None else unknown
+        elif codes[i] & IS_WOODED_HILL:
+            return Sight(True, "9.4", f"a wooded hill lies between ({ln.name(i)}; Helicopter LOS Table)"), None
+    wooded = _run(ctx, ln, lambda code, other, far, own: None if code & UNKNOWN else bool(code & IS_WOODED_HILL), -1)
+    if wooded[0] is not None:
+        return wooded[0], None
+    if target_level >= 1:
+        wrecks = sum(1 for i in ln.between if codes[i] & IS_HILL and codes[i] & HAS_WRECKS)
+        if height == 1 and wrecks > 1:
+            return Sight(True, "9.4", "more than one Wreck on a hill between (Helicopter LOS Table)"), None
+        return Sight(False, "9.4", f"helicopter at level {height} sees the hill-level target"), unknown
+    for number, i in enumerate(ln.between):
+        code = codes[i]
+        if code & IS_WOODS and need(ln.to_target[number], "situation.intervening.to_target") <= 1:
+            return Sight(True, "9.4", f"target directly behind woods ({ln.name(i)}; Helicopter LOS Table)"), None
+        if code & IS_CITY and need(ln.to_target[number], "situation.intervening.to_target") <= 2:
+            return Sight(True, "9.4", f"target 1-2 hexes behind a city ({ln.name(i)}; Helicopter LOS Table)"), None
+        if code & IS_HILL:
+            if over in HILLS:
+                raise NotStated("whether the hill between is the hill the helicopter is over")
+            return Sight(True, "9.4", f"a hill lies between ({ln.name(i)}; Helicopter LOS Table)"), None
+    ran, run_unknown = _run(ctx, ln, _helicopter_side(over), -1)
+    if ran is not None:
+        return ran, None
+    return Sight(False, "9.4", f"helicopter at level {height}: nothing hides the ground target"), \
+        unknown if unknown is not None else run_unknown
+
+
+def _helicopter_side(over: str | None) -> Callable[[int, int, int | None, bool], bool | None]:
+    def blocks(code: int, other: int, to_target: int | None, own_hill: bool) -> bool | None:
+        if code & UNKNOWN:
+            return None
+        if code & IS_WOODED_HILL:
+            return True
+        if code & IS_HILL:
+            return None if over in HILLS else True
+        if code & IS_WOODS:
+            return None if to_target is None else to_target <= 1
+        if code & IS_CITY:
+            return None if to_target is None else to_target <= 2
+        return False
+    return blocks
+
+
+def _thermal(ctx: Ctx, unit: Unit) -> bool:
+    """EG §8.2: the Advanced Imaging units see through Smoke."""
+    return unit.name in ctx.params.thermal_units or "thermal" in unit.type.abilities
+
+
+def _smoke(ctx: Ctx, ln: Line, attacker: Unit, target: Unit, from_attacker: bool) -> Sight | None:
+    """§8.2 over the line: the first hex the Smoke screens, or a run beside it; ``None`` when
+    nothing is screened, the units are adjacent or the attacker has thermal sights."""
+    if not ln.smoky:
+        return None
+    codes = ln.codes
+    found: tuple[str, int] | None = None
+    for i in ln.between:
+        if codes[i] & SCREENED:
+            found = ("through", i)
+            break
+    into, out_of = (ln.target, ln.origin) if from_attacker else (ln.origin, ln.target)
+    if found is None and codes[into] & SCREENED:
+        found = ("into", into)
+    if found is None and ctx.params.smoke_blocks_out_of and codes[out_of] & SCREENED:
+        found = ("out of", out_of)
+    text = None
+    if found is not None:
+        how, i = found
+        source = ln.smoke_near(i)
+        text = f"Smoke blocks the LOS {how} {ln.name(i) or 'a hex between'}" + \
+            (f", next to the Smoke in {source}" if source else "")
+    else:
+        for first, second, _ in ln.runs:
+            a, b = codes[first], codes[second]
+            if (a | b) & HAS_SMOKE:
+                text = (f"Smoke in {ln.name(first if a & HAS_SMOKE else second)} beside the hexside the LOS runs "
+                        "along: the hexes it passes there are next to it")
+                break
+            if a & b & SCREENED:
+                text = f"the LOS runs between {ln.name(first)} and {ln.name(second)}, both screened by Smoke"
+                break
+    if text is None or _thermal(ctx, attacker):
+        return None
+    if not ln.shape.between:                      # nothing between: are the units adjacent?
+        adjacent = ln.distance <= 1 if ln.distance is not None else _stated_adjacent(ctx, attacker, target)
+        if adjacent is None:
+            raise NotStated(f"units.{target.key}.distance")
+        if adjacent:
+            return None
+    return Sight(True, "8.2", text)
+
+
+_SAME_HEX = Sight(False, "7.0", "same hex")
+_ADJACENT = Sight(False, "7.0", "an attacker can always attack an adjacent unit")
+
+
+def sight(ctx: Ctx, attacker: Unit, target: Unit) -> Sight:
+    """The LOS from ``attacker`` to ``target``: the Helicopter LOS Table when one of them flies
+    (read from the helicopter, as LOS is reciprocal), §7.1-§7.3 otherwise; then Smoke (§8.2).
+    Adjacent units always see each other (§7.0); so do units in the same hex."""
+    if attacker.hex is not None and attacker.hex == target.hex:
+        return _SAME_HEX
+    hexes = ctx.game.hexes
+    here, there = hexes.get(attacker.hex), hexes.get(target.hex)    # type: ignore[arg-type]
+    mapped = here is not None and there is not None and here.at is not None and there.at is not None
+    if mapped:
+        dq, dr = there.at.q - here.at.q, there.at.r - here.at.r
+        distance: int | None = max(abs(dq), abs(dr), abs(dq + dr))
+    else:
+        distance = _stated_range(ctx, attacker, target)
+    if distance is not None and distance <= 1:
+        return _ADJACENT if distance else _SAME_HEX
+    if attacker.type.target_type == "helicopter" or target.type.target_type == "helicopter":
+        for flier, other in ((attacker, target), (target, attacker)):
+            if flier.type.target_type == "helicopter" and other.type.target_type != "helicopter":
+                ln = line(ctx, flier, other)
+                over = ctx.game.hex(flier.hex).terrain if flier.hex else None
+                found, unknown = _helicopter(ctx, ln, helicopter_level(ctx, flier), over, level_of(ctx, other))
+                return _finish(ctx, ln, found, unknown, attacker, target, flier is attacker)
+    if mapped and not _line_stated(ctx.game.facts):
+        view = map_view(ctx.game, ctx.rules.tec)
+        ln = view.line(here.at, there.at, view.cells.get(here.id))    # type: ignore[union-attr]
+    else:
+        ln = line(ctx, attacker, target)
+    found, unknown = _terrain(ctx, ln, _level(ctx, attacker, here), _level(ctx, target, there))
+    if found.blocked:
+        return found
+    return _finish(ctx, ln, found, unknown, attacker, target, True)
+
+
+def _finish(ctx: Ctx, ln: Line, found: Sight, unknown: int | None, attacker: Unit, target: Unit,
+            from_attacker: bool) -> Sight:
+    """Terrain first, then Smoke; a clear answer that rests on a hex not stated is a gap."""
+    if found.blocked:
+        return found
+    if ln.smoky:
+        screened = _smoke(ctx, ln, attacker, target, from_attacker)
+        if screened is not None:
+            return screened
+    if unknown is not None:
+        raise NotStated(ln.unknown(unknown))
+    return found
+
+
+def _stated_range(ctx: Ctx, attacker: Unit, target: Unit) -> int | None:
+    """The range a situation states between the two units (relations are stated from the
+    action's reference unit), if any."""
+    for unit in (target, attacker):
+        relation = ctx.game.facts.relation(unit.key)
+        if relation.distance is not None:
+            return relation.distance
+        if relation.adjacent:
+            return 1
+    return None
+
+
+def _stated_adjacent(ctx: Ctx, attacker: Unit, target: Unit) -> bool | None:
+    """Whether the situation states the two units adjacent, not adjacent, or neither."""
+    distance = _stated_range(ctx, attacker, target)
+    if distance is not None:
+        return distance <= 1
+    for unit in (target, attacker):
+        if ctx.game.facts.relation(unit.key).adjacent is not None:
+            return ctx.game.facts.relation(unit.key).adjacent
+    return None
+
+
+def _adjacent_range(ctx: Ctx, attacker: Unit, target: Unit) -> int | None:
+    """The range when both units stand on the map, or is stated; else ``None``."""
+    if attacker.hex is not None and attacker.hex == target.hex:
+        return 0
+    hexes = ctx.game.hexes
+    here, there = hexes.get(attacker.hex), hexes.get(target.hex)    # type: ignore[arg-type]
+    if here is not None and there is not None and here.at is not None and there.at is not None:
+        return here.at.distance(there.at)
+    return _stated_range(ctx, attacker, target)
+
+
+# -- levels ------------------------------------------------------------------------------------
 
 def level_of(ctx: Ctx, unit: Unit) -> int:
     """Classic LOS level (§7): stated, else 1 on a hill or wooded hill, 0 elsewhere;
     helicopters per the Helicopter LOS Table."""
+    return _level(ctx, unit, ctx.game.hexes.get(unit.hex) if unit.hex else None)
+
+
+def _level(ctx: Ctx, unit: Unit, hex_state: HexState | None) -> int:
+    """:func:`level_of` for a unit whose hex (``None``: not on the map) is at hand."""
     if unit.level is not None and unit.type.target_type != "helicopter":
         return unit.level
     if unit.type.target_type == "helicopter":
         return helicopter_level(ctx, unit)
-    hex_state = ctx.game.hex(unit.hex) if unit.hex else None
     if hex_state is not None and hex_state.level is not None:
         return hex_state.level
     if hex_state is None or hex_state.terrain is None:
         raise NotStated(f"units.{unit.key}.level")
-    return 1 if hex_state.terrain in ("hill", "wooded_hill") else 0
+    return 1 if hex_state.terrain in HILLS else 0
 
 
 def helicopter_level(ctx: Ctx, unit: Unit) -> int:
@@ -52,147 +435,43 @@ def los_height(ctx: Ctx) -> None:
     ctx.answer.unit(unit.key, level=level_of(ctx, unit))
 
 
-def _effect(ctx: Ctx, hex_raw: Mapping[str, Any], hill: bool) -> str:
-    terrain = hex_raw.get("terrain")
-    markers = set(hex_raw.get("markers") or ())
-    if markers & {"smoke_2", "smoke_1", "smoke"}:
-        return "block"
-    effect = "none"
-    if terrain is not None:
-        row = ctx.tec.terrain(terrain)
-        effect = row.los_hill if hill else row.los
-    if effect == "none" and "wrecks" in markers:
-        effect = "count"
-    return effect
-
-
-def blocked(ctx: Ctx, attacker_level: int, target_level: int, intervening: list[Mapping[str, Any]],
-            crest: tuple[bool | None, bool | None] = (None, None)) -> tuple[bool, str]:
-    """Apply §7.1/§7.2 to the hexes between attacker and target; ``crest`` is (a crest line
-    is crossed, the attacker or target is adjacent to it). Returns (blocked, why)."""
-    if attacker_level == 0:
-        counted = 0
-        for h in intervening:
-            effect = _effect(ctx, h, hill=False)
-            if effect == "block":
-                return True, f"{h.get('terrain') or 'smoke'} hex blocks (§7.1)"
-            counted += effect == "count"
-        if counted >= 2:
-            return True, f"{counted} rough/wreck hexes block (§7.1)"
-        return False, "no blocking terrain (§7.1)"
-    if target_level >= 1:
-        counted = 0
-        for h in intervening:
-            effect = _effect(ctx, h, hill=True)
-            if effect == "block":
-                return True, f"{h.get('terrain') or 'smoke'} blocks between hill-level units (§7.2)"
-            counted += effect == "count"
-        if counted >= 2:
-            return True, "two or more hill-level rough/wreck hexes block (§7.2)"
-        return False, "hill to hill: crest lines ignored (§7.2)"
-    crossed, adjacent = crest
-    if crossed and not adjacent:
-        if adjacent is None:
-            raise NotStated("situation.crest_adjacent")
-        return True, "the LOS crosses a crest line not adjacent to either unit (§7.2)"
-    for h in intervening:
-        terrain = h.get("terrain")
-        if set(h.get("markers") or ()) & {"smoke_2", "smoke_1", "smoke"}:
-            return True, "smoke blocks (§8.2)"
-        if terrain in ("hill", "wooded_hill") and not h.get("own_hill"):
-            return True, f"a {terrain.replace('_', ' ')} hex lies between (§7.2)"
-        if terrain == "woods":
-            if need(h.get("to_target"), "situation.intervening.to_target") <= 1:
-                return True, "target directly behind woods (§7.2)"
-        if terrain in ("city", "city_ruins"):
-            if ctx.params.hill_los_any_city_blocks:
-                return True, "a city lies between a hill-level attacker and a ground target (002 §7.2)"
-            if need(h.get("to_target"), "situation.intervening.to_target") <= 2:
-                return True, "target one or two hexes behind a city (§7.2)"
-    return False, "hill to ground: nothing hides the target (§7.2)"
-
-
-def helicopter_blocked(ctx: Ctx, height: int, over: str | None, target_level: int,
-                       intervening: list[Mapping[str, Any]]) -> tuple[bool, str]:
-    """The Helicopter LOS Table (002, §9.4), read from the helicopter at ``height``."""
-    for h in intervening:
-        terrain = h.get("terrain")
-        if set(h.get("markers") or ()) & {"smoke_2", "smoke_1", "smoke"}:
-            return True, "smoke blocks (§8.2)"
-        if terrain == "wooded_hill":
-            return True, "a wooded hill lies between (Helicopter LOS Table)"
-    if target_level >= 1:
-        wrecks = sum(1 for h in intervening if h.get("terrain") in ("hill", "wooded_hill")
-                     and "wrecks" in (h.get("markers") or ()))
-        if height == 1 and wrecks > 1:
-            return True, "more than one Wreck on a hill between (Helicopter LOS Table)"
-        return False, f"helicopter at level {height} sees the hill-level target"
-    for h in intervening:
-        terrain = h.get("terrain")
-        if terrain == "woods" and need(h.get("to_target"), "situation.intervening.to_target") <= 1:
-            return True, "target directly behind woods (Helicopter LOS Table)"
-        if terrain in ("city", "city_ruins") and need(h.get("to_target"), "situation.intervening.to_target") <= 2:
-            return True, "target 1-2 hexes behind a city (Helicopter LOS Table)"
-        if terrain == "hill":
-            if over in ("hill", "wooded_hill"):
-                raise NotStated("whether the hill between is the hill the helicopter is over")
-            return True, "a hill lies between (Helicopter LOS Table)"
-    return False, f"helicopter at level {height}: nothing hides the ground target"
-
+# -- the procedure and its entry points --------------------------------------------------------
 
 def unit_blocked(ctx: Ctx, attacker: Unit, target: Unit) -> tuple[bool, str]:
-    """LOS between two units: the Helicopter LOS Table when one of them flies (read from
-    the helicopter, as LOS is reciprocal), §7.1/§7.2 otherwise; then Smoke's screen over
-    its six neighbouring hexes (§8.2)."""
-    for flier, other in ((attacker, target), (target, attacker)):
-        if flier.type.target_type == "helicopter" and other.type.target_type != "helicopter":
-            intervening, _ = situation.line(ctx, flier.key, other.key)
-            over = ctx.game.hex(flier.hex).terrain if flier.hex else None
-            found = helicopter_blocked(ctx, helicopter_level(ctx, flier), over, level_of(ctx, other), intervening)
-            break
-    else:
-        intervening, _ = situation.line(ctx, attacker.key, target.key)
-        found = blocked(ctx, level_of(ctx, attacker), level_of(ctx, target), intervening,
-                        situation.crest(ctx, attacker.key, target.key))
-    if found[0]:
-        return found
-    screen = smoke_screen(ctx, attacker, target, intervening)
-    return (True, screen) if screen else found
-
-
-def smoke_screen(ctx: Ctx, attacker: Unit, target: Unit, intervening: list[Mapping[str, Any]]) -> str | None:
-    """§8.2: a Smoke marker blocks LOS, from any elevation, into and through its hex and its
-    six neighbouring hexes (and out of them, 001) for units not adjacent to each other;
-    thermal sights (002 §8.2, the Advanced Imaging column) see through it. Returns why the
-    LOS is screened, or None. Needs map positions; stated lines carry their own markers."""
-    smoke = [h for h in ctx.game.hexes.values() if h.markers & SMOKE and h.at is not None]
-    ends = [ctx.game.hex(u.hex).at if u.hex else None for u in (attacker, target)]
-    if not smoke or None in ends or ends[0].distance(ends[1]) <= 1:
-        return None
-    if attacker.name in ctx.params.thermal_units or "thermal" in attacker.type.abilities:
-        return None
-    looked = [(h["id"], "through") for h in intervening if h.get("id")] + [(target.hex, "into")]
-    if ctx.params.smoke_blocks_out_of:
-        looked.append((attacker.hex, "out of"))
-    for hex_id, how in looked:
-        at = ctx.game.hex(hex_id).at
-        for cloud in smoke:
-            if at is not None and at.distance(cloud.at) <= 1:
-                where = "" if cloud.id == hex_id else f", next to the Smoke in {cloud.id}"
-                return f"Smoke blocks the LOS {how} {hex_id}{where} (§8.2)"
-    return None
+    """Is the LOS from ``attacker`` to ``target`` blocked, and why, the deciding section in
+    brackets (the caller cites its own rule after it)? What fire and movement ask;
+    :func:`sight` is the same answer with its parts apart."""
+    found = sight(ctx, attacker, target)
+    return found.blocked, f"{found.text} (§{found.section})"
 
 
 def line_of_sight(ctx: Ctx) -> None:
     """§7: is the line of sight from the actor to the target blocked?"""
     attacker = ctx.unit(ctx.action.actor)
     target = ctx.unit(ctx.action.target if isinstance(ctx.action.target, str) else None, "target")
-    _, sides = situation.line(ctx, attacker.key, target.key)
-    is_blocked, why = unit_blocked(ctx, attacker, target)
-    if not is_blocked:
-        for side in sides:
-            terrains = side.get("terrain") or []
-            if len(terrains) >= 2 and all(ctx.tec.terrain(t).los == "block" for t in terrains):
-                is_blocked, why = True, "the LOS runs between two blocking hexes (§7.3)"
-    ctx.answer.set("blocked", is_blocked)
-    ctx.answer.because("§7", why)
+    found = sight(ctx, attacker, target)
+    ctx.answer.set("blocked", found.blocked)
+    ctx.answer.because(found.section, found.text)
+
+
+def blocked(ctx: Ctx, attacker_level: int, target_level: int, intervening: list[Mapping[str, Any]],
+            crest: tuple[bool | None, bool | None] = (None, None)) -> tuple[bool, str]:
+    """§7.1/§7.2 over stated intervening hexes (in order from the attacker); ``crest`` is (a
+    crest line is crossed, the attacker or target is adjacent to it). Returns (blocked, why)."""
+    found, unknown = _terrain(ctx, fact_line(ctx.game, ctx.tec, intervening, (), crest, None, None), attacker_level, target_level)
+    return found.blocked, f"{found.text} (§{found.section})"
+
+
+def helicopter_blocked(ctx: Ctx, height: int, over: str | None, target_level: int,
+                       intervening: list[Mapping[str, Any]]) -> tuple[bool, str]:
+    """The Helicopter LOS Table (§9.4) over stated intervening hexes, read from the helicopter."""
+    found, _ = _helicopter(ctx, fact_line(ctx.game, ctx.tec, intervening, (), (None, None), None, None), height, over, target_level)
+    return found.blocked, f"{found.text} (§{found.section})"
+
+
+def smoke_screen(ctx: Ctx, attacker: Unit, target: Unit, intervening: list[Mapping[str, Any]] | None = None) -> str | None:
+    """§8.2 alone: why Smoke screens the LOS from ``attacker`` to ``target``, or None."""
+    if (_adjacent_range(ctx, attacker, target) or 2) <= 1:
+        return None
+    found = _smoke(ctx, line(ctx, attacker, target), attacker, target, True)
+    return f"{found.text} (§{found.section})" if found else None

@@ -3,16 +3,15 @@
 Rulebook examples state relations instead of positions ("six hexes away", "the LOS
 crosses one woods hex"); a game read from VASSAL has positions instead. Procedures
 ask this module, which answers from the stated facts when the situation gives them,
-from hex geometry (:mod:`referee.hexes`, :mod:`referee.los_geometry`) when both units
+from hex geometry (:mod:`referee.hexes`, :mod:`referee.los_lines`) when both units
 have map positions, and otherwise raises ``NotStated`` naming the missing fact.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
 
 from referee.errors import NotStated
 from referee.hexes import Hex
-from referee.los_geometry import trace_line
 from referee.model import Game, HexState
 from referee.ruleset import Ctx
 
@@ -62,30 +61,10 @@ def adjacent(ctx: Ctx, a: str, b: str) -> bool:
     return distance(ctx, a, b) <= 1
 
 
-_POSITION_INDEX: tuple[Mapping[str, HexState], dict[Hex, HexState]] | None = None
-
-
-def _by_position(game: Game) -> dict[Hex, HexState]:
-    """Hexes by map position. A Game's hexes mapping is never changed in place (events
-    build a new one, ``Game.with_hex`` copies), so the index of the last mapping seen is
-    reused while the same mapping object comes back: one LOS check asks for it several
-    times, and positions that differ only in units share their hexes."""
-    global _POSITION_INDEX
-    cached = _POSITION_INDEX
-    if cached is not None and cached[0] is game.hexes:
-        return cached[1]
-    index = {h.at: h for h in game.hexes.values() if h.at is not None}
-    _POSITION_INDEX = (game.hexes, index)
-    return index
-
-
-def _as_fact(hex_state: HexState, to_target: int) -> dict[str, Any]:
-    return {"id": hex_state.id, "terrain": hex_state.terrain, "markers": sorted(hex_state.markers),
-            "to_target": to_target}
-
-
 def line(ctx: Ctx, a: str, b: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """(intervening hexes, hexsides run along) between two units, in order from ``a``."""
+    """(intervening hexes, hexsides run along) between two units, in order from ``a``, as
+    facts (``id``, ``terrain``, ``markers``, ``to_target``; ``terrain`` of both hexes beside
+    each run): stated by the situation, else traced on the map (:mod:`referee.los_lines`)."""
     facts = ctx.game.facts
     stated = facts.get("intervening")
     described = any(facts.get(k) is not None for k in ("crest_crossed", "along_hexsides"))
@@ -94,26 +73,38 @@ def line(ctx: Ctx, a: str, b: str) -> tuple[list[dict[str, Any]], list[dict[str,
             return ([{k: v for k, v in h.items() if k != "to_target"} for h in reversed(stated or [])],
                     list(facts.get("along_hexsides") or []))
         return list(stated or []), list(facts.get("along_hexsides") or [])
-    pa, pb = position(ctx.game, a), position(ctx.game, b)
-    if pa is None or pb is None:
+    traced = _traced(ctx, a, b)
+    if traced is None:
         raise NotStated("situation.intervening")
-    hexes = _by_position(ctx.game)
-    trace = trace_line(pa, pb)
+    view, ln = traced
+    states = view.board.states
     intervening = []
-    own_hill = hexes[pa].terrain in HILLS if pa in hexes else False
-    for cell in trace.between:
-        if cell not in hexes:
-            raise NotStated(f"terrain of the hex at {cell!r}")
-        fact = _as_fact(hexes[cell], cell.distance(pb))
-        own_hill = own_hill and fact["terrain"] in HILLS
+    own_hill = bool(states[ln.origin] and states[ln.origin].terrain in HILLS)
+    for cell, to_target in zip(ln.between, ln.to_target):
+        state = states[cell]
+        if state is None:
+            raise NotStated(ln.unknown(cell))
+        fact: dict[str, Any] = {"id": state.id, "terrain": state.terrain, "markers": sorted(state.markers),
+                                "to_target": to_target}
+        own_hill = own_hill and state.terrain in HILLS
         if own_hill:            # the attacker's own hill, up to its crest (§7.2 crest lines)
             fact["own_hill"] = True
         intervening.append(fact)
-    sides = []
-    for run in trace.hexside_runs:
-        pair = [hexes.get(run.first), hexes.get(run.second)]
-        sides.append({"terrain": [h.terrain for h in pair if h is not None and h.terrain]})
+    sides = [{"terrain": [s.terrain for s in (states[f], states[t]) if s is not None and s.terrain]}
+             for f, t, _ in ln.runs]
     return intervening, sides
+
+
+def _traced(ctx: Ctx, a: str, b: str) -> tuple[Any, Any] | None:
+    """The map view and the traced line between two units on the map, else ``None``."""
+    from referee.los_lines import map_view
+    game = ctx.game
+    here = game.hexes.get(game.units[a].hex) if a in game.units and game.units[a].hex else None
+    there = game.hexes.get(game.units[b].hex) if b in game.units and game.units[b].hex else None
+    if here is None or there is None or here.at is None or there.at is None:
+        return None
+    view = map_view(game, ctx.tec)
+    return view, view.line(here.at, there.at)
 
 
 def side_features(game: Game, a: HexState, b: HexState) -> frozenset[str]:
@@ -131,14 +122,7 @@ def crest(ctx: Ctx, a: str, b: str) -> tuple[bool | None, bool | None]:
     crossed, adjacent = facts.get("crest_crossed"), facts.get("crest_adjacent")
     if crossed is not None or facts.get("intervening") is not None:
         return crossed, adjacent
-    pa, pb = position(ctx.game, a), position(ctx.game, b)
-    if pa is None or pb is None:
+    traced = _traced(ctx, a, b)
+    if traced is None:
         return None, None
-    cells = _by_position(ctx.game)
-    path = [pa, *trace_line(pa, pb).hexes]
-    if any(p not in cells for p in path):
-        return None, None
-    crossed = any("crest" in side_features(ctx.game, cells[p], cells[n]) for p, n in zip(path, path[1:]))
-    adjacent = any("crest" in side_features(ctx.game, cells[end], cells[n])
-                   for end in (pa, pb) for n in end.neighbors() if n in cells)
-    return crossed, adjacent
+    return traced[1].crest()

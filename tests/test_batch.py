@@ -40,7 +40,9 @@ def test_json_lines_are_stable_and_in_name_order(folder: Path) -> None:
     first, second = runner.invoke(main, args), runner.invoke(main, args)
     assert first.exit_code == second.exit_code == 2          # d.vsav cannot be read
     assert first.stdout == second.stdout
-    lines = [json.loads(line) for line in first.stdout.splitlines()]
+    *lines, summary = [json.loads(line) for line in first.stdout.splitlines()]
+    assert summary == {"folder": str(folder), "kind": "summary", "files": 5, "passed": 3, "failed": 1,
+                       "unreadable": 1, "counts": {"error": 0, "warning": 1, "unsupported": 0, "info": 0}}
     assert [Path(r["file"]).name for r in lines] == ["a.vsav", "b.vsav", "c.vsav", "d.vsav", "e.vsav"]
     assert [r["clean"] for r in lines] == [True, False, True, False, True]
     assert [r["kind"] for r in lines] == ["save", "save", "save", "unreadable", "save"]
@@ -62,4 +64,22 @@ def test_folder_of_clean_saves_exits_zero(tmp_path: Path) -> None:
         shutil.copy(SAMPLES / "demo.vsav", tmp_path / name)
     result = CliRunner().invoke(main, ["validate", str(tmp_path), "--module", str(MODULE)])
     assert result.exit_code == 0
-    assert result.stdout.splitlines() == [f"{tmp_path / 'one.vsav'}: clean", f"{tmp_path / 'two.vsav'}: clean"]
+    assert result.stdout.splitlines() == [f"{tmp_path / 'one.vsav'}: clean", f"{tmp_path / 'two.vsav'}: clean",
+                                          f"{tmp_path}: 2 files: 2 passed, 0 with findings, 0 unreadable"]
+
+
+def test_logs_are_found_by_content_and_subfolders_with_recursive(tmp_path: Path) -> None:
+    """A VASSAL 2.x log often has no extension (The Longest Day's 0611-2): a folder run finds
+    saves and logs by what they hold; --recursive walks subfolders; a module is not a save."""
+    tour = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "vassal-tour"
+    shutil.copy(tour / "tour.log", tmp_path / "0611-2")
+    shutil.copy(tour / "tour.mod", tmp_path / "tour.zip")
+    (tmp_path / "sub").mkdir()
+    shutil.copy(SAMPLES / "demo.vsav", tmp_path / "sub" / "game.vsav")
+    assert [p.name for p in saves_in(tmp_path)] == ["0611-2"]
+    assert [p.relative_to(tmp_path).as_posix() for p in saves_in(tmp_path, recursive=True)] == ["0611-2",
+                                                                                              "sub/game.vsav"]
+    result = CliRunner().invoke(main, ["validate", str(tmp_path), "--recursive"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == [f"{tmp_path / '0611-2'}: clean", f"{tmp_path / 'sub' / 'game.vsav'}: clean",
+                                          f"{tmp_path}: 2 files: 2 passed, 0 with findings, 0 unreadable"]

@@ -341,7 +341,7 @@ ABRAMS = UnitType(name="Abrams", target_type="heavy_armor", armor=4, save=5, mp=
 
 def los(game: Game, ruleset=UNTOLD):
     answer = ruleset.check(game, make_action("los", unit="A", target="T"))
-    return answer.values["blocked"], [r.text for r in answer.reasons]
+    return answer.values["blocked"], [str(r) for r in answer.reasons]
 
 
 def smoke_board(attacker: str, target: str, smoke: str, utype: UnitType = T72) -> Game:
@@ -350,14 +350,15 @@ def smoke_board(attacker: str, target: str, smoke: str, utype: UnitType = T72) -
 
 def test_smoke_blocks_through_its_neighbours() -> None:
     # the line 0,0 -> 6,0 passes 3,0 and 4,0, both next to the Smoke in 4,-1
-    assert los(smoke_board("0,0", "6,0", "4,-1")) == (True, ["Smoke blocks the LOS through 3,0, next to the Smoke in 4,-1 (§8.2)"])
-    assert los(smoke_board("0,0", "6,0", "4,-2")) == (False, ["no blocking terrain (§7.1)"])
+    assert los(smoke_board("0,0", "6,0", "4,-1")) == (True, ["Smoke blocks the LOS through 3,0, next to the Smoke in 4,-1 (TUS §8.2)"])
+    assert los(smoke_board("0,0", "6,0", "4,-2")) == (False, ["no blocking terrain (TUS §7.1)"])
 
 
 def test_smoke_blocks_into_a_neighbouring_hex_in_both_books() -> None:
     game = smoke_board("8,3", "8,-2", "8,-3")
     for ruleset in (UNTOLD, EISENBACH):
-        assert los(game, ruleset) == (True, ["Smoke blocks the LOS into 8,-2, next to the Smoke in 8,-3 (§8.2)"])
+        assert los(game, ruleset) == (True, [f"Smoke blocks the LOS into 8,-2, next to the Smoke in 8,-3 "
+                                             f"({ruleset.book.short} §8.2)"])
     fire = UNTOLD.check(game, make_action("direct_fire", unit="A", target="T", weapon="ap"))
     assert fire.legal is False
     assert "Smoke blocks the LOS into 8,-2, next to the Smoke in 8,-3 (TUS §8.2)" in \
@@ -367,8 +368,8 @@ def test_smoke_blocks_into_a_neighbouring_hex_in_both_books() -> None:
 def test_seeing_out_of_a_neighbouring_hex_differs_by_book() -> None:
     """001: "out of, into and through"; 002: "into and through" only."""
     game = smoke_board("8,-2", "8,3", "8,-3")
-    assert los(game, UNTOLD) == (True, ["Smoke blocks the LOS out of 8,-2, next to the Smoke in 8,-3 (§8.2)"])
-    assert los(game, EISENBACH) == (False, ["no blocking terrain (§7.1)"])
+    assert los(game, UNTOLD) == (True, ["Smoke blocks the LOS out of 8,-2, next to the Smoke in 8,-3 (TUS §8.2)"])
+    assert los(game, EISENBACH) == (False, ["no blocking terrain (EG §7.1)"])
 
 
 def test_adjacent_units_and_thermal_sights_see_past_the_screen() -> None:

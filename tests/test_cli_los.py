@@ -33,7 +33,7 @@ def test_the_rulebook_example_sees_its_target(scenario: str) -> None:
     assert code == 0
     assert out.splitlines() == ["LOS B7 -> F6: clear",
                                 "  crosses: C7 clear, D7 clear, D6 clear, E7 clear",
-                                "  no blocking terrain (§7.1)"]
+                                "  no blocking terrain (TUS §7.1)"]
 
 
 def test_a_row_line_runs_along_hexsides_and_a_woods_hex_blocks(scenario: str) -> None:
@@ -43,7 +43,7 @@ def test_a_row_line_runs_along_hexsides_and_a_woods_hex_blocks(scenario: str) ->
         "LOS B7 -> H7: BLOCKED",
         "  crosses: D7 clear, F7 woods",
         "  runs along the hexsides between: C7 clear | C8 clear, E7 clear | E8 rough, G7 clear | G8 clear",
-        "  woods hex blocks (§7.1)"]
+        "  woods hex F7 blocks (TUS §7.1)"]
 
 
 def test_json_answer(scenario: str) -> None:

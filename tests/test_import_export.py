@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import csv
+from dataclasses import replace
 import re
 import sys
 from pathlib import Path
@@ -284,7 +285,9 @@ def test_cli_import_reports_unrecognised_pieces(tmp_path: Path) -> None:
                                                 "reason": "no unit, marker or ignore rule of the profile matches"}]
 
 
-def test_cli_profile_mismatch_is_one_line(tmp_path: Path) -> None:
+def test_cli_a_counter_the_unit_table_lacks_is_not_recognised(tmp_path: Path) -> None:
+    """A counter of another module version must not stop the import of the whole game: it is
+    reported with the key the table lacks, and the rest is read."""
     table = yaml.safe_load((SAMPLES / "units.yaml").read_text(encoding="utf-8"))
     del table["units"]["bmp-1"]
     units = tmp_path / "units.yaml"
@@ -292,10 +295,10 @@ def test_cli_profile_mismatch_is_one_line(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["import", str(DEMO), "--module", str(SAMPLES / "waw-sample.vmod"),
                                        "--profile", str(SAMPLES / "profile.yaml"), "--units", str(units),
                                        "-o", str(tmp_path / "s.yaml")])
-    assert result.exit_code == 2
-    assert result.output == (f"wawkit: {SAMPLES / 'profile.yaml'}: piece 1767225600008: units[0].type: unit-table "
-                             "key 'bmp-1' of 'BMP-1' is not in the unit table 'World at War Sample'\n")
-    assert not (tmp_path / "s.yaml").exists()
+    assert result.exit_code == 0
+    assert result.stderr == ("not recognised: piece 1767225600008 'BMP-1' on Main Map H4: unit-table key 'bmp-1' "
+                             "of 'BMP-1' is not in the unit table 'World at War Sample' (units[0].type)\n")
+    assert "bmp-1" not in read_scenario(tmp_path / "s.yaml").game.units
 
 
 # -- The Longest Day ---------------------------------------------------------------------------
@@ -339,11 +342,12 @@ def test_every_longest_day_unit_matches_its_faces_row_and_a_hex(tld, name: str) 
         assert table.get(row[20]).factors["o"] == (int(row[4]) if row[4].isdigit() else (row[4] or None))
         assert unit.type.mp == (int(row[6]) if row[6].isdigit() else None)      # "[30]" is not a number
         if unit.on_map:
-            assert re.fullmatch(r"\d{4}", unit.hex) or unit.hex in ZONES, (key, unit.hex)
-            if re.fullmatch(r"\d{4}", unit.hex):    # the counter lies on the centre of its hex
-                x, y = name_point(module, "Normandy", unit.hex, frames)
-                _, px, py = save.position(imported.pieces[key])
-                assert abs(px - x) <= 2 and abs(py - y) <= 2, (key, unit.hex)
+            assert re.fullmatch(r"\d{4}", unit.hex), (key, unit.hex)
+            x, y = name_point(module, "Normandy", unit.hex, frames)     # the counter lies on the centre of its hex
+            _, px, py = save.position(imported.pieces[key])
+            assert abs(px - x) <= 2 and abs(py - y) <= 2, (key, unit.hex)
+        elif save.position(imported.pieces[key])[0] == "Normandy":
+            assert unit.location in ZONES and unit.hex is None, (key, unit.location)    # a box, not a hex
     assert all(u.reason == "no unit, marker or ignore rule of the profile matches" for u in imported.unrecognised)
 
 
@@ -371,17 +375,17 @@ def test_longest_day_old_board_a_is_the_normandy_frame(tld) -> None:
     board_a = SavedGame.read(TLD / "scenarios" / "scenario_4.sav")
     scenario = import_save(board_a, module, profile, table)
     campaign_save = SavedGame.read(TLD / "scenarios" / "campaign.sav")
-    shared = 0
+    shared = []
     for key, unit in scenario.game.units.items():
         other = campaign.game.units.get(key)
-        if other is None or not unit.on_map or not other.on_map:
+        if other is None or board_a.position(scenario.pieces[key])[0] != "Normandy":
             continue
         _, x1, y1 = board_a.position(scenario.pieces[key])
         _, x2, y2 = campaign_save.position(campaign.pieces[key])
         if abs(x1 - x2) <= 1 and y1 == y2:
-            shared += 1
-            assert unit.hex == other.hex
-    assert shared == 38
+            shared.append(unit.location)
+            assert (unit.location, unit.hex) == (other.location, other.hex)
+    assert (len(shared), shared.count("map"), shared.count("Cherbourg Alarm Units")) == (38, 34, 4)
 
 
 def test_cli_import_longest_day(tmp_path: Path) -> None:
@@ -522,3 +526,43 @@ def test_cli_import_without_a_unit_table(tmp_path: Path) -> None:
                                        str(TLD / "buildFile"), "--profile", str(profile), "-o", str(tmp_path / "s.yaml")])
     assert result.exit_code == 2
     assert result.output == f"wawkit: {profile}: no unit table: give --units or name units_file in the profile\n"
+
+
+def test_units_in_places_the_profile_does_not_know_stay_where_they_were(tld, tmp_path: Path) -> None:
+    """Scenario 4 has 22 units on 'German Remnants', a map today's module lacks: a new save puts
+    them back where the save had them, with a note, and every unit comes back as it was (a
+    2007 one-faced counter is today's two-faced one, front face up)."""
+    module, profile, table = tld
+    save = SavedGame.read(TLD / "scenarios" / "scenario_4.sav")
+    imported = import_save(save, module, profile, table)
+    notes: list[str] = []
+    new, _ = export_game(imported.game, module, profile, table, positions=imported.positions, notes=notes)
+    again = import_save(SavedGame.from_bytes(new.to_bytes()), module, profile, table)
+    assert notes == ["22 unit(s) kept where the save had them in 'German Remnants', a place the profile does not "
+                     "know (a map the module does not have): 148, 150, 152, 453, 454, 455, 456, 560 ..."]
+    assert sorted(again.game.units) == sorted(imported.game.units)
+    for key, unit in imported.game.units.items():
+        back = again.game.units[key]
+        assert (back.strength or "full") == (unit.strength or "full"), key
+        assert replace(back, strength=unit.strength) == unit, key
+        if not unit.on_map:
+            assert again.positions[key] == imported.positions[key], key
+    remnants = [k for k, u in imported.game.units.items() if u.location == "German Remnants"]
+    assert len(remnants) == 22 and all(new.position(again.pieces[k])[0] == "German Remnants" for k in remnants)
+
+
+def test_cli_import_then_export_of_a_longest_day_log(tmp_path: Path) -> None:
+    scenario, out = tmp_path / "log.yaml", tmp_path / "new.vsav"
+    args = ["--module", str(TLD / "buildFile"), "--profile", str(ROOT / "profiles" / "longest-day.yaml"),
+            "--units", str(TLD / "faces.csv")]
+    imported = CliRunner().invoke(main, ["import", str(TLD / "logs" / "0606-1.log"), *args, "-o", str(scenario)])
+    assert imported.exit_code == 0, imported.output
+    assert read_scenario(scenario).positions["1401"] == ("Allied Naval Gunfire Control Display", 471, 423)
+    exported = CliRunner().invoke(main, ["export", str(scenario), *args, "-o", str(out)])
+    assert exported.exit_code == 0, exported.output
+    assert exported.stdout == f"2232 units -> new save {out}\n"
+    assert exported.stderr.splitlines() == [
+        "note: 8 unit(s) kept where the save had them in 'Allied Naval Gunfire Control Display', a place the "
+        "profile does not know (a map the module does not have): 1401, 1402, 1403, 1404, 1962, 1963, 1964, 1965",
+        "note: 67 unit(s) kept where the save had them in 'German Remnants', a place the profile does not know "
+        "(a map the module does not have): 765, 766, 767, 768, 769, 770, 771, 772 ..."]

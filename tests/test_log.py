@@ -149,3 +149,21 @@ def test_every_corpus_log_replays_to_the_end(path: Path) -> None:
     for piece_id, holder in list(replay._holder.items())[:200]:
         if piece_id in replay.pieces and replay.pieces[holder][0] == "stack":
             assert replay.position(piece_id) == replay.position(holder)
+
+
+def test_a_stack_the_log_adds_takes_its_pieces_from_the_stack_that_held_them() -> None:
+    """0606-1.log step 11 drops II/508 alone (each client makes a stack of its own for it), step 12
+    adds the stack the mover's client made: the piece is in that one only, as VASSAL's
+    Stack.insertChild takes a piece from its old parent; step 14 moves it on."""
+    replay = Replay(SavedGame.read(CORPUS / "tld-longest-day" / "logs" / "0606-1.log"))
+    piece = "1168285239254"
+    replay.run(12)
+    local = replay.stack_of(piece)
+    assert local is not None and local.startswith("replay-stack-")
+    replay.run(13)
+    assert replay.stack_of(piece) == "1168633839352"
+    assert local not in replay.pieces                       # emptied, it left the map
+    assert [h for h in replay.pieces if piece in replay.members(h)] == ["1168633839352"]
+    replay.run(15)
+    assert replay.position(piece) == ("Normandy", 1477, 1536)
+    assert [h for h in replay.pieces if piece in replay.members(h)] == [replay.stack_of(piece)]

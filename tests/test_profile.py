@@ -99,14 +99,15 @@ def test_eliminate_to_must_be_a_holding_map() -> None:
     assert str(caught.value) == "p.yaml: eliminate.move_to: 'Graveyard' is not one of the holding_maps ['Destroyed']"
 
 
-def test_unit_without_table_entry_names_rule_and_piece(module: Module) -> None:
+def test_unit_without_table_entry_is_reported_with_rule_and_key(module: Module) -> None:
     table = yaml.safe_load((SAMPLES / "units.yaml").read_text(encoding="utf-8"))
     del table["units"]["t-64"]
     save = SavedGame.read(SAMPLES / "demo.vsav")
-    with pytest.raises(ProfileError) as caught:
-        import_save(save, module, read_profile(SAMPLES / "profile.yaml"), table_from_document(table))
-    assert caught.value.piece == T64
-    assert "units[0].type: unit-table key 't-64' of 'T-64' is not in the unit table" in str(caught.value)
+    imported = import_save(save, module, read_profile(SAMPLES / "profile.yaml"), table_from_document(table))
+    assert "t-64" not in imported.game.units and len(imported.game.units) == 7
+    assert [u.to_dict() for u in imported.unrecognised] == [
+        {"piece": T64, "name": "T-64", "map": "Main Map", "location": "F6",
+         "reason": "unit-table key 't-64' of 'T-64' is not in the unit table 'World at War Sample' (units[0].type)"}]
 
 
 def test_missing_reduced_layer_names_rule_and_piece(module: Module) -> None:

@@ -49,7 +49,7 @@ def test_fire_traces_the_line_of_sight_on_the_map() -> None:
     blocked = row({2: "woods"}, A=(T72, 0, "pact"), T=(ABRAMS, 4, "nato"))
     verdict = classic("untold").check(blocked, DirectFire(unit="A", target="T", weapon="ap"))
     assert verdict.legal is False
-    assert "no line of sight to Abrams: woods hex blocks (§7.1) (TUS §7)" in map(str, verdict.reasons)
+    assert "no line of sight to Abrams: woods hex h2 blocks (§7.1) (TUS §7)" in map(str, verdict.reasons)
     adjacent = row({1: "woods"}, A=(T72, 0, "pact"), T=(ABRAMS, 1, "nato"))
     assert classic("untold").check(adjacent, DirectFire(unit="A", target="T", weapon="ap")).legal is True
 

@@ -38,15 +38,17 @@ def test_validate_folder_without_saves_says_so(tmp_path: Path) -> None:
     code, out, err = run("validate", tmp_path)
     assert code == 2
     assert out == ""
-    assert err.splitlines()[-1] == (f"wawkit: {tmp_path}: no saves or logs (.vsav, .sav, .vlog, .log) in this "
-                                    "folder; subfolders are not searched, give each one")
+    assert err.splitlines()[-1] == f"wawkit: {tmp_path}: no saves or logs in this folder (subfolders: --recursive)"
 
 
 def test_validate_profile_without_module_is_refused() -> None:
     code, _out, err = run("validate", SAMPLES / "demo.vsav", "--profile", SAMPLES / "profile.yaml")
     assert code == 2
-    assert err.splitlines()[-1] == ("Error: --profile and --units need --module: "
-                                    "the profile names the module's maps and pieces")
+    assert err.splitlines()[-1] == "Error: --profile needs --module: the profile names the module's maps and pieces"
+    code, _out, err = run("validate", SAMPLES / "demo.vsav", "--ruleset", "waw85")
+    assert code == 2
+    assert err.splitlines()[-1] == "Error: --ruleset needs --profile (and --module): units are read through the " \
+                                   "module's profile"
 
 
 DEMO = ["--module", SAMPLES / "waw-sample.vmod", "--profile", SAMPLES / "profile.yaml"]

@@ -26,37 +26,80 @@ RULESETS = click.Choice(["classic", "classic:untold", "classic:eisenbach", "waw8
 
 # -- validate ---------------------------------------------------------------------------------
 
-@main.command()
+#: Steps from which a log's replay shows a progress bar (on a terminal, never with --json).
+PROGRESS_STEPS = 200
+
+
+@main.command(epilog="Exit codes: 0 clean or notes only; 1 findings (errors, warnings, rules not supported); "
+                     "2 a file or input that cannot be read.")
 @click.argument("path", type=click.Path(exists=True))
 @click.option("--module", "module_path", type=EXISTING, help="The module (.vmod or buildFile) the save belongs to.")
-@click.option("--profile", "profile_path", type=EXISTING, help="Module profile: also check position legality.")
+@click.option("--profile", "profile_path", type=EXISTING,
+              help="Module profile: also read units and judge legality by the rules the profile names.")
 @click.option("--units", type=EXISTING, help="Unit table (default: the profile's units_file).")
-@click.option("--ruleset", default="classic", type=RULESETS, show_default=True)
-@click.option("--json", "as_json", is_flag=True, help="JSON (one line per file for a folder).")
+@click.option("--terrain", type=EXISTING, help="Terrain map (default: the profile's terrain_file).")
+@click.option("--ruleset", default=None, type=RULESETS,
+              help="Judge by these rules instead of the ones the profile names (not for a profile with rules: none).")
+@click.option("--json", "as_json", is_flag=True, help="JSON (for a folder: one line per file, then a summary line).")
 @click.option("--workers", type=int, default=None, help="Processes for a folder (default: all cores).")
+@click.option("--recursive", "-r", is_flag=True, help="For a folder: also the saves and logs of its subfolders.")
 @click.option("--no-replay", is_flag=True, help="For logs: check the starting position only, not every step.")
-def validate(path: str, module_path: str | None, profile_path: str | None, units: str | None, ruleset: str,
-             as_json: bool, workers: int | None, no_replay: bool) -> None:
-    """Check a save, a log, or a folder of them: soundness, and legality with --profile."""
-    from converter.validate import SAVE_SUFFIXES, Options, saves_in, validate_folder, validate_path
-    if (profile_path or units) and not module_path:
-        raise click.UsageError("--profile and --units need --module: the profile names the module's maps and pieces")
-    options = Options(module_path, profile_path, ruleset, units, replay_log=not no_replay)
+def validate(path: str, module_path: str | None, profile_path: str | None, units: str | None, terrain: str | None,
+             ruleset: str | None, as_json: bool, workers: int | None, recursive: bool, no_replay: bool) -> None:
+    """Check a save, a log, or a folder of them: soundness, and with --profile the position and
+    every logged step as the referee judges them. Saves and logs are recognised by their content."""
+    from converter.validate import Options, saves_in, validate_folder
+    given = [name for name, value in (("--units", units), ("--terrain", terrain), ("--ruleset", ruleset)) if value]
+    if profile_path and not module_path:
+        raise click.UsageError("--profile needs --module: the profile names the module's maps and pieces")
+    if given and not profile_path:
+        raise click.UsageError(f"{' and '.join(given)} need{'s' if len(given) == 1 else ''} --profile (and "
+                               "--module): units are read through the module's profile")
+    if profile_path and ruleset:
+        from converter.profile import read_profile
+        from converter.validate import rules_of
+        rules_of(read_profile(profile_path), ruleset)      # refused before any file is read
+    options = Options(module_path, profile_path, ruleset, units, replay_log=not no_replay, terrain=terrain)
     if os.path.isdir(path):
-        paths = saves_in(path)
+        from converter.report import FolderSummary
+        paths = saves_in(path, recursive=recursive)
         if not paths:
-            raise WawkitError(f"no saves or logs ({', '.join(SAVE_SUFFIXES)}) in this folder; "
-                              "subfolders are not searched, give each one", file=path)
+            where = "this folder or its subfolders" if recursive else "this folder (subfolders: --recursive)"
+            raise WawkitError(f"no saves or logs in {where}", file=path)
         with click.progressbar(length=len(paths), label="validating", file=sys.stderr) as bar:
-            reports = validate_folder(path, options, workers=workers, progress=lambda _r: bar.update(1))
+            reports = validate_folder(path, options, workers=workers, progress=lambda _r: bar.update(1),
+                                      recursive=recursive)
+        summary = FolderSummary(path, reports)
         for report in reports:
             click.echo(report.to_json(indent=None) if as_json else report.to_text())
+        click.echo(json.dumps(summary.to_dict(), ensure_ascii=False) if as_json else summary.to_text())
     else:
-        reports = [validate_path(path, options)]
+        reports = [_validate_one(path, options, as_json)]
         click.echo(reports[0].to_json() if as_json else reports[0].to_text())
     if any(r.kind == "unreadable" for r in reports):
         _exit(EXIT_BAD_INPUT)
-    _exit(EXIT_FINDINGS if any(not r.clean for r in reports) else EXIT_OK)
+    _exit(max(r.exit_code for r in reports))
+
+
+def _validate_one(path: str, options: object, as_json: bool) -> object:
+    """One file, with a progress bar over a long log's replay when stderr is a terminal."""
+    from converter.validate import validate_path
+    if as_json or not sys.stderr.isatty():
+        return validate_path(path, options)  # type: ignore[arg-type]
+    bar = None
+
+    def progress(done: int, total: int) -> None:
+        nonlocal bar
+        if bar is None and total >= PROGRESS_STEPS:
+            bar = click.progressbar(length=total, label="replaying the log", file=sys.stderr)
+            bar.__enter__()
+        if bar is not None:
+            bar.update(done - bar.pos)
+    try:
+        return validate_path(path, options, progress)  # type: ignore[arg-type]
+    finally:
+        if bar is not None:
+            bar.__exit__(None, None, None)
 
 
 # -- resolve, verify -------------------------------------------------------------------------
@@ -71,7 +114,7 @@ def validate(path: str, module_path: str | None, profile_path: str | None, units
 @click.option("--actions", "actions_file", type=EXISTING, help="An actions file (YAML).")
 @click.option("--dice", help="Dice to use in order, e.g. 4,5,6,3.")
 @click.option("--seed", type=int, help="Seed for rolled dice (reported in the audit).")
-@click.option("--ruleset", default="classic", type=RULESETS, show_default=True)
+@click.option("--ruleset", default=None, type=RULESETS, help="Instead of the rules the profile names.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Corrected save to write.")
 @click.option("--in-place", is_flag=True, help="Write the corrected save over SAVE, keeping the original as SAVE.bak.")
 @click.option("--audit", "audit_path", type=click.Path(dir_okay=False),
@@ -79,7 +122,7 @@ def validate(path: str, module_path: str | None, profile_path: str | None, units
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
 def resolve(save: str, module_path: str, profile_path: str, units: str | None, terrain: str | None,
             actions: tuple[str, ...], actions_file: str | None,
-            dice: str | None, seed: int | None, ruleset: str, output: str | None, in_place: bool,
+            dice: str | None, seed: int | None, ruleset: str | None, output: str | None, in_place: bool,
             audit_path: str | None, force: bool) -> None:
     """Check and resolve actions on SAVE; write the corrected save, the report and an audit record."""
     from converter.actions_text import load_actions, parse
@@ -136,11 +179,12 @@ def verify(audit: str) -> None:
 @click.option("--map", "map_name", help="Map to draw (default: the profile's main map).")
 @click.option("--los", nargs=2, multiple=True, help="Draw the line of sight between two units (keys or hexes).")
 @click.option("--last-resolution", "audit", type=EXISTING, help="Mark the results of this audit record.")
-@click.option("--ruleset", default="classic", type=RULESETS, show_default=True)
+@click.option("--ruleset", default=None, type=RULESETS,
+              help="Rules for --los (default: the profile's; classic without a profile).")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="PNG file to write.")
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
 def render(source: str, module_path: str | None, profile_path: str | None, units: str | None, map_name: str | None,
-           los: tuple[tuple[str, str], ...], audit: str | None, ruleset: str, output: str, force: bool) -> None:
+           los: tuple[tuple[str, str], ...], audit: str | None, ruleset: str | None, output: str, force: bool) -> None:
     """Draw a save (with --module and --profile) or a scenario file as a PNG picture."""
     from converter.render import picture
     from converter.vassal.container import check_target

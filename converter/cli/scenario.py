@@ -17,11 +17,11 @@ import yaml
 from converter.cli import main
 from converter.errors import ProfileError
 from converter.exporter import apply_events, events_between, export_game
-from converter.importer import Imported, import_save
-from converter.profile import Profile, read_profile
+from converter.importer import Imported, import_save, read_inputs
+from converter.profile import Profile
 from converter.scenario import Scenario, read_scenario, write_scenario
-from converter.terrain import TerrainMap, draft, read_palette, read_terrain
-from converter.unit_table import UnitTable, read_unit_table
+from converter.terrain import TerrainMap, draft, read_palette
+from converter.unit_table import UnitTable
 from converter.vassal.container import check_target, write_atomic
 from converter.vassal.module import Module
 from converter.vassal.save import SavedGame
@@ -31,13 +31,8 @@ EXISTING = click.Path(exists=True, dir_okay=False)
 
 def _inputs(profile_path: str, units: str | None, terrain: str | None
             ) -> tuple[Profile, UnitTable, TerrainMap | None]:
-    profile = read_profile(profile_path)
-    units = units or profile.units_file
-    if units is None:
-        raise ProfileError("no unit table: give --units or name units_file in the profile", file=profile_path)
-    table = read_unit_table(units, profile.unit_table)
-    terrain = terrain or profile.terrain_file
-    return profile, table, read_terrain(terrain) if terrain else None
+    read = read_inputs(profile_path, units, terrain)
+    return read.profile, read.table, read.terrain
 
 
 def _import(save_path: str, module: Module, profile: Profile, table: UnitTable,
@@ -62,7 +57,7 @@ def import_command(save: str, module_path: str, profile_path: str, terrain: str 
     module = Module.read(module_path)
     _, imported = _import(save, module, profile, table, terrain_map)
     scenario = Scenario(imported.game, Path(save).stem, imported.pieces, module.name, str(save),
-                        [u.to_dict() for u in imported.unrecognised])
+                        [u.to_dict() for u in imported.unrecognised], imported.positions)
     write_scenario(scenario, output, overwrite=force)
     click.echo(f"{len(imported.game.units)} units, {sum(len(v) for v in imported.unit_markers.values())} unit "
                f"markers, {sum(len(v) for v in imported.hex_markers.values())} hex markers -> {output}")
@@ -88,9 +83,12 @@ def export_command(scenario: str, module_path: str, profile_path: str, units: st
     module = Module.read(module_path)
     wanted = read_scenario(scenario)
     if onto is None:
-        save, _ = export_game(wanted.game, module, profile, table)
+        notes: list[str] = []
+        save, _ = export_game(wanted.game, module, profile, table, positions=wanted.positions, notes=notes)
         save.write(output, overwrite=force)
         click.echo(f"{len(wanted.game.units)} units -> new save {output}")
+        for note in notes:
+            click.echo(f"note: {note}", err=True)
         return
     save, imported = _import(onto, module, profile, table, terrain_map)
     for key, piece_id in wanted.pieces.items():
@@ -124,13 +122,19 @@ def terrain_draft(module_path: str, board: str, palette: str, map_name: str | No
     from converter.schema import load_document
     colours = read_palette(palette)
     default = load_document(palette, "palette").get("default")
-    proposal = draft(Module.read(module_path), board, colours, map_name=map_name, default=default)
-    text = "# Drafted from the board image by `wawkit terrain draft`; check it against the board.\n" + \
+    from converter.vassal.grids.assigned import NOTE, unnumbered
+    module = Module.read(module_path)
+    proposal = draft(module, board, colours, map_name=map_name, default=default)
+    assigned = unnumbered(module.map(proposal.terrain.map or "").board(board).grid)
+    note = f"# Hex names: {NOTE}.\n" if assigned else ""
+    text = "# Drafted from the board image by `wawkit terrain draft`; check it against the board.\n" + note + \
         yaml.safe_dump(proposal.terrain.to_document(), sort_keys=False, allow_unicode=True, width=110)
     if output is None:
         click.echo(text, nl=False)
     else:
         write_atomic(output, text.encode("utf-8"), overwrite=force)
+    if assigned:
+        click.echo(f"note: board {board!r}: {NOTE}", err=True)
     if proposal.unmatched:
         click.echo(f"no palette colour at the centre of {len(proposal.unmatched)} hex(es): "
                    + ", ".join(proposal.unmatched), err=True)

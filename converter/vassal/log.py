@@ -102,7 +102,22 @@ class Replay:
             members = list(_decode_piece(type_text, state_text).inner.members)
             self._members[piece_id] = members
             for member in members:
+                previous = self._holder.get(member)
+                if previous is not None and previous != piece_id and previous in self.pieces:
+                    self._release(previous, member)
                 self._holder[member] = piece_id
+
+    def _release(self, holder_id: str, member: str) -> None:
+        """A piece a new stack claims leaves the stack that held it (VASSAL's ``Stack.insertChild``
+        takes a piece from its old parent): a client's own stack made for a dropped piece, then
+        the stack the log adds for it, must not both hold it."""
+        stack = _decode_piece(*self.pieces[holder_id])
+        stack.inner.members = [m for m in stack.inner.members if m != member]
+        if not stack.inner.members and self.pieces[holder_id][0] == STACK_TYPE:
+            self._drop(holder_id)
+            return
+        self.pieces[holder_id] = (self.pieces[holder_id][0], stack.state_text() or "")
+        self._members[holder_id] = list(stack.inner.members)
 
     def _unindex(self, holder_id: str) -> None:
         for member in self._members.pop(holder_id, []):

@@ -16,7 +16,7 @@ from __future__ import annotations
 import copy
 import os
 import zipfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Iterable, Iterator
@@ -222,10 +222,18 @@ class MapDef:
                 return board
         raise GeometryError(f"map {self.name!r} has no board {name!r}")
 
-    def geometry(self, layout: Iterable[PlacedBoard | tuple[str, bool, int, int]] | None = None) -> MapGeometry:
-        """Boards placed as in ``layout`` (from a save), else the map's default layout."""
+    def geometry(self, layout: Iterable[PlacedBoard | tuple[str, bool, int, int]] | None = None, *,
+                 assign_names: bool = False) -> MapGeometry:
+        """Boards placed as in ``layout`` (from a save), else the map's default layout.
+
+        ``assign_names`` names the cells of grids without numbering as wawkit does
+        (:mod:`converter.vassal.grids.assigned`); by default names are VASSAL's own."""
         chosen = self.default_layout if layout is None else as_layout(layout)
-        return MapGeometry(self.name, self.boards, chosen, self.edge, self.decks)
+        boards = self.boards
+        if assign_names:
+            from converter.vassal.grids.assigned import with_assigned_names
+            boards = [replace(board, grid=with_assigned_names(board.grid)) for board in boards]
+        return MapGeometry(self.name, boards, chosen, self.edge, self.decks)
 
     def at_start_position(self, stack: AtStartStack,
                           layout: Iterable[PlacedBoard | tuple[str, bool, int, int]] | None = None) -> tuple[int, int]:

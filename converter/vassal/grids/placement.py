@@ -180,6 +180,24 @@ class MapGeometry:
         lx, ly = placement.local(x, y)
         return placement.board.grid.location_name(lx, ly, placement.board.size)
 
+    def cell_grid(self, x: int, y: int) -> tuple[Grid, Placement] | None:
+        """The hex or square grid whose cell names a map point, and the board it lies on;
+        None when a zone's or region's own name, a deck, or nothing names the point (a
+        holding box drawn on the map is a place, not a cell)."""
+        placement = self.board_at(x, y)
+        grid = placement.board.grid if placement is not None else None
+        if grid is None or placement is None:
+            return None
+        if grid.kind == "zoned":
+            lx, ly = placement.local(x, y)
+            zone = grid.zone_at(lx, ly)
+            if zone is not None and "$gridLocation$" not in zone.location_format:
+                return None
+            grid = grid.zone_grid(zone)[0] if zone is not None else grid.background
+        if grid is None or grid.kind not in ("hex", "square"):
+            return None
+        return grid, placement
+
     def placement(self, board: str | None = None) -> list[Placement]:
         if board is None:
             return list(self.placements)

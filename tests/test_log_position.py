@@ -1,0 +1,85 @@
+"""The one-pass replay of a log (converter.importer.LogPosition) keeps the same position as a
+full import of the log's position after each step: the same units, where they are, with the
+same markers, only read again where a step touched the pieces."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from converter.importer import LogPosition, read_inputs
+from converter.vassal.commands import AddPiece, EndSave
+from converter.vassal.container import Container, Entry
+from converter.vassal.log import Replay
+from converter.vassal.module import Module
+from converter.vassal.save import SavedGame
+from converter.vassal.sequence import ESC, join
+from tests.test_validate import MODULE, PROFILE, SAVE, _ids, _log
+
+ROOT = Path(__file__).resolve().parents[1]
+TLD = ROOT.parent / "shared" / "corpus" / "tld-longest-day"
+
+
+def snapshot(replay: Replay, template: SavedGame) -> SavedGame:
+    """The replay's current position as a save of its own (the template's boards and properties)."""
+    texts = [c.text for c in template._state_commands() if not isinstance(c, (AddPiece, EndSave))]
+    holders = {pid for pid, (type_text, _) in replay.pieces.items()
+               if type_text == "stack" or type_text.startswith("deck;")}
+    order = [pid for pid in replay.pieces if pid not in holders] + [pid for pid in replay.pieces if pid in holders]
+    texts += [AddPiece.of(pid, *replay.pieces[pid], template.quoting).text for pid in order]
+    texts.append("end_save")
+    plaintext = (join(texts, ESC, template.quoting) or "").encode("utf-8", "surrogateescape")
+    return SavedGame(Container([Entry("savedGame", b"")], plaintext, template.container.obfuscation,
+                               template.container.metadata, template.path))
+
+
+def by_piece(units, pieces):
+    """Units by the piece they come from, without their keys (numbered in piece-id order by a full read)."""
+    from dataclasses import replace
+    return {pieces[key]: replace(unit, key="") for key, unit in units.items()}
+
+
+def check_every_step(save: SavedGame, module: Module, inputs, every: int = 1) -> int:
+    log = LogPosition(inputs.reader(module), save)
+    full = inputs.reader(module)
+    checked = 0
+    for step in list(log.steps):
+        log.apply(step)
+        if step.index % every and step.index != len(log.steps) - 1:
+            continue
+        again = full.read(snapshot(log.replay, save))
+        assert by_piece(log.game.units, log.pieces) == by_piece(again.game.units, again.pieces), step.index
+        assert {h: s.markers for h, s in log.game.hexes.items() if s.markers} == \
+            {h: s.markers for h, s in again.game.hexes.items() if s.markers}, step.index
+        checked += 1
+    return checked
+
+
+def test_the_sample_log_is_the_same_position_at_every_step(tmp_path: Path) -> None:
+    ids = _ids()
+    log_file = _log(tmp_path, [("Leopard C1", "C7"), ("M113", "C8"), ("T-64", "G5"), ("Soviet HQ", "H4"),
+                               ("T-64", "H4"), ("Ops Complete", "C7")])
+    save = SavedGame.read(log_file)
+    module = Module.read(MODULE)
+    inputs = read_inputs(PROFILE)
+    assert check_every_step(save, module, inputs) == 7
+    log = LogPosition(inputs.reader(module), save)
+    changes = [log.apply(step) for step in list(log.steps)]
+    # The M113 leaves its Ops Complete marker behind: the marker applies to the unit below it,
+    # the US Infantry, until it is dropped in C7 beside the Leopard C1 (a stack of its own: the
+    # logged move names no piece underneath), where it applies to no unit.
+    assert [(sorted(c.changed), sorted(c.added), sorted(c.removed)) for c in changes] == [
+        (["leopard-c1"], [], []), (["m113", "us-infantry"], [], []), (["t-64"], [], []), (["soviet-hq"], [], []),
+        (["t-64"], [], []), (["us-infantry"], [], []), ([], [], [])]
+    assert not any(u.status.ops_complete for u in log.game.units.values())
+    assert log.pieces["t-64"] == ids["T-64"] and log.game.units["t-64"].hex == "H4"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["0606-1.log", "0608-3.log"])
+def test_a_longest_day_log_is_the_same_position_as_a_full_import(name: str) -> None:
+    save = SavedGame.read(TLD / "logs" / name)
+    inputs = read_inputs(ROOT / "profiles" / "longest-day.yaml", TLD / "faces.csv")
+    steps = len(save.log_steps)
+    assert check_every_step(save, Module.read(TLD / "buildFile"), inputs, every=97) == steps // 97 + 1 + \
+        (1 if (steps - 1) % 97 else 0)
