@@ -469,9 +469,16 @@ def helicopter_blocked(ctx: Ctx, height: int, over: str | None, target_level: in
     return found.blocked, f"{found.text} (§{found.section})"
 
 
-def smoke_screen(ctx: Ctx, attacker: Unit, target: Unit, intervening: list[Mapping[str, Any]] | None = None) -> str | None:
-    """§8.2 alone: why Smoke screens the LOS from ``attacker`` to ``target``, or None."""
+def smoke_screen(ctx: Ctx, attacker: Unit, target: Unit, intervening: list[Mapping[str, Any]] | None = None,
+                 *, thermal_sees: bool = True) -> str | None:
+    """§8.2 alone: why Smoke screens the LOS from ``attacker`` to ``target``, or None;
+    ``thermal_sees=False`` asks whether it would screen a unit without thermal sights
+    (what a thermal unit fires through, EG §8.2)."""
     if (_adjacent_range(ctx, attacker, target) or 2) <= 1:
         return None
-    found = _smoke(ctx, line(ctx, attacker, target), attacker, target, True)
+    viewer = attacker
+    if not thermal_sees and _thermal(ctx, attacker):
+        from dataclasses import replace
+        viewer = replace(attacker, type=replace(attacker.type, name="", abilities=attacker.type.abilities - {"thermal"}))
+    found = _smoke(ctx, line(ctx, attacker, target), viewer, target, True)
     return f"{found.text} (§{found.section})" if found else None

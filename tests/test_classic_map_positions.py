@@ -361,7 +361,7 @@ def test_smoke_blocks_into_a_neighbouring_hex_in_both_books() -> None:
                                              f"({ruleset.book.short} §8.2)"])
     fire = UNTOLD.check(game, make_action("direct_fire", unit="A", target="T", weapon="ap"))
     assert fire.legal is False
-    assert "Smoke blocks the LOS into 8,-2, next to the Smoke in 8,-3 (TUS §8.2)" in \
+    assert "no line of sight to M1: Smoke blocks the LOS into 8,-2, next to the Smoke in 8,-3 (TUS §8.2)" in \
         [str(r) for r in fire.reasons]
 
 

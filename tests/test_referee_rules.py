@@ -34,7 +34,8 @@ def test_smoke_adjacent_fire_is_plus_one_and_blocks_from_afar() -> None:
     far = row(markers=smoke, A=(T72, 0, "pact"), T=(ABRAMS, 3, "nato"))
     verdict = classic("untold").check(far, DirectFire(unit="A", target="T", weapon="ap"))
     assert verdict.legal is False
-    assert "Smoke blocks the LOS through h2, next to the Smoke in h3 (TUS §8.2)" in map(str, verdict.reasons)
+    assert "no line of sight to Abrams: Smoke blocks the LOS through h2, next to the Smoke in h3 (TUS §8.2)" in \
+        map(str, verdict.reasons)
 
 
 def test_thermal_sights_see_through_smoke_in_eisenbach_gap() -> None:
@@ -49,7 +50,7 @@ def test_fire_traces_the_line_of_sight_on_the_map() -> None:
     blocked = row({2: "woods"}, A=(T72, 0, "pact"), T=(ABRAMS, 4, "nato"))
     verdict = classic("untold").check(blocked, DirectFire(unit="A", target="T", weapon="ap"))
     assert verdict.legal is False
-    assert "no line of sight to Abrams: woods hex h2 blocks (§7.1) (TUS §7)" in map(str, verdict.reasons)
+    assert "no line of sight to Abrams: woods hex h2 blocks (TUS §7.1)" in map(str, verdict.reasons)
     adjacent = row({1: "woods"}, A=(T72, 0, "pact"), T=(ABRAMS, 1, "nato"))
     assert classic("untold").check(adjacent, DirectFire(unit="A", target="T", weapon="ap")).legal is True
 

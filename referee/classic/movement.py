@@ -221,6 +221,10 @@ def _helicopter_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
     for hex_id in route:
         if any(u.type.target_type == "helicopter" for u in _enemies_in(ctx, unit, hex_id)):
             ans.illegal("§9.1", f"{hex_id} holds an enemy helicopter")
+        unknown = [u for u in ctx.game.stack(hex_id, exclude=unit.key)
+                   if u.type.target_type == "helicopter" and (u.side is None or unit.side is None)]
+        if unknown:
+            raise NotStated(f"units.{unknown[0].key}.side (a helicopter may not enter a hex holding an enemy one)")
     spent = unit.status.mp_spent if isinstance(unit.status.mp_spent, int) else 0
     hexes = spent + len(route)
     ans.set("cost", 0)

@@ -93,8 +93,8 @@ def fire_modifiers(ctx: Ctx, actor: Unit, target: Unit | None, attack: Attack) -
 
 
 def sight(ctx: Ctx, actor: Unit, target: Unit, attack: Attack) -> None:
-    """§7: no fire through a blocked LOS; an adjacent unit can always be fired at. The LOS
-    comes from the map or the stated line; Smoke was judged by :func:`_smoke`."""
+    """§7: no fire through a blocked LOS (terrain, §8.2 Smoke), from the map or the stated
+    line; an adjacent unit can always be fired at."""
     rel = ctx.game.facts.relation(target.key)
     facts = ctx.game.facts
     if rel.los is False and not (rel.distance is not None and rel.distance <= 1):
@@ -106,37 +106,9 @@ def sight(ctx: Ctx, actor: Unit, target: Unit, attack: Attack) -> None:
     mapped = situation.position(ctx.game, actor.key) and situation.position(ctx.game, target.key)
     if not (stated or mapped) or _adjacent(ctx, actor, target):
         return
-    if stated and _clear_line(ctx):
-        return
-    blocked, why = los.unit_blocked(ctx.probe(_without_smoke(ctx.game)), actor, target)
-    if blocked:
-        ctx.answer.illegal("§7", f"no line of sight to {target.name}: {why}")
-
-
-def _clear_line(ctx: Ctx) -> bool:
-    """A stated line with no terrain that blocks at any level (Smoke aside) and no hexsides."""
-    facts = ctx.game.facts
-    if facts.get("along_hexsides") or facts.get("crest_crossed"):
-        return False
-    for raw in facts.get("intervening") or ():
-        terrain = raw.get("terrain")
-        markers = set(raw.get("markers") or ()) - SMOKE
-        if terrain is None or ctx.tec.terrain(terrain).los != "none" or markers:
-            return False
-    return True
-
-
-def _without_smoke(game):
-    """The position with its Smoke markers lifted (for a LOS judged on terrain alone)."""
-    from dataclasses import replace as _replace
-    from types import MappingProxyType
-    hexes = {k: (_replace(h, markers=h.markers - SMOKE) if h.markers & SMOKE else h) for k, h in game.hexes.items()}
-    intervening = game.facts.get("intervening")
-    facts = game.facts
-    if intervening is not None:
-        cleaned = [{**raw, "markers": [m for m in raw.get("markers") or () if m not in SMOKE]} for raw in intervening]
-        facts = _replace(facts, situation=MappingProxyType({**facts.situation, "intervening": cleaned}))
-    return _replace(game, hexes=MappingProxyType(hexes), facts=facts)
+    found = los.sight(ctx, actor, target)
+    if found.blocked:
+        ctx.answer.illegal(found.section, f"no line of sight to {target.name}: {found.text}")
 
 
 def bands(ctx: Ctx, actor: Unit, target: Unit | None, attack: Attack) -> Bands:
@@ -325,26 +297,23 @@ SMOKE = frozenset({"smoke_2", "smoke_1", "smoke"})
 
 
 def _smoke(ctx: Ctx, actor: Unit, target: Unit | None, attack: Attack) -> int:
-    """§8.2: a Smoke marker blocks LOS into and through its hex and its six neighbours (and,
-    TUS, out of them) for units not adjacent to it. An adjacent unit may fire into a Smoke
-    hex at +1 to hit; thermal sights (EG §8.2, the Moving Fire Table's Advanced Imaging)
-    fire through Smoke at +1 to hit, never at extended range, and the ITV not with its HE."""
+    """§8.2 on the attack's numbers (the LOS procedure decides whether Smoke blocks): an
+    adjacent unit fires into a Smoke hex at +1 to hit; thermal sights (EG §8.2, the Moving
+    Fire Table's Advanced Imaging) fire through Smoke at +1, never at extended range, and
+    the ITV not with its HE."""
     if target is None:
         return 0
     stated = any(set(raw.get("markers") or ()) & SMOKE for raw in ctx.game.facts.get("intervening") or ())
     if not stated and not any(h.markers & SMOKE for h in ctx.game.hexes.values()):
         return 0
-    adjacent = _adjacent(ctx, actor, target)
-    if adjacent:
+    if _adjacent(ctx, actor, target):
         if target.hex and ctx.game.hex(target.hex).markers & SMOKE:
             ctx.answer.modify("to_hit", 1, "firing into Smoke from an adjacent hex", "§8.2")
             return 1
         return 0
-    where = smoke_between(ctx, actor, target)
-    if where is None:
-        return 0
     if not (actor.name in ctx.params.thermal_units or "thermal" in actor.type.abilities):
-        ctx.answer.illegal("§8.2", f"Smoke blocks {where}")
+        return 0
+    if los.smoke_screen(ctx, actor, target, thermal_sees=False) is None:
         return 0
     if attack.weapon_name == "he" and actor.name == "ITV":
         ctx.answer.illegal("002 §8.2", "the ITV cannot use its HE Firepower to fire through Smoke")
@@ -361,38 +330,6 @@ def _adjacent(ctx: Ctx, actor: Unit, target: Unit) -> bool:
     if rel.distance is not None:
         return rel.distance <= 1
     return situation.distance(ctx, actor.key, target.key) <= 1
-
-
-def smoke_between(ctx: Ctx, actor: Unit, target: Unit) -> str | None:
-    """Where Smoke screens the line from ``actor`` to ``target`` (§8.2), or None: a Smoke
-    marker in a hex the line crosses or in the target's hex, or (TUS) the firer's; on the
-    map also in a hex next to one of them."""
-    facts = ctx.game.facts
-    if facts.get("intervening") is not None:
-        for raw in facts.get("intervening") or ():
-            if set(raw.get("markers") or ()) & SMOKE:
-                return f"the LOS through {raw.get('id') or 'an intervening hex'}"
-        looked = [(target.hex, "into")] + ([(actor.hex, "out of")] if ctx.params.smoke_blocks_out_of else [])
-        for hex_id, how in looked:
-            if hex_id and ctx.game.hex(hex_id).markers & SMOKE:
-                return f"the LOS {how} {hex_id}"
-        return None
-    here, there = situation.position(ctx.game, actor.key), situation.position(ctx.game, target.key)
-    if here is None or there is None:
-        looked = [target.hex] + ([actor.hex] if ctx.params.smoke_blocks_out_of else [])
-        found = next((h for h in looked if h and ctx.game.hex(h).markers & SMOKE), None)
-        return f"the LOS into {found}" if found else None
-    intervening, _ = situation.line(ctx, actor.key, target.key)
-    looked = [(h["id"], "through") for h in intervening if h.get("id")] + [(target.hex, "into")]
-    if ctx.params.smoke_blocks_out_of:
-        looked.append((actor.hex, "out of"))
-    clouds = [h for h in ctx.game.hexes.values() if h.markers & SMOKE and h.at is not None]
-    for hex_id, how in looked:
-        at = ctx.game.hex(hex_id).at
-        for cloud in clouds:
-            if at is not None and at.distance(cloud.at) <= 1:
-                return f"the LOS {how} {hex_id}" + ("" if cloud.id == hex_id else f", next to the Smoke in {cloud.id}")
-    return None
 
 
 def _support_weapon(ctx: Ctx, sw: Unit, bonus: int) -> None:
