@@ -16,7 +16,7 @@ import click
 
 from converter.cli import EXIT_FINDINGS, main
 from converter.errors import SchemaError, WawkitError
-from referee.cases import build_action, build_game, load_cases, merge, run_cases, summary
+from referee.cases import build_action, build_game, check_cases, merge, run_cases, summary
 from referee.combat_odds import RESULT_ORDER, net_hits_distribution, odds_for, result_ladder
 from referee.errors import CaseError, RefereeError
 from referee.model import Game, Status, Unit, UnitType
@@ -27,10 +27,8 @@ SCHEMA_NAME = "rule-case.schema.json"
 
 def _validate(cases: list[dict[str, Any]], schema_path: Path, file: str) -> None:
     import jsonschema
-    try:
-        schema = json.loads(schema_path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
-        raise SchemaError(f"cannot read schema: {error}", file=str(schema_path)) from None
+    from converter.schema import parse_text, read_text
+    schema = parse_text(read_text(schema_path), file=str(schema_path), fmt="json")
     from jsonschema.exceptions import best_match
     error = best_match(jsonschema.Draft202012Validator(schema).iter_errors(cases))
     if error is not None:
@@ -42,8 +40,10 @@ def _validate(cases: list[dict[str, Any]], schema_path: Path, file: str) -> None
 
 
 def _load(path: str, schema: str | None, no_schema: bool) -> list[dict[str, Any]]:
+    from converter.schema import parse_text, read_text
+    data = parse_text(read_text(path), file=path)  # bounded read, hardened loader
     try:
-        cases = load_cases(path)
+        cases = check_cases(data, path)
     except CaseError as error:
         raise SchemaError(str(error)) from None
     if not no_schema:
