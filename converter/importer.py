@@ -36,7 +36,7 @@ from typing import Any, Iterable, Protocol
 
 from converter.errors import GeometryError, ProfileError
 from converter.profile import Profile, UnitRule, prototype_texts, read_profile, seen
-from converter.terrain import TerrainMap, board_hexes, hex_states, read_terrain
+from converter.terrain import TerrainMap, board_hexes, hex_states, read_tec, read_terrain
 from converter.unit_table import TableEntry, UnitTable, read_unit_table
 from converter.vassal.grids.placement import MapGeometry, PlacedBoard
 from converter.vassal.commands import AddPiece, ChangePiece, MovePiece, RemovePiece
@@ -793,7 +793,11 @@ def read_inputs(profile_path: str | os.PathLike[str], units: str | os.PathLike[s
     files = {"profile": str(profile_path), "units": str(units_file)}
     if terrain_file:
         files["terrain"] = str(terrain_file)
-    return Inputs(profile, table, read_terrain(terrain_file) if terrain_file else None, files)
+    board = read_terrain(terrain_file) if terrain_file else None
+    if board is not None and profile.tec_file:
+        files["tec"] = str(profile.tec_file)
+        board.effects = read_tec(profile.tec_file)
+    return Inputs(profile, table, board, files)
 
 
 def import_save(save: SavedGame, module: Module, profile: Profile, table: UnitTable,

@@ -8,7 +8,7 @@ from referee import damage
 from referee.events import MarkerPlaced, MarkerRemoved, StatusChanged
 from referee.model import Unit, need
 from referee.ruleset import Ctx
-from referee.waw85 import results
+from referee.waw85 import los, results
 from referee.waw85.command import Check, ew_on, formation_hq, helpers, roll
 from referee.waw85.common import HARD, because, illegal, modify, morale_value, tables, whole
 from referee.artillery import Strike, adjacent_hexes
@@ -133,8 +133,14 @@ def _spotter(ctx: Ctx, spotter: Unit, *, on_board: bool) -> None:
             if ctx.action.actor:
                 ctx.emit(StatusChanged(ctx.action.actor, "ops_complete", True))
                 because(ctx, "14.3", "the on-board asset is marked Ops Complete; the Spotter is not")
-    if ctx.game.facts.relation(spotter.key).los is False:
-        illegal(ctx, "14.3", f"{spotter.name} has no LOS to the target hex")
+    sees = ctx.game.facts.relation(spotter.key).los
+    target = ctx.action.target if isinstance(ctx.action.target, str) else None
+    if sees is None and target in ctx.game.hexes:
+        blocked = los.hex_blocked(ctx, spotter, target)
+        sees = None if blocked is None else not blocked
+    if sees is False:
+        why = ctx.answer.reasons[-1].text if ctx.game.facts.relation(spotter.key).los is None else ""
+        illegal(ctx, "14.3", f"{spotter.name} has no LOS to the target hex" + (f": {why}" if why else ""))
 
 
 def _strike_hexes(ctx: Ctx, mission: str, target: str) -> list[str]:
