@@ -286,6 +286,7 @@ class UnitFacts:
     formation: str | None
     strength: str | None
     statuses: dict[str, Any]
+    command: Mapping[str, Any] = field(default_factory=dict)   # an HQ's morale, leadership, command range
 
 
 # -- reading positions ---------------------------------------------------------------------------
@@ -378,7 +379,7 @@ class PositionReader:
         elif entry.type.steps is not None:
             strength = "full"
         return UnitFacts(entry.type, value("side"), value("nation"), value("formation"), strength,
-                         _own_statuses(self.profile, piece_id, piece, rule))
+                         _own_statuses(self.profile, piece_id, piece, rule), getattr(entry, "command", {}))
 
     # -- places ------------------------------------------------------------------------------
     def geometry(self, map_name: str, frame: Frame) -> MapGeometry:
@@ -612,7 +613,8 @@ class _State:
         self.piece_of[key] = pid
         self._set_unit(key, Unit(key=key, type=facts.type, side=facts.side, nation=facts.nation,
                                  formation=facts.formation, hex=hex_name, strength=facts.strength,
-                                 status=Status(**{**status, **facts.statuses}), location=location))
+                                 status=Status(**{**status, **facts.statuses}), location=location,
+                                 **facts.command))
         if hex_name is not None:
             self.hexes.setdefault(hex_name, HexState(hex_name, at=place.at))
 

@@ -52,7 +52,7 @@ class TerrainMap:
     map: str | None = None
     #: The Terrain Effects Chart a profile gives for these terrain names (``tec_file``), for a
     #: ruleset whose chart is not in its rulebook's text (WaW85 PAC03): see :func:`read_tec`.
-    effects: Mapping[str, "TecRow"] | None = None
+    effects: Mapping[str, Any] | None = None
 
     def terrain(self, hex_name: str) -> str:
         return self.hexes.get(hex_name, self.default)
@@ -126,26 +126,34 @@ class TecRow:
     mp: Mapping[str, int] | None = None
 
 
-def read_tec(path: str | os.PathLike[str]) -> dict[str, TecRow]:
-    """A Terrain Effects Chart file: terrain name -> its row."""
+#: The key of a chart's hexside costs among its rows (see :func:`read_tec`).
+HEXSIDES = "hexsides"
+
+
+def read_tec(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """A Terrain Effects Chart file: terrain name -> its row, and under :data:`HEXSIDES` the
+    MP its hexside features (and ``up_hill``) add, by mover."""
     data = load_document(path, "tec")
-    return {name: TecRow(dict(row["db"]), row["los"], row["obstacle_height"], row["unit_height"],
-                         dict(row["mp"]) if "mp" in row else None)
-            for name, row in data["terrain"].items()}
+    chart: dict[str, Any] = {name: TecRow(dict(row["db"]), row["los"], row["obstacle_height"], row["unit_height"],
+                                          dict(row["mp"]) if "mp" in row else None)
+                             for name, row in data["terrain"].items()}
+    chart[HEXSIDES] = {name: dict(costs) for name, costs in (data.get("hexsides") or {}).items()}
+    return chart
 
 
 def _hex_state(terrain: TerrainMap, cell: "BoardHex") -> HexState:
     """A hex with its terrain and features; with a chart, what the chart says of its terrain
     (the Defensive Bonus columns, the LOS effect, heights above the hex's elevation)."""
     name = terrain.terrain(cell.name)
-    row = terrain.effects.get(name) if terrain.effects is not None else None
+    row = terrain.effects.get(name) if terrain.effects is not None and name != HEXSIDES else None
     if row is None:
         return HexState(cell.name, terrain=name, features=terrain.features(cell.name), at=cell.at)
     level = terrain.elevation.get(cell.name, 0)
     return HexState(cell.name, terrain=name, features=terrain.features(cell.name), at=cell.at,
                     terrain_db=row.db, los=row.los,
                     stated={"obstacle_height": level + row.obstacle_height, "unit_height": level + row.unit_height,
-                            "tec_los": row.los, **({"tec_mp": row.mp} if row.mp is not None else {})})
+                            "elevation": level, "tec_hexsides": terrain.effects.get(HEXSIDES, {}),   # type: ignore[union-attr]
+                            **({"tec_mp": row.mp} if row.mp is not None else {})})
 
 
 # -- the board's hexes ---------------------------------------------------------------
