@@ -29,7 +29,9 @@ def unit_height(ctx: Ctx, unit: Unit) -> int:
     stated = hex_state.stated if hex_state is not None else {}
     if unit.type.target_type == "aircraft":          # a CAS counter flies like a Helicopter (§4.1)
         return need(stated.get("obstacle_height"), f"hexes.{unit.hex}.obstacle_height") + 2
-    ground = need(stated.get("unit_height"), f"units.{unit.key}.level")
+    mapped = hex_state is not None and hex_state.at is not None
+    ground = need(stated.get("unit_height"), f"hexes.{unit.hex}.unit_height (the WaW85 TEC: give the profile a tec_file)"
+                  if mapped else f"units.{unit.key}.level")
     if unit.type.target_type != "helicopter" or unit.mode == "landed":
         return ground
     mode = need(unit.mode, f"units.{unit.key}.mode")
