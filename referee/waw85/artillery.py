@@ -231,6 +231,11 @@ def _mine_attack(ctx: Ctx, unit: Unit, section: str) -> int:
     die = ctx.roll(1, "d6")[0]
     hits = tables()["mine_hits"][die]
     because(ctx, section, f"{unit.name}: 1d6 {die}, {hits} hit(s), no saves")
+    return _unsaved_hits(ctx, unit, hits)
+
+
+def _unsaved_hits(ctx: Ctx, unit: Unit, hits: int) -> int:
+    """Hits no save reduces (Mines, Chemical): recorded, taken, and their aftermath."""
     ctx.answer.unit(unit.key, hits=0)
     _record(ctx, hits, 0, hits, None)
     if hits:
@@ -245,12 +250,7 @@ def _chemical_attack(ctx: Ctx, unit: Unit) -> int:
     kind = need(unit.type.target_type, f"units.{unit.key}.target_type")
     hits = 0 if passed else tables()["chemical_hits"]["armored" if kind in HARD else "other"]
     because(ctx, "14.12", f"{unit.name}: {hits} hit(s), no saves")
-    ctx.answer.unit(unit.key, hits=0)
-    _record(ctx, hits, 0, hits, None)
-    if hits:
-        damage.take_hits(ctx, unit.key, hits)
-        results.aftermath(ctx, [unit.key])
-    return hits
+    return _unsaved_hits(ctx, unit, hits)
 
 
 def _on_board(ctx: Ctx, unit: Unit, mission: str | None) -> None:
