@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from referee import situation
 from referee.errors import NotStated
 from referee.events import StatusChanged, UnitMoved, UnitPlaced, UnitRallied
 from referee.model import Unit, need
@@ -64,13 +65,7 @@ def roll(ctx: Ctx, check: Check, label: str = "2d6") -> bool:
     return passed
 
 
-def formation_hq(ctx: Ctx, unit: Unit) -> Unit | None:
-    """The HQ counter of the unit's Formation, if the situation shows one."""
-    for other in ctx.game.units.values():
-        if other.type.target_type == "hq" and other.key != unit.key and (
-                unit.formation is None or other.formation == unit.formation):
-            return other
-    return None
+formation_hq = situation.formation_hq     # one lookup for both rulesets
 
 
 def ew_on(hq: Unit | None) -> bool:
