@@ -53,13 +53,7 @@ def morale_check(ctx: Ctx) -> None:
 def _passes(ctx: Ctx, target: int, modifier: int) -> bool:
     if ctx.action.passed is not None:
         return ctx.action.passed
-    roll = ctx.roll_2d6()
-    modified = roll + modifier
-    ctx.answer.set("modified_roll", modified)
-    passed = modified <= target
-    ctx.answer.because("§1.6", f"morale check 2d6 = {roll}{modifier:+d} = {modified} vs {target}: "
-                       + ("passed" if passed else "failed"))
-    return passed
+    return ctx.check_2d6(target, modifier, "§1.6")
 
 
 def conditional_morale(ctx: Ctx) -> None:

@@ -56,12 +56,8 @@ def check_for(ctx: Ctx, unit: Unit) -> Check:
 
 def roll(ctx: Ctx, check: Check, label: str = "2d6") -> bool:
     """Roll the check; records modified_roll, target_number and passed."""
-    total = ctx.roll_2d6(label) + check.modifier
-    ctx.answer.set("modified_roll", total)
-    ctx.answer.set("target_number", check.target_number)
-    passed = total <= check.target_number
+    passed = ctx.check_2d6(check.target_number, check.modifier, "7.2.4", "Morale/Training check", label)
     ctx.answer.set("passed", passed)
-    because(ctx, "7.2.4", f"2d6 {total} against {check.target_number}: {'passed' if passed else 'failed'}")
     return passed
 
 
