@@ -62,7 +62,7 @@ def test_check_needs_no_dice_and_reports_what_dice_would_decide() -> None:
 
 @pytest.mark.parametrize("q, legal, band, to_hit", [
     (1, True, "point_blank", 3), (2, True, "point_blank", 3), (3, True, "effective", 4),
-    (5, True, "effective", 4), (6, True, "long", 5), (10, True, "long", 5), (11, False, None, None)])
+    (5, True, "effective", 4), (6, True, "long", 5), (10, True, "long", 5), (11, False, "out_of_range", None)])
 def test_range_counted_on_the_map(q: int, legal: bool, band: str | None, to_hit: int | None) -> None:
     game = board({}, A=(LEOPARD, 0, "nato"), T=(T64, q, "pact"))
     verdict = classic("eisenbach").check(game, DirectFire(unit="A", target="T", weapon="ap"))

@@ -51,6 +51,8 @@ def load(ctx: Ctx) -> None:
         illegal(ctx, "9.8", f"{passenger.name} is Disrupted and may not load")
     if carrier.type.target_type == "helicopter" and carrier.mode != "landed":
         illegal(ctx, "9.8.5", "Helicopter Transports load only in Landed mode")
+    if "towed" in passenger.type.abilities and passenger.hex and carrier.hex and passenger.hex != carrier.hex:
+        illegal(ctx, "9.8.1", f"{passenger.name} is Towed: it loads only in its Transport's hex")
     if ctx.answer.legal is None:
         ctx.answer.set("legal", True)
     if ctx.answer.legal is False:

@@ -168,14 +168,17 @@ def move(ctx: Ctx) -> None:
     if ans.legal is None and unit.current.mp is not None:
         ans.set("legal", True)
         ans.unit(unit.key, mp_after=unit.current.mp + bonus - total)
-        ctx.emit(UnitMoved(unit.key, route[-1]), StatusChanged(unit.key, "ops_complete", True))
+        # still moving for the rest of this run: the enemy may Opportunity Fire as it enters
+        # the hex (§6.2); no marker shows it, so the save keeps only the move and Ops Complete
+        ctx.emit(UnitMoved(unit.key, route[-1]), StatusChanged(unit.key, "ops_complete", True),
+                 StatusChanged(unit.key, "moving", True))
 
 
 def _mines(ctx: Ctx, unit: Unit, route: list[str]) -> None:
     """002 §8.3, 001 §12.2: a Mines marker attacks every unit entering its hex or one of its six
     neighbours, at each such hex. ``mines_attacks`` lists the Mines hexes in order; with dice
     each attack is rolled, and a unit disrupted on the way moves on under §6.1.7."""
-    from referee.artillery import mines_attack
+    from referee.classic.artillery import mines_attack
     fields = [h for h in ctx.game.hexes.values() if "mines" in h.markers]
     if not fields:
         return
@@ -221,6 +224,10 @@ def _helicopter_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
     for hex_id in route:
         if any(u.type.target_type == "helicopter" for u in _enemies_in(ctx, unit, hex_id)):
             ans.illegal("§9.1", f"{hex_id} holds an enemy helicopter")
+        unknown = [u for u in ctx.game.stack(hex_id, exclude=unit.key)
+                   if u.type.target_type == "helicopter" and (u.side is None or unit.side is None)]
+        if unknown:
+            raise NotStated(f"units.{unknown[0].key}.side (a helicopter may not enter a hex holding an enemy one)")
     spent = unit.status.mp_spent if isinstance(unit.status.mp_spent, int) else 0
     hexes = spent + len(route)
     ans.set("cost", 0)

@@ -11,15 +11,7 @@ from referee.ruleset import Ctx
 NOT_COUNTED = ("hq", "leader", "support_weapon", "aircraft")
 
 
-def formation_hq(ctx: Ctx, unit: Unit) -> Unit | None:
-    """The HQ of the unit's Formation, on the map or not."""
-    formation = ctx.game.formations.get(unit.formation or "")
-    if formation is not None and formation.hq in ctx.game.units:
-        return ctx.game.units[formation.hq]
-    for other in ctx.game.units.values():
-        if other.type.target_type == "hq" and other.formation == unit.formation and other.key != unit.key:
-            return other
-    return None
+formation_hq = situation.formation_hq     # one lookup for both rulesets
 
 
 def leader_of(ctx: Ctx, unit: Unit) -> Unit | None:
@@ -61,13 +53,7 @@ def morale_check(ctx: Ctx) -> None:
 def _passes(ctx: Ctx, target: int, modifier: int) -> bool:
     if ctx.action.passed is not None:
         return ctx.action.passed
-    roll = ctx.roll_2d6()
-    modified = roll + modifier
-    ctx.answer.set("modified_roll", modified)
-    passed = modified <= target
-    ctx.answer.because("§1.6", f"morale check 2d6 = {roll}{modifier:+d} = {modified} vs {target}: "
-                       + ("passed" if passed else "failed"))
-    return passed
+    return ctx.check_2d6(target, modifier, "§1.6")
 
 
 def conditional_morale(ctx: Ctx) -> None:
@@ -132,8 +118,13 @@ def _in_command(ctx: Ctx, unit: Unit) -> bool:
     if "recon" in unit.type.abilities:
         reach *= 2
         ctx.answer.because("§1.3.4.4", f"recon: command range doubled to {reach}")
-    distance = need(ctx.game.facts.relation(hq.key).distance, f"units.{hq.key}.distance")
-    return distance <= reach
+    distance = ctx.game.facts.relation(hq.key).distance
+    if distance is None:
+        distance = situation.distance(ctx, unit.key, hq.key)     # counted on the map, else not stated
+    inside = distance <= reach
+    ctx.answer.because("§4.2", f"{unit.name} is {distance} hex(es) from {hq.name}, command range {reach}: "
+                       + ("in command" if inside else "out of command range"))
+    return inside
 
 
 def command_check(ctx: Ctx) -> None:
