@@ -344,8 +344,9 @@ class PositionReader:
 
     def _classify(self, piece: Piece, piece_id: str) -> Kind:
         refused: str | None = None
+        shown = piece.name           # once: every rule that tests the name reads it
         for rule in self.profile.units:
-            if not rule.match.matches(piece):
+            if not rule.match.matches(piece, shown):
                 continue
             key = rule.type.read(piece, rule)
             if key is None:
@@ -358,11 +359,11 @@ class PositionReader:
                 continue
             if rule.accepts(entry):
                 return Kind("unit", rule=rule, entry=entry)
-        if (name := self.profile.unit_marker(piece)) is not None:
+        if (name := self.profile.unit_marker(piece, shown)) is not None:
             return Kind("marker", name)
-        if (name := self.profile.hex_marker(piece)) is not None:
+        if (name := self.profile.hex_marker(piece, shown)) is not None:
             return Kind("hex_marker", name)
-        if self.profile.ignored(piece):
+        if self.profile.ignored(piece, shown):
             return Kind("ignored")
         return Kind("unknown", refused or "no unit, marker or ignore rule of the profile matches")
 
