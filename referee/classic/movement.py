@@ -148,7 +148,7 @@ def move(ctx: Ctx) -> None:
         if "cost" in ans.gaps:
             return
         if cost is None:
-            ans.illegal("TEC", f"{unit.name} cannot enter {hex_id}")
+            ans.illegal("002 TEC", f"{unit.name} cannot enter {hex_id}")
             return
         total += cost
         previous = hex_id
