@@ -148,7 +148,14 @@ def clear_rubble(ctx: Ctx) -> None:
 
 def bonus_formation_entry(ctx: Ctx) -> None:
     """§17.4.3.4: from Turn 3, 1d6 1-3 shuffles a bonus Formation into the deck; 4-6 rolls
-    again next turn."""
+    again next turn. Before Turn 3 (a stated turn) there is no roll."""
+    turn = ctx.game.facts.get("turn")
+    if turn is not None:
+        first = tables()["bonus_entry_first_turn"]
+        ctx.answer.set("roll_required", turn >= first)
+        if turn < first:
+            because(ctx, "17.4.3.4", f"turn {turn}: the defender first rolls at the start of Turn {first}")
+            return
     die = ctx.roll(1, "d6")[0]
     enters = die <= tables()["bonus_entry_max"]
     ctx.answer.set("passed", enters)
