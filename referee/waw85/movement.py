@@ -13,7 +13,7 @@ from referee.model import Unit, need
 from referee.ruleset import Ctx
 from referee.waw85.artillery import MINES, chemical_move_cost
 from referee.waw85.command import Check, check_for, roll
-from referee.waw85.common import because, illegal, morale_value, tables
+from referee.waw85.common import because, illegal, modify, morale_value, tables
 
 HELICOPTER_MODES = ("flying", "nap_of_earth", "hovering", "landed")
 
@@ -83,7 +83,11 @@ def lift_off(ctx: Ctx) -> None:
     mode = ctx.action.choice
     passed = ctx.action.passed
     if passed is None:
-        passed = roll(ctx, Check(morale_value(ctx, unit)))
+        value = morale_value(ctx, unit)
+        passed = roll(ctx, Check(value))
+        if ctx.answer.values.get("modified_roll") == value:
+            because(ctx, "9.9", f"a roll equal to the Morale/Training value {value} passes, as in every 2d6 "
+                    "check (the section's second sentence also calls it a fail)")
     else:
         ctx.answer.set("passed", passed)
     if passed and mode in ("hovering", "nap_of_earth", "flying"):
@@ -140,7 +144,10 @@ def clear_rubble(ctx: Ctx) -> None:
         return
     ctx.answer.set("legal", True)
     check = check_for(ctx, unit)
-    if roll(ctx, Check(check.target_number, check.modifier + tables()["clear_rubble_modifier"])):
+    penalty = tables()["clear_rubble_modifier"]
+    modify(ctx, "roll", penalty, "the Clearing Roll's \"penalty of -3 to the die roll\", read as written "
+           "(subtracted from the 2d6)", "10.9.1")
+    if roll(ctx, Check(check.target_number, check.modifier + penalty)):
         ctx.emit(MarkerRemoved(hex_state.id, "rubble"), MarkerPlaced(hex_state.id, "cleared"))
         because(ctx, "10.9.1", "the hex is Cleared")
     ctx.emit(StatusChanged(unit.key, "ops_complete", True))
