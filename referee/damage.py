@@ -72,6 +72,9 @@ def take_hits(ctx: Ctx, key: str, hits: int, *, weapon: str | None = None,
                 ctx.answer.because("001 §1.3.3.2", f"{unit.name}: unarmored vehicle, AP hit also reduces")
                 gone = step_loss(ctx, unit, lost)
                 lost += 1
+            elif unarmored and weapon == "ap" and ctx.params.ruleset == "classic":
+                ctx.answer.because("002 §1.3.4.2", f"{unit.name}: unarmored vehicle, the first AP hit only "
+                                   "disrupts, as in the section's Example 1 (its text says each hit reduces)")
             continue
         if barrage and is_armored(unit):
             ctx.answer.because("§8.1", f"{unit.name}: AFVs are only disrupted by an HE barrage")
