@@ -41,7 +41,8 @@ def stacking(ctx: Ctx) -> None:
 
 
 def load(ctx: Ctx) -> None:
-    """§9.8.1: from the same hex the Passenger loads and the Transport may then move half
+    """§9.8: one Passenger unit per Transport (with a Support Weapon and an HQ); §9.8.1: from
+    the same hex the Passenger loads and the Transport may then move half
     its MPs; from different hexes the Transport moves up to half, the Passenger up to 1 MP,
     and the Transport is Ops Complete. Loading without having moved triggers Opportunity
     Fire, once per hex (§9.8.4)."""
@@ -49,6 +50,10 @@ def load(ctx: Ctx) -> None:
     carrier = ctx.unit(ctx.action.target if isinstance(ctx.action.target, str) else None, "target")
     if passenger.status.disrupted:
         illegal(ctx, "9.8", f"{passenger.name} is Disrupted and may not load")
+    aboard = [u for u in ctx.game.passengers(carrier.key) if u.type.target_type not in NOT_COUNTED]
+    if aboard:
+        illegal(ctx, "9.8", f"{carrier.name} already carries {aboard[0].name}: a Transport is loaded with one "
+                "unit, with a Support Weapon and an HQ")
     if carrier.type.target_type == "helicopter" and carrier.mode != "landed":
         illegal(ctx, "9.8.5", "Helicopter Transports load only in Landed mode")
     if "towed" in passenger.type.abilities and passenger.hex and carrier.hex and passenger.hex != carrier.hex:
