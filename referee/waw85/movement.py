@@ -38,9 +38,13 @@ def river_crossing(ctx: Ctx, unit: Unit) -> bool:
 
 
 def move(ctx: Ctx) -> None:
-    """A River crossing (§9.5), or the Chemical Strike surcharge (§14.12) on a move whose
-    terrain cost needs the WaW85 Terrain Effects Chart."""
+    """A Towed unit does not move on its own (§9.6); a River crossing (§9.5), or the Chemical
+    Strike surcharge (§14.12) on a move whose terrain cost needs the WaW85 Terrain Effects
+    Chart."""
     unit = ctx.unit(ctx.action.actor)
+    if "towed" in unit.type.abilities and unit.carried_by is None:
+        illegal(ctx, "9.6", f"{unit.name} is a Towed unit: it moves only loaded in a Transport")
+        return
     if not river_crossing(ctx, unit):
         hex_id = ctx.action.target if isinstance(ctx.action.target, str) else None
         extra = chemical_move_cost(ctx, need(hex_id, "query.target"))

@@ -62,9 +62,12 @@ def load(ctx: Ctx) -> None:
         ctx.answer.set("legal", True)
     if ctx.answer.legal is False:
         return
-    half = need(carrier.current.mp, f"units.{carrier.key}.mp") // 2
     if passenger.hex is None or carrier.hex is None:
         raise NotStated("units.<passenger and transport>.hex")
+    if carrier.type.target_type == "helicopter":
+        _helicopter_load(ctx, passenger, carrier)
+        return
+    half = need(carrier.current.mp, f"units.{carrier.key}.mp") // 2
     same_hex = passenger.hex == carrier.hex
     already_fired_on = (ctx.game.facts.get("opfire_count") or 0) >= 1
     if same_hex:
@@ -82,3 +85,14 @@ def load(ctx: Ctx) -> None:
     ctx.answer.set("triggers_opportunity_fire", triggers)
     because(ctx, "9.8.4", "loading triggers Opportunity Fire" if triggers else
             "loading triggers no Opportunity Fire (the Passenger moved, or was already fired on here)")
+
+
+def _helicopter_load(ctx: Ctx, passenger: Unit, carrier: Unit) -> None:
+    """§9.8.5: the Landed Helicopter and its Passengers start the activation in the same hex;
+    loading triggers Opportunity Fire as soon as it is announced. (A Helicopter does not
+    move half its MPs with its load: it lifts off, §9.9.)"""
+    if passenger.hex != carrier.hex:
+        illegal(ctx, "9.8.5", f"{passenger.name} must start the activation in {carrier.name}'s hex to load")
+        return
+    ctx.answer.set("triggers_opportunity_fire", True)
+    because(ctx, "9.8.5", "loading into a Helicopter Transport triggers Opportunity Fire as it is announced")
