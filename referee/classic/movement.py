@@ -377,12 +377,18 @@ def load(ctx: Ctx) -> None:
 
 
 def unload(ctx: Ctx) -> None:
-    """§5.2.2: unload, then one more hex for the infantry and half the MF for the transport."""
+    """§5.2.2: the transport moves at most half its MF, then the infantry unloads and may
+    move one more hex; unloaded first, the transport may still move half its MF."""
     ans = ctx.answer
     passenger = ctx.unit(ctx.action.actor)
     transport = ctx.unit(passenger.carried_by, "carried_by")
-    ans.set("legal", True)
     half = need(transport.current.mp, f"units.{transport.key}.mp") // 2
+    spent = transport.status.mp_spent
+    if isinstance(spent, int) and spent > half:
+        ans.illegal("§5.2.2", f"{transport.name} has moved {spent} MP: a transport moves at most half its MF "
+                    f"({half}) and then unloads")
+        return
+    ans.set("legal", True)
     ans.unit(transport.key, mp_max=half)
     ans.unit(passenger.key, hexes_after=1)
     ans.because("§5.2.2", f"unloaded infantry may move one more hex; the transport up to {half} MP")
