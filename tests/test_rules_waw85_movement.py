@@ -1,0 +1,91 @@
+"""WaW85 movement rules that need no Terrain Effects Chart, from the rule text: what the
+colour and letter of a unit's Movement Points allow (§1.9.8), Towed units (§9.6) and one
+Passenger per Transport (§9.8, §9.8.5)."""
+from __future__ import annotations
+
+from referee.events import StatusChanged
+from tests.case_support import answer, reasons
+
+RULEBOOKS = ("WaW85",)
+
+
+def waw85(given: dict, dice: dict | None = None):
+    return answer("waw85", None, given, dice)
+
+
+def test_the_movement_point_colours() -> None:
+    """§1.9.8: a blue circle is an amphibious unit that crosses Rivers "at a penalty in MPs"
+    (§9.5: all its MPs, then Ops Complete); a green circle "may only cross a River using a
+    Bridge or Ford"; a green circle is a Transport; a "T" is Towed and may not otherwise move;
+    a plain move needs the Terrain Effects Chart (PAC03): not supported."""
+    across = {"situation": {"hexside": "river"}, "query": {"action": "move", "unit": "A", "target": "y"}}
+    result, after = waw85({**across, "units": {"A": {"mp": 6, "abilities": ["amphibious"], "status": {"mp_spent": 0}}}})
+    assert result.values == {"cost": 6, "legal": True}
+    assert result.events == [StatusChanged("A", "ops_complete", True)]
+    assert reasons(result) == [("WaW85 §9.5", "amphibious River crossing: all 6 MPs, then Ops Complete")]
+    result, _ = waw85({**across, "units": {"A": {"mp": 6, "status": {"mp_spent": 0}}}})
+    assert (result.values["legal"], result.values["reason_rule"]) == (False, "9.5")
+    assert reasons(result) == [("WaW85 §9.5", "A is not amphibious: Rivers only at a Bridge or Ford")]
+    result, _ = waw85({"units": {"G": {"name": "122MM ARTY", "abilities": ["towed"], "hex": "a"}},
+                       "query": {"action": "move", "unit": "G", "target": "b"}})
+    assert (result.values["legal"], result.values["reason_rule"]) == (False, "9.6")
+    assert reasons(result) == [("WaW85 §9.6", "122MM ARTY is a Towed unit: it moves only loaded in a Transport")]
+    result, _ = waw85({"units": {"A": {"mp": 6}}, "hexes": [{"id": "b"}],
+                       "query": {"action": "move", "unit": "A", "target": "b"}})
+    assert result.gaps == {"*": "not supported: WaW85 §9.1 (movement costs from the WaW85 Terrain Effects Chart)"}
+    result, _ = waw85({"units": {"P": {"target_type": "troops", "hex": "a"}, "TR": {"mp": 7, "hex": "a"}},
+                       "query": {"action": "load", "unit": "P", "target": "TR"}})
+    assert result.values == {"legal": True, "triggers_opportunity_fire": True}
+    assert result.unit_values == {"P": {"mp_max": 0}, "TR": {"mp_max": 3, "mp_after": 3}}
+
+
+def test_a_towed_unit_loads_only_in_its_transports_hex() -> None:
+    """§9.6: "It cannot move when not loaded in, or on, a Transport unit"; §9.8.1: the
+    same-hex load "is the only way that Towed units may be loaded"."""
+    towed = {"name": "T-12 ATG", "abilities": ["towed"], "hex": "a"}
+    result, _ = waw85({"units": {"G": towed, "TR": {"mp": 6, "hex": "b"}},
+                       "query": {"action": "load", "unit": "G", "target": "TR"}})
+    assert (result.values["legal"], result.values["reason_rule"]) == (False, "9.8.1")
+    assert reasons(result) == [("WaW85 §9.8.1", "T-12 ATG is Towed: it loads only in its Transport's hex")]
+    result, _ = waw85({"units": {"G": towed, "TR": {"mp": 6, "hex": "a"}},
+                       "query": {"action": "load", "unit": "G", "target": "TR"}})
+    assert result.values == {"legal": True, "triggers_opportunity_fire": True}
+    result, _ = waw85({"units": {"G": {**towed, "carried_by": "TR"}, "TR": {"mp": 6, "hex": "a"}},
+                       "query": {"action": "move", "unit": "G", "target": "b"}})
+    assert result.gaps == {"*": "not supported: WaW85 §9.1 (movement costs from the WaW85 Terrain Effects Chart)"}
+
+
+def test_a_transport_carries_one_passenger() -> None:
+    """§9.8: "A Transport unit can be loaded with a unit, together with a Support Weapon and an
+    HQ counter": a second unit may not load, a Support Weapon and an HQ ride along."""
+    units = {"P": {"name": "Infantry", "target_type": "troops", "hex": "a"},
+             "TR": {"name": "BMP-2", "mp": 6, "hex": "a"},
+             "P2": {"name": "Infantry 2", "target_type": "troops", "carried_by": "TR", "hex": "a"}}
+    result, _ = waw85({"units": units, "query": {"action": "load", "unit": "P", "target": "TR"}})
+    assert (result.values["legal"], result.values["reason_rule"]) == (False, "9.8")
+    assert reasons(result) == [("WaW85 §9.8", "BMP-2 already carries Infantry 2: a Transport is loaded with one unit, "
+                                              "with a Support Weapon and an HQ")]
+    riding = {**units, "P2": {"target_type": "support_weapon", "carried_by": "TR", "hex": "a"},
+              "H": {"target_type": "hq", "carried_by": "TR", "hex": "a"}}
+    result, _ = waw85({"units": riding, "query": {"action": "load", "unit": "P", "target": "TR"}})
+    assert result.values["legal"] is True
+
+
+def test_loading_into_a_landed_helicopter_transport() -> None:
+    """§9.8.5: only a Landed Helicopter Transport loads, "The Helicopter in Landed mode and any
+    Passengers it will be loading must start the activation in the same hex", and "Passengers
+    that are being loaded trigger Opportunity Fire immediately after announcing they are
+    attempting to load"."""
+    helicopter = {"name": "UH-60", "target_type": "helicopter", "mode": "landed", "abilities": ["transport"], "hex": "a"}
+    infantry = {"name": "Infantry", "target_type": "troops", "mp": 3, "hex": "a", "status": {"mp_spent": 0}}
+    result, _ = waw85({"units": {"TR": helicopter, "P": infantry}, "query": {"action": "load", "unit": "P", "target": "TR"}})
+    assert result.values == {"legal": True, "triggers_opportunity_fire": True}
+    assert reasons(result) == [("WaW85 §9.8.5", "loading into a Helicopter Transport triggers Opportunity Fire as it "
+                                                "is announced")]
+    result, _ = waw85({"units": {"TR": helicopter, "P": {**infantry, "hex": "b"}},
+                       "query": {"action": "load", "unit": "P", "target": "TR"}})
+    assert (result.values["legal"], result.values["reason_rule"]) == (False, "9.8.5")
+    assert reasons(result) == [("WaW85 §9.8.5", "Infantry must start the activation in UH-60's hex to load")]
+    result, _ = waw85({"units": {"TR": {**helicopter, "mode": "hovering"}, "P": infantry},
+                       "query": {"action": "load", "unit": "P", "target": "TR"}})
+    assert reasons(result) == [("WaW85 §9.8.5", "Helicopter Transports load only in Landed mode")]
