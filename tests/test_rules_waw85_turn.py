@@ -1,9 +1,10 @@
 """WaW85 turn and Formation Impulse rules, from the rule text: the end of the Operations
 Phase (§2.2, §3.0), the Marker Removal Phase (§2.3), Minefields in Fire hexes (§2.3.4.3),
-the Refresh Step (§7.1), Leader transfers (§7.2.1) and one Action per unit (§7.6)."""
+the Refresh Step (§7.1), Leader transfers (§7.2.1), one Action per unit (§7.6) and
+Passengers rallying with their Transport (§10.7.3)."""
 from __future__ import annotations
 
-from referee.events import MarkerPlaced, MarkerRemoved, StatusChanged
+from referee.events import MarkerPlaced, MarkerRemoved, StatusChanged, UnitRallied
 from tests.case_support import answer, reasons
 
 RULEBOOKS = ("WaW85",)
@@ -51,9 +52,9 @@ def test_marker_removal_on_a_unit() -> None:
                           {"2d6": [7]})
     assert result.events == [StatusChanged("H", "ops_complete", False), StatusChanged("H", "out_of_command", False),
                              StatusChanged("H", "ew_marker", "ew_reducing")]
-    assert [r for r in reasons(result) if r[0].startswith("WaW85 §2.3")] == [
+    assert reasons(result) == [
         ("WaW85 §2.3.1", "H: ops complete marker removed"), ("WaW85 §2.3.1", "H: out of command marker removed"),
-        ("WaW85 §2.3.3", "H: EW marker flipped to EW Reducing")]
+        ("WaW85 §2.3.3", "2d6 7 against 7: passed"), ("WaW85 §2.3.3", "H: EW marker flipped to EW Reducing")]
     result, after = waw85({"units": {"H": {**unit, "status": {"ew_marker": "ew"}}},
                            "query": {"action": "marker_removal", "target": "H"}}, {"2d6": [8]})
     assert result.events == [] and after.units["H"].status.ew_marker == "ew"
@@ -125,3 +126,22 @@ def test_a_unit_that_has_acted_does_not_fire_again() -> None:
     assert result.refusals[0].section == "WaW85 §7.6"
     assert result.refusals[0].text == "A has already fired in this impulse"
     assert result.rolls == [] and result.events == []
+
+
+def test_passengers_lose_their_disruption_with_their_transport() -> None:
+    """§10.7.3: "If a Transport unit removes its Disruption marker, so do the Passengers"
+    (§7.4 the Disruption Removal check, 2d6 at or under Morale/Training; an Active Helicopter
+    Transport is automatically Undisrupted)."""
+    units = {"TR": {"name": "BMP-2", "morale": 7, "hex": "a", "status": {"disrupted": True}},
+             "P": {"name": "Infantry", "carried_by": "TR", "hex": "a", "status": {"disrupted": True}}}
+    result, after = waw85({"units": units, "query": {"action": "rally", "unit": "TR"}}, {"2d6": [5]})
+    assert result.events == [UnitRallied("TR"), UnitRallied("P")]
+    assert reasons(result) == [("WaW85 §7.4", "2d6 5 against 7: passed"),
+                               ("WaW85 §10.7.3", "BMP-2 removes its Disruption marker: so does Infantry")]
+    assert after.units["P"].status.disrupted is False
+    result, after = waw85({"units": units, "query": {"action": "rally", "unit": "TR"}}, {"2d6": [8]})
+    assert result.events == [] and after.units["P"].status.disrupted is True
+    helicopter = {**units, "TR": {"name": "Mi-8", "target_type": "helicopter", "mode": "landed", "hex": "a",
+                                  "status": {"disrupted": True}}}
+    result, after = waw85({"units": helicopter, "query": {"action": "rally", "unit": "TR"}})
+    assert result.events == [UnitRallied("TR"), UnitRallied("P")] and result.rolls == []

@@ -88,7 +88,7 @@ def lift_off(ctx: Ctx) -> None:
     passed = ctx.action.passed
     if passed is None:
         value = morale_value(ctx, unit)
-        passed = roll(ctx, Check(value))
+        passed = roll(ctx, Check(value), section="9.9")
         if ctx.answer.values.get("modified_roll") == value:
             because(ctx, "9.9", f"a roll equal to the Morale/Training value {value} passes, as in every 2d6 "
                     "check (the section's second sentence also calls it a fail)")
@@ -151,7 +151,7 @@ def clear_rubble(ctx: Ctx) -> None:
     penalty = tables()["clear_rubble_modifier"]
     modify(ctx, "roll", penalty, "the Clearing Roll's \"penalty of -3 to the die roll\", read as written "
            "(subtracted from the 2d6)", "10.9.1")
-    if roll(ctx, Check(check.target_number, check.modifier + penalty)):
+    if roll(ctx, Check(check.target_number, check.modifier + penalty), section="10.9.1"):
         ctx.emit(MarkerRemoved(hex_state.id, "rubble"), MarkerPlaced(hex_state.id, "cleared"))
         because(ctx, "10.9.1", "the hex is Cleared")
     ctx.emit(StatusChanged(unit.key, "ops_complete", True))

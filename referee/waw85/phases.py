@@ -58,7 +58,7 @@ def _unit_markers(ctx: Ctx, unit: Unit) -> None:
         ctx.emit(StatusChanged(unit.key, "ew_marker", "none"))
         because(ctx, "2.3.3", f"{unit.name}: EW Reducing marker removed")
     elif unit.status.ew_marker == "ew":
-        if roll(ctx, Check(morale_value(ctx, unit))):
+        if roll(ctx, Check(morale_value(ctx, unit)), section="2.3.3"):
             ctx.emit(StatusChanged(unit.key, "ew_marker", "ew_reducing"))
             because(ctx, "2.3.3", f"{unit.name}: EW marker flipped to EW Reducing")
     if unit.type.target_type == "hq" and unit.location in ("suppressed", "suppressed_box"):
