@@ -12,6 +12,7 @@ A short action is one line: a verb, the units or hexes it names, then options::
     artillery us-hq F6 he fp=4 to_hit=5   a fire mission called by the HQ on hex F6
     artillery mortar F6 he spotter=us-hq  an on-map mortar firing on F6, spotted by the HQ
     airstrike a-10 F6      an airstrike counter attacking hex F6
+    markers                the Marker Removal Phase on the whole map (or ``markers F6``: one hex)
     fire leopard-c1 t-64   units may be named by key instead of hex
 
 An Assault that makes the defender retreat takes ``retreat=HEX``; a classic fire mission
@@ -54,7 +55,10 @@ VERBS: dict[str, str] = {
     "stacking": "stacking",
     "artillery": "indirect_fire", "indirect_fire": "indirect_fire",
     "airstrike": "airstrike",
+    "markers": "marker_removal", "marker_removal": "marker_removal",
 }
+#: Kinds that may name nothing: the Marker Removal Phase sweeps the whole map.
+WHOLE_MAP = frozenset({"marker_removal"})
 #: The mission types a short ``artillery`` action may name (EG/TUS §8.1-§8.6, WaW85 §14.6).
 MISSIONS = ("he", "smoke", "fascam", "chemical", "dpicm", "mlrs", "adm")
 WEAPONS = ("ap", "he", "aa")
@@ -113,8 +117,13 @@ class ActionSpec:
 
     def bind(self, game: Game) -> Action:
         """The referee action, with each hex or name replaced by the unit key it means."""
+        if not self.refs and self.kind in WHOLE_MAP:
+            return _make(self)
         if not self.refs:
             raise ActionSyntaxError(f"{self.text or self.kind!r}: names no unit")
+        if self.kind in WHOLE_MAP:
+            return _make(self, target=self.refs[0] if self.refs[0] in game.hexes
+                         else resolve_actor(game, self.refs[0], self.text).key)
         if self.kind == "stacking":
             return _make(self, target=self.refs[0])
         if self.kind == "indirect_fire":

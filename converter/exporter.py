@@ -299,6 +299,8 @@ class _Writer:
                 self.add_unit_marker(key, f"ammo:{value}")
             return
         known = field_name in self.profile.unit_markers or field_name in self._rule(key).status_layers
+        if field_name in ACTIVATION_STATES and not known:
+            return          # lasts only while the unit acts; a module without its marker does not show it
         if field_name not in FLAG_MARKERS or not known:
             raise ProfileError(f"unit_markers: the profile has no marker for status {field_name!r}",
                                file=self.profile.file, piece=self.unit_piece(key))
@@ -501,6 +503,12 @@ def _place_of(writer: _Writer, reader: PositionReader, unit: Unit, recorded: tup
 
 
 # -- the events between two positions --------------------------------------------------------
+
+#: States that last only while a unit acts (a move under Opportunity Fire, EG/TUS §6.2; a
+#: unit that has fired this activation): written where the profile names a marker for them,
+#: left out of the save where the module has none (they are not results of an action).
+ACTIVATION_STATES = frozenset({"moving", "fired"})
+
 
 def events_between(before: Game, after: Game) -> list[Event]:
     """The events that turn ``before`` into ``after`` as far as a save can show them: the

@@ -12,13 +12,13 @@ own way is a hook of the ruleset (``choose_weapon``, ``may_attack``, ``fire_modi
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from referee import defence as defence_roll
 from referee import situation
 from referee.defence import Shot
 from referee.errors import NotStated
-from referee.events import StatusChanged, result_of
+from referee.events import StatusChanged, UnitMoved, result_of
 from referee.model import Unit
 from referee.ranges import BAND_TO_HIT, OUT_OF_RANGE, Bands
 from referee.ruleset import Ctx
@@ -291,7 +291,43 @@ def opportunity_fire(ctx: Ctx) -> None:
 
 
 def move_and_fire(ctx: Ctx) -> None:
-    fire(ctx, "move_and_fire")
+    """Fire after moving (EG/TUS §6.1.3; WaW85 §11.0). With a ``path`` the move is made
+    first, by the book's own Movement procedure (its costs, stacking and limits), and the
+    unit fires from the hex it reached having spent those MP; without one, the MP spent
+    are a stated fact (``status.mp_spent``)."""
+    if not ctx.action.path:
+        fire(ctx, "move_and_fire")
+        return
+    moved = _move_first(ctx)
+    if moved is not None:
+        fire(moved, "move_and_fire")
+
+
+def _move_first(ctx: Ctx) -> Ctx | None:
+    """The move of a move-and-fire, judged on its own; the Ctx to fire from, or None when the
+    move is refused (its reasons become the action's) or cannot be judged (its gap)."""
+    from referee.verdict import Answer
+    move = replace(ctx.action, kind="move", target=None, weapon=None)
+    judged = Answer("move", ctx.answer.book)
+    ctx.rules.procedures["move"](Ctx(ctx.rules, ctx.game, move, None, judged))
+    for reason in judged.reasons:
+        ctx.answer.reasons.append(reason)
+    if judged.legal is False:
+        for reason in judged.refusals:
+            ctx.answer.refusals.append(reason)
+        ctx.answer.set("legal", False)
+        ctx.answer.values.setdefault("reason_rule", judged.values.get("reason_rule"))
+        return None
+    if judged.gaps:
+        raise NotStated(next(iter(judged.gaps.values())))
+    arrived = [e for e in judged.events if isinstance(e, UnitMoved)]
+    cost = judged.values.get("cost")
+    if not arrived or not isinstance(cost, int):
+        raise NotStated(f"units.{ctx.action.actor}.status.mp_spent")
+    ctx.emit(*arrived)
+    unit = ctx.game.unit(str(ctx.action.actor))
+    there = replace(unit.with_status(mp_spent=cost, moving=True), hex=arrived[-1].hex)
+    return Ctx(ctx.rules, ctx.game.with_unit(there), ctx.action, ctx.dice, ctx.answer)
 
 
 def aa_fire(ctx: Ctx) -> None:

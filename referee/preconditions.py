@@ -28,6 +28,7 @@ WEAPONS = ("ap", "he", "aa")
 def check(ctx: Ctx) -> None:
     """Record every precondition the action breaks (the first one is its ``reason_rule``)."""
     kind = ctx.action.kind
+    _in_play(ctx)
     if kind not in ATTACKS:
         return
     actors = [ctx.game.units[k] for k in ctx.action.actors if k in ctx.game.units]
@@ -37,7 +38,7 @@ def check(ctx: Ctx) -> None:
         if kind in FIRE:
             _fire_factor(ctx, actor)
             _fire_once(ctx, actor)
-        elif kind == "counterattack" or (kind == "assault" and len(actors) == 1):
+        elif kind in ("counterattack", "overrun") or (kind == "assault" and len(actors) == 1):
             _assault_factor(ctx, actor, kind)
         if kind in CLOSE_COMBAT:
             _may_close(ctx, actor)
@@ -126,13 +127,28 @@ def _side_stacking(ctx: Ctx, actors: list[Unit]) -> None:
                            f"stack only up to the limit of {limit} in the assaulted hex")
 
 
+#: Where a unit is out of play: it takes no action there (a rule case states no location).
+OUT_OF_PLAY = frozenset({"eliminated"})
+
+
+def _in_play(ctx: Ctx) -> None:
+    """An eliminated unit is out of play: it neither acts nor is acted upon (it was removed
+    from play, EG/TUS §6.1.7 Combat Results; WaW85 §10.7.1 and the Wrecks marker, §1.8)."""
+    keys = [*ctx.action.actors, *([ctx.action.target] if isinstance(ctx.action.target, str) else [])]
+    for key in keys:
+        unit = ctx.game.units.get(key)
+        if unit is not None and unit.location in OUT_OF_PLAY:
+            ctx.answer.illegal(ctx.rules.section("elimination"), f"{unit.name} is eliminated: it is out of play")
+
+
 def _assault_factor(ctx: Ctx, actor: Unit, kind: str) -> None:
-    """Units without an Assault Factor cannot attack or counterattack (EG/TUS §6.3, WaW85 §13.0).
+    """Units without an Assault Factor cannot attack or counterattack (EG/TUS §6.3, WaW85 §13.0),
+    nor overrun: "Each overrunning AFV ... triples its Assault Factor" (EG/TUS §6.4).
     A unit-table counter that lists none has none; in a situation that states Assault
     values for other units, a unit stating none has none."""
     if _lacks_assault(ctx, actor):
-        verb = "assault" if kind == "assault" else "counterattack"
-        ctx.answer.illegal(ctx.rules.section("assault"), f"{actor.name} has no Assault Factor and cannot {verb}")
+        section = ctx.rules.section("overrun" if kind == "overrun" else "assault")
+        ctx.answer.illegal(section, f"{actor.name} has no Assault Factor and cannot {kind}")
 
 
 def _enough_mp(ctx: Ctx, actor: Unit, goal: Unit) -> None:

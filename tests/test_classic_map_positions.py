@@ -424,11 +424,12 @@ def test_a_move_lists_and_rolls_the_mines_attacks() -> None:
     rolled = UNTOLD.resolve(game, make_action("move", unit="A", path=("2,0", "3,0", "4,0")), GivenDice([2, 3]))
     assert rolled.legal is True and rolled.rolls == [("mines", [2]), ("mines", [3])]
     assert [(type(e).__name__, e.unit) for e in rolled.events] == [
-        ("UnitDisrupted", "A"), ("UnitMoved", "A"), ("StatusChanged", "A")]
+        ("UnitDisrupted", "A"), ("UnitMoved", "A"), ("StatusChanged", "A"), ("StatusChanged", "A")]
     # 002: even disrupts, and a 6 also removes the marker: no second attack
     removed = EISENBACH.resolve(game, make_action("move", unit="A", path=("2,0", "3,0", "4,0")), GivenDice([6]))
     assert removed.rolls == [("mines", [6])]
-    assert [type(e).__name__ for e in removed.events] == ["UnitDisrupted", "MarkerRemoved", "UnitMoved", "StatusChanged"]
+    assert [type(e).__name__ for e in removed.events] == ["UnitDisrupted", "MarkerRemoved", "UnitMoved", "StatusChanged",
+                                                               "StatusChanged"]   # Ops Complete, still moving (§6.2)
 
 
 def test_disrupted_by_mines_the_rest_of_the_move_is_disrupted_movement() -> None:

@@ -159,8 +159,20 @@ def test_an_event_the_profile_cannot_write_is_a_typed_error(sample) -> None:
         apply_events(save, module, profile, imported, [MarkerPlaced("F6", "wrecks")])
     assert "hex_markers: the profile names no piece for 'wrecks'" in str(caught.value)
     with pytest.raises(ProfileError) as caught:
-        apply_events(save, module, profile, imported, [StatusChanged("t-64", "moving", True)])
+        apply_events(save, module, profile, imported, [StatusChanged("t-64", "wounded", True)])
     assert caught.value.piece == PIECES["t-64"]
+    assert "unit_markers: the profile has no marker for status 'wounded'" in str(caught.value)
+
+
+def test_a_state_that_lasts_only_while_a_unit_acts_is_not_written_without_its_marker(sample) -> None:
+    """A unit still moving (for the Opportunity Fire of the same run, TUS §6.2) shows nothing
+    on a module without a Moving marker: the save is written without it, byte for byte."""
+    module, profile, table, terrain = sample
+    save = SavedGame.read(DEMO)
+    imported = import_save(save, module, profile, table, terrain)
+    before = save.to_plaintext()
+    apply_events(save, module, profile, imported, [StatusChanged("t-64", "moving", True)])
+    assert save.to_plaintext() == before
 
 
 def test_importing_the_export_gives_an_equal_game(sample) -> None:

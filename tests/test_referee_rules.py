@@ -71,7 +71,8 @@ def test_move_along_a_path_pays_the_terrain_chart() -> None:
     game = row({1: "woods", 2: "rough", 3: "clear"}, A=(ABRAMS, 0, "nato"))
     answer = classic("eisenbach").check(game, Move(unit="A", path=("h1", "h2", "h3")))
     assert answer.values["cost"] == 5 and answer.legal is True
-    assert answer.events == [UnitMoved("A", "h3"), StatusChanged("A", "ops_complete", True)]
+    assert answer.events == [UnitMoved("A", "h3"), StatusChanged("A", "ops_complete", True),
+                             StatusChanged("A", "moving", True)]     # open to Opportunity Fire in this run (§6.2)
     assert answer.unit_values["A"]["mp_after"] == 0
     too_far = classic("eisenbach").check(game, Move(unit="A", path=("h1", "h2", "h3", "h4")))
     assert too_far.legal is False and too_far.events == []

@@ -44,7 +44,8 @@ def test_units_pay_the_tec_cost_of_each_hex_entered(book: str, short: str) -> No
                                              "query": {"action": "move", "unit": "A", "path": ["b", "c"]}})
     assert result.values == {"cost": 3, "legal": True}
     assert result.unit_values == {"A": {"mp_max": 5, "mp_after": 2}}
-    assert result.events == [UnitMoved("A", "c"), StatusChanged("A", "ops_complete", True)]
+    assert result.events == [UnitMoved("A", "c"), StatusChanged("A", "ops_complete", True),
+                             StatusChanged("A", "moving", True)]
     assert after.units["B"].hex == "a"
     result, _ = answer("classic", book, {"units": units, "hexes": MAP,
                                          "query": {"action": "move", "unit": "B", "path": ["b", "c"]}})

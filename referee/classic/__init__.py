@@ -114,62 +114,25 @@ def classic_params(book: str) -> Params:
 class ClassicRuleset(Ruleset):
     """Eisenbach Gap or The Untold Stories: the shared procedures read by one classic book."""
 
-    def choose_weapon(self, ctx, actor, target, kind):
-        return classic_fire.choose_weapon(ctx, actor, target, kind)
-
-    def fire_restrictions(self, ctx, actor, attack):
-        classic_fire.fire_restrictions(ctx, actor, attack)
-
-    def may_attack(self, ctx, actor, target, attack):
-        classic_fire.may_attack(ctx, actor, target, attack)
-
-    def fire_modifiers(self, ctx, actor, target, attack):
-        classic_fire.fire_modifiers(ctx, actor, target, attack)
-
-    def sight(self, ctx, actor, target, attack):
-        classic_fire.sight(ctx, actor, target, attack)
-
-    def bands(self, ctx, actor, target, attack):
-        return classic_fire.bands(ctx, actor, target, attack)
-
-    def band_to_hit(self, ctx, attack, band, *, quiet=False):
-        return classic_fire.band_to_hit(ctx, attack, band, quiet=quiet)
-
-    def final_to_hit(self, ctx, attack, band_mod, *, explain):
-        return classic_fire.final_to_hit(ctx, attack, band_mod, explain=explain)
-
-    def final_fp(self, ctx, attack, band_mod):
-        return classic_fire.final_fp(ctx, attack, band_mod)
-
-    def numbers_without_band(self, ctx, attack, bands):
-        classic_fire.numbers_without_band(ctx, attack, bands)
-
-    def after_fire_checks(self, ctx, actor, attack):
-        classic_fire.after_fire_checks(ctx, actor, attack)
-
-    def opportunity_checks(self, ctx):
-        classic_fire.opportunity_checks(ctx)
-
-    def after_attack_roll(self, ctx, actor, attack, hits):
-        classic_fire.after_attack_roll(ctx, actor, attack, hits)
-
-    def fire_results(self, ctx, target, hits, attack):
-        return classic_fire.fire_results(ctx, target, hits, attack)
-
-    def aftermath(self, ctx, attacked):
-        damage.aftermath(ctx, attacked)
-
-    def armor_and_save(self, ctx, target, shot):
-        return classic_fire.armor_and_save(ctx, target, shot)
-
-    def terrain_db(self, ctx, target, shot):
-        return classic_fire.defence_terrain(ctx, target, shot)
-
-    def concealed(self, ctx, target, shot):
-        return classic_fire.concealed(ctx, target, shot)
-
-    def is_armored(self, unit):
-        return classic_fire.is_hard(unit)
+    choose_weapon = staticmethod(classic_fire.choose_weapon)
+    fire_restrictions = staticmethod(classic_fire.fire_restrictions)
+    may_attack = staticmethod(classic_fire.may_attack)
+    fire_modifiers = staticmethod(classic_fire.fire_modifiers)
+    sight = staticmethod(classic_fire.sight)
+    bands = staticmethod(classic_fire.bands)
+    band_to_hit = staticmethod(classic_fire.band_to_hit)
+    final_to_hit = staticmethod(classic_fire.final_to_hit)
+    final_fp = staticmethod(classic_fire.final_fp)
+    numbers_without_band = staticmethod(classic_fire.numbers_without_band)
+    after_fire_checks = staticmethod(classic_fire.after_fire_checks)
+    opportunity_checks = staticmethod(classic_fire.opportunity_checks)
+    after_attack_roll = staticmethod(classic_fire.after_attack_roll)
+    fire_results = staticmethod(classic_fire.fire_results)
+    aftermath = staticmethod(damage.aftermath)
+    armor_and_save = staticmethod(classic_fire.armor_and_save)
+    terrain_db = staticmethod(classic_fire.defence_terrain)
+    concealed = staticmethod(classic_fire.concealed)
+    is_armored = staticmethod(classic_fire.is_hard)
 
     def assault_attackers(self, ctx, attackers):
         return attackers
@@ -184,32 +147,20 @@ class ClassicRuleset(Ruleset):
     def may_be_assaulted(self, ctx, defender):
         pass
 
-    def may_fight(self, ctx, unit, foes, *, attacking):
-        return close_combat.may_fight(ctx, unit, foes, attacking=attacking)
-
-    def assault_numbers(self, ctx, unit, foes, hex_id, *, attacking):
-        return close_combat.assault_numbers(ctx, unit, foes, hex_id, attacking=attacking)
+    may_fight = staticmethod(close_combat.may_fight)
+    assault_numbers = staticmethod(close_combat.assault_numbers)
 
     def assault_stated_hits(self, ctx):
         return ctx.action.hits
 
-    def retreat_hexes(self, ctx, defenders, attackers, came_from):
-        return close_combat.retreat_hexes(ctx, defenders, attackers, came_from)
-
-    def retreat_check(self, ctx):
-        close_combat.retreat_check(ctx)
-
-    def fire_mission(self, ctx):
-        return artillery.fire_mission(ctx)
-
-    def accuracy(self, ctx, strike):
-        return artillery.accuracy(ctx, strike)
-
-    def strike(self, ctx, strike, hex_id):
-        artillery.strike(ctx, strike, hex_id)
+    retreat_hexes = staticmethod(close_combat.retreat_hexes)
+    retreat_check = staticmethod(close_combat.retreat_check)
+    fire_mission = staticmethod(artillery.fire_mission)
+    accuracy = staticmethod(artillery.accuracy)
+    strike = staticmethod(artillery.strike)
 
     SECTIONS = {
-        "ranged_combat": "6.1", "fire_factor": "6.1", "fire_disrupted": "6.1.7", "fire_ops_complete": "6.1",
+        "marker_removal": "3.2", "elimination": "6.1.7", "ranged_combat": "6.1", "fire_factor": "6.1", "fire_disrupted": "6.1.7", "fire_ops_complete": "6.1",
         "out_of_command": "4.2", "passenger_fire": "5.2.3", "movement": "5.0", "operations": "4.4",
         "assault": "6.3", "overrun": "6.4", "opportunity_fire": "6.2", "moving_fire": "6.1.3",
         "stacking": "1.4", "artillery": "8.0", "los": "7.0", "helicopters_as_targets": "9.3",

@@ -168,7 +168,10 @@ def move(ctx: Ctx) -> None:
     if ans.legal is None and unit.current.mp is not None:
         ans.set("legal", True)
         ans.unit(unit.key, mp_after=unit.current.mp + bonus - total)
-        ctx.emit(UnitMoved(unit.key, route[-1]), StatusChanged(unit.key, "ops_complete", True))
+        # still moving for the rest of this run: the enemy may Opportunity Fire as it enters
+        # the hex (§6.2); no marker shows it, so the save keeps only the move and Ops Complete
+        ctx.emit(UnitMoved(unit.key, route[-1]), StatusChanged(unit.key, "ops_complete", True),
+                 StatusChanged(unit.key, "moving", True))
 
 
 def _mines(ctx: Ctx, unit: Unit, route: list[str]) -> None:

@@ -6,6 +6,7 @@ from referee.errors import NotStated
 from referee.events import (MarkerFlipped, MarkerRemoved, StatusChanged, UnitEliminated, UnitPlaced,
                             UnitRemoved)
 from referee.model import need
+from referee.phases import each_unit_and_hex
 from referee.ruleset import Ctx
 
 FLIPS = {"smoke_2": "smoke_1"}
@@ -27,7 +28,7 @@ def operations_phase(ctx: Ctx) -> None:
 
 
 def marker_removal(ctx: Ctx) -> None:
-    """§3.2: the Marker Removal Phase for one unit or hex."""
+    """§3.2: the Marker Removal Phase for one unit or hex, or (no target) the whole map."""
     target = ctx.action.target
     if isinstance(target, str) and target in ctx.game.units:
         _unit_markers(ctx, target)
@@ -39,7 +40,7 @@ def marker_removal(ctx: Ctx) -> None:
             elif marker in REMOVED:
                 ctx.emit(MarkerRemoved(target, marker))
     else:
-        raise NotStated("query.target")
+        each_unit_and_hex(ctx, marker_removal)          # the whole phase (§3.2)
 
 
 def _unit_markers(ctx: Ctx, key: str) -> None:

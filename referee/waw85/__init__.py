@@ -12,7 +12,7 @@ from referee import assault as shared_assault
 from referee import fire as shared_fire
 from referee.errors import NotSupported
 from referee.ruleset import Ctx, Params, Procedure, Ruleset
-from referee.waw85.common import stated_hits
+from referee.waw85.common import stated_hits as given_hits
 from referee.waw85 import (air, artillery, assault, command, defence, fire, los, movement, phases,
                            results, transport, victory)
 
@@ -119,47 +119,23 @@ def waw85_params() -> Params:
 class Waw85Ruleset(Ruleset):
     """World At War 85: the shared procedures with WaW85's parameters and overrides."""
 
-    def choose_weapon(self, ctx, actor, target, kind):
-        return fire.choose_weapon(ctx, actor, target, kind)
-
-    def fire_restrictions(self, ctx, actor, attack):
-        fire.fire_restrictions(ctx, actor, attack)
-
-    def may_attack(self, ctx, actor, target, attack):
-        fire.may_attack_target(ctx, actor, target, attack)
-
-    def fire_modifiers(self, ctx, actor, target, attack):
-        fire.fire_modifiers(ctx, actor, target, attack)
-
-    def sight(self, ctx, actor, target, attack):
-        fire.sight(ctx, actor, target, attack)
-
-    def bands(self, ctx, actor, target, attack):
-        return fire.bands(ctx, actor, target, attack)
-
-    def range_checks(self, ctx, attack, distance):
-        fire.range_checks(ctx, attack, distance)
+    choose_weapon = staticmethod(fire.choose_weapon)
+    fire_restrictions = staticmethod(fire.fire_restrictions)
+    may_attack = staticmethod(fire.may_attack_target)
+    fire_modifiers = staticmethod(fire.fire_modifiers)
+    sight = staticmethod(fire.sight)
+    bands = staticmethod(fire.bands)
+    range_checks = staticmethod(fire.range_checks)
 
     def band_not_stated(self, ctx, target):
         return None        # §10.3: judged without a range modifier (numbers_without_band)
 
-    def band_to_hit(self, ctx, attack, band, *, quiet=False):
-        return fire.band_to_hit(ctx, attack, band, quiet=quiet)
-
-    def final_to_hit(self, ctx, attack, band_mod, *, explain):
-        return fire.final_to_hit(ctx, attack, band_mod, explain=explain)
-
-    def final_fp(self, ctx, attack, band_mod):
-        return fire.final_fp(ctx, attack, band_mod)
-
-    def numbers_without_band(self, ctx, attack, bands):
-        fire.numbers_without_band(ctx, attack, bands)
-
-    def cas_numbers(self, ctx, attack):
-        fire.cas_numbers(ctx, attack)
-
-    def on_legal_fire(self, ctx, actor, attack):
-        fire.on_legal_fire(ctx, actor, attack)
+    band_to_hit = staticmethod(fire.band_to_hit)
+    final_to_hit = staticmethod(fire.final_to_hit)
+    final_fp = staticmethod(fire.final_fp)
+    numbers_without_band = staticmethod(fire.numbers_without_band)
+    cas_numbers = staticmethod(fire.cas_numbers)
+    on_legal_fire = staticmethod(fire.on_legal_fire)
 
     def stated_hits(self, ctx, target):
         return fire.fire_stated_hits(ctx)
@@ -170,65 +146,35 @@ class Waw85Ruleset(Ruleset):
     def fire_results(self, ctx, target, hits, attack):
         return results.fire_results(ctx, target.key, hits, attack.weapon_name, opportunity=False)
 
-    def aftermath(self, ctx, attacked):
-        results.aftermath(ctx, attacked)
-
-    def armor_and_save(self, ctx, target, shot):
-        return defence.armor_and_save(ctx, target, shot)
-
-    def terrain_db(self, ctx, target, shot):
-        return defence.defence_terrain(ctx, target, shot)
-
-    def concealed(self, ctx, target, shot):
-        return defence.concealed(ctx, target, shot)
-
-    def extra_db(self, ctx, target, shot):
-        return defence.extra_db(ctx, target, shot)
-
-    def is_armored(self, unit):
-        return defence.is_armored(unit)
+    aftermath = staticmethod(results.aftermath)
+    armor_and_save = staticmethod(defence.armor_and_save)
+    terrain_db = staticmethod(defence.defence_terrain)
+    concealed = staticmethod(defence.concealed)
+    extra_db = staticmethod(defence.extra_db)
+    is_armored = staticmethod(defence.is_armored)
 
     def cannot_assault(self, unit):
         """§13.0: Aircraft (CAS, Flying and Hovering Helicopters, §10.1) may not assault."""
         return unit.type.target_type == "aircraft" or (
             unit.type.target_type == "helicopter" and unit.mode in ("flying", "hovering"))
 
-    def assault_attackers(self, ctx, attackers):
-        return assault.assault_attackers(ctx, attackers)
-
-    def may_be_assaulted(self, ctx, defender):
-        assault.may_be_assaulted(ctx, defender)
-
-    def may_fight(self, ctx, unit, foes, *, attacking):
-        return assault.may_fight(ctx, unit, foes, attacking=attacking)
-
-    def assault_numbers(self, ctx, unit, foes, hex_id, *, attacking):
-        return assault.numbers(ctx, unit, foes, hex_id, attacking=attacking)
-
-    def assault_stated_hits(self, ctx):
-        return stated_hits(ctx)
-
-    def retreat_hexes(self, ctx, defenders, attackers, came_from):
-        return assault.retreat_hexes(ctx, defenders, attackers, came_from)
-
-    def retreat_check(self, ctx):
-        assault.retreat_check(ctx)
-
-    def fire_mission(self, ctx):
-        return artillery.fire_mission(ctx)
-
-    def accuracy(self, ctx, strike):
-        return artillery.accuracy(ctx, strike)
-
-    def strike(self, ctx, strike, hex_id):
-        artillery.strike(ctx, strike, hex_id)
+    assault_attackers = staticmethod(assault.assault_attackers)
+    may_be_assaulted = staticmethod(assault.may_be_assaulted)
+    may_fight = staticmethod(assault.may_fight)
+    assault_numbers = staticmethod(assault.numbers)
+    assault_stated_hits = staticmethod(given_hits)
+    retreat_hexes = staticmethod(assault.retreat_hexes)
+    retreat_check = staticmethod(assault.retreat_check)
+    fire_mission = staticmethod(artillery.fire_mission)
+    accuracy = staticmethod(artillery.accuracy)
+    strike = staticmethod(artillery.strike)
 
     def counterattack_values(self, unit):
         """§13.2: Landed and NOE Helicopters counterattack with their HE FP and To-Hit."""
         return assault.helicopter_counter(unit)
 
     SECTIONS = {
-        "ranged_combat": "10.0", "fire_factor": "10.1", "fire_disrupted": "10.0", "fire_ops_complete": "10.0",
+        "marker_removal": "2.3", "elimination": "10.7.1", "ranged_combat": "10.0", "fire_factor": "10.1", "fire_disrupted": "10.0", "fire_ops_complete": "10.0",
         "out_of_command": "7.2.3", "passenger_fire": "9.8", "movement": "9.0", "operations": "7.6",
         "assault": "13.0", "overrun": "13.0", "opportunity_fire": "10.11", "moving_fire": "11.0",
         "stacking": "9.2", "artillery": "14.0", "los": "10.2", "helicopters_as_targets": "10.6.1",

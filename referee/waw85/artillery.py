@@ -8,7 +8,7 @@ from referee import damage
 from referee.events import MarkerPlaced, MarkerRemoved, StatusChanged
 from referee.model import Unit, need
 from referee.ruleset import Ctx
-from referee.waw85 import results
+from referee.waw85 import los, results
 from referee.waw85.command import Check, ew_on, formation_hq, helpers, roll
 from referee.waw85.common import HARD, because, illegal, modify, morale_value, tables, whole
 from referee.artillery import Strike, adjacent_hexes
@@ -133,8 +133,14 @@ def _spotter(ctx: Ctx, spotter: Unit, *, on_board: bool) -> None:
             if ctx.action.actor:
                 ctx.emit(StatusChanged(ctx.action.actor, "ops_complete", True))
                 because(ctx, "14.3", "the on-board asset is marked Ops Complete; the Spotter is not")
-    if ctx.game.facts.relation(spotter.key).los is False:
-        illegal(ctx, "14.3", f"{spotter.name} has no LOS to the target hex")
+    sees = ctx.game.facts.relation(spotter.key).los
+    target = ctx.action.target if isinstance(ctx.action.target, str) else None
+    if sees is None and target in ctx.game.hexes:
+        blocked = los.hex_blocked(ctx, spotter, target)
+        sees = None if blocked is None else not blocked
+    if sees is False:
+        why = ctx.answer.reasons[-1].text if ctx.game.facts.relation(spotter.key).los is None else ""
+        illegal(ctx, "14.3", f"{spotter.name} has no LOS to the target hex" + (f": {why}" if why else ""))
 
 
 def _strike_hexes(ctx: Ctx, mission: str, target: str) -> list[str]:
@@ -225,6 +231,11 @@ def _mine_attack(ctx: Ctx, unit: Unit, section: str) -> int:
     die = ctx.roll(1, "d6")[0]
     hits = tables()["mine_hits"][die]
     because(ctx, section, f"{unit.name}: 1d6 {die}, {hits} hit(s), no saves")
+    return _unsaved_hits(ctx, unit, hits)
+
+
+def _unsaved_hits(ctx: Ctx, unit: Unit, hits: int) -> int:
+    """Hits no save reduces (Mines, Chemical): recorded, taken, and their aftermath."""
     ctx.answer.unit(unit.key, hits=0)
     _record(ctx, hits, 0, hits, None)
     if hits:
@@ -239,12 +250,7 @@ def _chemical_attack(ctx: Ctx, unit: Unit) -> int:
     kind = need(unit.type.target_type, f"units.{unit.key}.target_type")
     hits = 0 if passed else tables()["chemical_hits"]["armored" if kind in HARD else "other"]
     because(ctx, "14.12", f"{unit.name}: {hits} hit(s), no saves")
-    ctx.answer.unit(unit.key, hits=0)
-    _record(ctx, hits, 0, hits, None)
-    if hits:
-        damage.take_hits(ctx, unit.key, hits)
-        results.aftermath(ctx, [unit.key])
-    return hits
+    return _unsaved_hits(ctx, unit, hits)
 
 
 def _on_board(ctx: Ctx, unit: Unit, mission: str | None) -> None:

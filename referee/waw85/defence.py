@@ -57,13 +57,15 @@ def is_concealed(ctx: Ctx, target: Unit) -> bool:
             raise NotStated(f"units.{other.key}.side")
         if other.side == target.side:
             continue
-        # relations are carried by the related unit; the reference unit's by the target
-        carrier = target.key if other.key == reference(ctx) else other.key
-        distance = distance_to(ctx, carrier)
-        adjacent = ctx.game.facts.relation(carrier).adjacent
-        if distance is None and adjacent is None and situation.position(ctx.game, other.key) \
-                and situation.position(ctx.game, target.key):
-            distance = situation.distance(ctx, other.key, target.key)
+        there, here = situation.position(ctx.game, other.key), situation.position(ctx.game, target.key)
+        if there is not None and here is not None:
+            # on the map the two units' own hexes say it, whoever the reference unit is
+            distance, adjacent = there.distance(here), None
+        else:
+            # relations are carried by the related unit; the reference unit's by the target
+            carrier = target.key if other.key == reference(ctx) else other.key
+            distance = distance_to(ctx, carrier)
+            adjacent = ctx.game.facts.relation(carrier).adjacent
         if distance is None and adjacent is None:
             raise NotStated(f"units.{other.key}.distance")
         if adjacent or (distance is not None and distance <= 1):

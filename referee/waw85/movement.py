@@ -8,12 +8,13 @@ not in the rulebook text), so a plain move answers "not supported: WaW85 §9.1".
 from __future__ import annotations
 
 from referee.errors import NotStated, NotSupported
-from referee.events import MarkerPlaced, MarkerRemoved, ModeChanged, StatusChanged
+from referee.events import MarkerPlaced, MarkerRemoved, ModeChanged, StatusChanged, UnitMoved
 from referee.model import Unit, need
 from referee.ruleset import Ctx
 from referee.waw85.artillery import MINES, chemical_move_cost
 from referee.waw85.command import Check, check_for, roll
 from referee.waw85.common import because, illegal, modify, morale_value, tables
+from referee.waw85.transport import STACKING_LIMIT, counts_for_stacking
 
 HELICOPTER_MODES = ("flying", "nap_of_earth", "hovering", "landed")
 
@@ -38,21 +39,91 @@ def river_crossing(ctx: Ctx, unit: Unit) -> bool:
 
 
 def move(ctx: Ctx) -> None:
-    """A Towed unit does not move on its own (§9.6); a River crossing (§9.5), or the Chemical
-    Strike surcharge (§14.12) on a move whose terrain cost needs the WaW85 Terrain Effects
-    Chart."""
+    """A Towed unit does not move on its own (§9.6); a River crossing (§9.5); a move along
+    ``path`` on a board whose Terrain Effects Chart a module maker transcribed
+    (:func:`_charted_move`); else the Chemical Strike surcharge (§14.12) and "not
+    supported": the chart is printed only on PAC03."""
     unit = ctx.unit(ctx.action.actor)
     if "towed" in unit.type.abilities and unit.carried_by is None:
         illegal(ctx, "9.6", f"{unit.name} is a Towed unit: it moves only loaded in a Transport")
         return
-    if not river_crossing(ctx, unit):
-        hex_id = ctx.action.target if isinstance(ctx.action.target, str) else None
-        extra = chemical_move_cost(ctx, need(hex_id, "query.target"))
-        if extra:
-            ctx.answer.set("modifiers", {"cost": extra})
-        raise NotSupported("WaW85 §9.1", "movement costs from the WaW85 Terrain Effects Chart")
-    if ctx.answer.legal is None:
-        ctx.answer.set("legal", True)
+    if river_crossing(ctx, unit):
+        if ctx.answer.legal is None:
+            ctx.answer.set("legal", True)
+        return
+    route = list(ctx.action.path or ())
+    if route and unit.hex and all("tec_mp" in ctx.game.hex(h).stated for h in route):
+        _charted_move(ctx, unit, route)
+        return
+    hex_id = ctx.action.target if isinstance(ctx.action.target, str) else (route[-1] if route else None)
+    extra = chemical_move_cost(ctx, need(hex_id, "query.target"))
+    if extra:
+        ctx.answer.set("modifiers", {"cost": extra})
+    raise NotSupported("WaW85 §9.1", "movement costs from the WaW85 Terrain Effects Chart")
+
+
+def _crossing(ctx: Ctx, mover: str, previous: str, hex_id: str) -> tuple[int, list[str]]:
+    """MP a hexside adds (§9.1): its features on the chart, and a Hill contour crossed Up Hill."""
+    before, here = ctx.game.hex(previous), ctx.game.hex(hex_id)
+    sides = here.stated.get("tec_hexsides") or {}
+    if before.at is None or here.at is None or before.at.distance(here.at) != 1:
+        illegal(ctx, "9.0", f"{hex_id} is not next to {previous}: a unit moves from hex to contiguous hex")
+        return 0, []
+    added, why = 0, []
+    features = {f.partition(":")[0] for f in before.features if f.partition(":")[2] == hex_id} \
+        | {f.partition(":")[0] for f in here.features if f.partition(":")[2] == previous}
+    bridged = "bridge" in features
+    for feature in sorted(features - {"bridge", "road"}):
+        if bridged:
+            why.append(f"bridged {feature}")
+            continue
+        cost = need((sides.get(feature) or {}).get(mover), f"TEC hexside {feature} cost for {mover}")
+        added += cost
+        why.append(f"{feature} +{cost}")
+    if (here.stated.get("elevation") or 0) > (before.stated.get("elevation") or 0):
+        cost = need((sides.get("up_hill") or {}).get(mover), f"TEC Up Hill cost for {mover}")
+        added += cost
+        why.append(f"Up Hill +{cost}")
+    return added, why
+
+
+def _charted_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
+    """§9.0: from hex to contiguous hex, paying each hex's TEC cost and its hexside's; never
+    more than the printed MPs; then Ops Complete. Into an enemy hex only by Assault or
+    Overrun (§13.0); stacking at the end (§9.2)."""
+    if unit.status.ops_complete:
+        illegal(ctx, "8.0", f"{unit.name} is Ops Complete")
+    if unit.status.disrupted:
+        raise NotSupported("WaW85 §10.8.2", "a Disrupted unit's move (never closer to an enemy in LOS, never "
+                           "next to one, stopping on entering an enemy's LOS)")
+    mover = "vehicle" if unit.type.is_vehicle else "infantry"
+    allowed = need(unit.current.mp, f"units.{unit.key}.mp")
+    total, previous, steps = 0, str(unit.hex), []
+    for hex_id in route:
+        enter = need((ctx.game.hex(hex_id).stated["tec_mp"] or {}).get(mover),
+                     f"TEC {ctx.game.hex(hex_id).terrain} cost for {mover}")
+        added, why = _crossing(ctx, mover, previous, hex_id)
+        if ctx.answer.legal is False:
+            return
+        total += enter + added
+        steps.append(f"{hex_id} {ctx.game.hex(hex_id).terrain} {enter}" + "".join(f", {w}" for w in why))
+        if any(u.side != unit.side and u.side is not None for u in ctx.game.stack(hex_id)):
+            illegal(ctx, "13.0", f"{hex_id} holds enemy units: a unit enters it only by Assault or Overrun")
+            return
+        previous = hex_id
+    because(ctx, "9.0", f"{total} MP: " + "; ".join(steps))
+    ctx.answer.set("cost", total)
+    if total > allowed:
+        illegal(ctx, "9.0", f"{total} MP is more than {unit.name}'s {allowed} MPs")
+        return
+    friends = [u for u in ctx.game.stack(route[-1]) if u.side == unit.side and counts_for_stacking(u)]
+    if counts_for_stacking(unit) and len(friends) + 1 > STACKING_LIMIT:
+        illegal(ctx, "9.2", f"{route[-1]} would hold {len(friends) + 1} units; the limit is {STACKING_LIMIT}")
+        return
+    ctx.answer.set("legal", True)
+    ctx.answer.unit(unit.key, mp_after=allowed - total)
+    ctx.emit(UnitMoved(unit.key, route[-1]), StatusChanged(unit.key, "ops_complete", True),
+             StatusChanged(unit.key, "moving", True))
 
 
 def mode_change(ctx: Ctx) -> None:

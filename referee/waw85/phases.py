@@ -7,6 +7,7 @@ from referee.errors import NotStated, NotSupported
 from referee.events import MarkerPlaced, MarkerRemoved, StatusChanged, UnitEliminated, UnitRemoved
 from referee.model import HexState, Unit, need
 from referee.ruleset import Ctx
+from referee.phases import each_unit_and_hex
 from referee.waw85.command import Check, roll
 from referee.waw85.common import because, morale_value, tables, whole
 
@@ -83,8 +84,11 @@ def _hex_markers(ctx: Ctx, hex_state: HexState) -> None:
 
 
 def marker_removal(ctx: Ctx) -> None:
-    """§2.3 on one unit or one hex, steps in rulebook order."""
+    """§2.3 on one unit or one hex, steps in rulebook order; with no target, the whole map."""
     target = ctx.action.target
+    if target is None:
+        each_unit_and_hex(ctx, marker_removal)
+        return
     if not isinstance(target, str):
         raise NotStated("query.target")
     before = len(ctx.answer.events)
@@ -93,7 +97,8 @@ def marker_removal(ctx: Ctx) -> None:
     else:
         _hex_markers(ctx, ctx.game.hex(target))
     if len(ctx.answer.events) == before and not ctx.answer.reasons:
-        because(ctx, "2.3", f"{target}: no marker to remove")
+        named = ctx.game.units[target].name if target in ctx.game.units else target
+        because(ctx, "2.3", f"{named}: no marker to remove")
 
 
 def _d6_at_least(ctx: Ctx, threshold: int, section: str, what: str) -> bool:
