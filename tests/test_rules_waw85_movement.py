@@ -1,12 +1,22 @@
-"""WaW85 movement rules that need no Terrain Effects Chart, from the rule text: what the
-colour and letter of a unit's Movement Points allow (§1.9.8), Towed units (§9.6) and one
-Passenger per Transport (§9.8, §9.8.5)."""
+"""WaW85 movement rules from the rule text: what the colour and letter of a unit's Movement
+Points allow (§1.9.8), Towed units (§9.6), one Passenger per Transport (§9.8, §9.8.5), and
+moves on the sample board whose Terrain Effects Chart a profile transcribes (§9.0-§9.2; the
+chart itself is PAC03, not in the rulebook text)."""
 from __future__ import annotations
 
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from converter.actions_text import parse
+from converter.resolve import read_position, resolve_actions, ruleset_named
+from referee.dice import GivenDice
 from referee.events import StatusChanged
 from tests.case_support import answer, reasons
 
 RULEBOOKS = ("WaW85",)
+SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 
 
 def waw85(given: dict, dice: dict | None = None):
@@ -89,3 +99,63 @@ def test_loading_into_a_landed_helicopter_transport() -> None:
     result, _ = waw85({"units": {"TR": {**helicopter, "mode": "hovering"}, "P": infantry},
                        "query": {"action": "load", "unit": "P", "target": "TR"}})
     assert reasons(result) == [("WaW85 §9.8.5", "Helicopter Transports load only in Landed mode")]
+
+
+@pytest.fixture(scope="module")
+def sample():
+    """The sample position with the transcribed WaW85 chart (samples/tec-waw85.yaml: Clear 1,
+    Woods 2 for vehicles, a stream hexside +2, Up Hill +1)."""
+    return read_position(SAMPLES / "demo.vsav", SAMPLES / "waw-sample.vmod", SAMPLES / "profile-waw85.yaml").game
+
+
+def _move(game, text: str):
+    return resolve_actions(game, [parse(text)], ruleset_named("waw85"), GivenDice([]))
+
+
+def test_a_move_pays_each_hex_and_hexside_within_the_printed_mps(sample) -> None:
+    """§9.0: "the Active unit moves from hex to contiguous hex on the map, paying a cost in
+    Movement Points ... to enter the terrain and/or cross hex sides into each new hex";
+    "A unit may not enter a hex if it would expend more than its printed MPs"; "Once a unit
+    has spent its MPs, place an Ops Complete marker on it". §9.1: hexside terrain adds to the
+    cost of entering the hex."""
+    outcome = _move(sample, "move t-64 E6 E7")
+    [step] = outcome.steps
+    assert step.answer.values == {"cost": 4, "legal": True}
+    assert [(r.section, r.text) for r in step.answer.reasons] == [
+        ("WaW85 §9.0", "4 MP: E6 clear 1; E7 clear 1, stream +2")]
+    assert step.answer.unit_values == {"t-64": {"mp_after": 0}}
+    assert outcome.after.units["t-64"].hex == "E7" and outcome.after.units["t-64"].status.ops_complete is True
+    outcome = _move(sample, "move leopard-c1 C7 D7 E7 F7")
+    assert outcome.refused.reasons == [("WaW85 §9.0", "5 MP is more than Leopard C1's 4 MPs")]
+    outcome = _move(sample, "move leopard-c1 C6 D6")
+    assert outcome.refused.reasons == [("WaW85 §9.0", "C6 is not next to B7: a unit moves from hex to contiguous hex")]
+
+
+def test_a_move_ends_within_the_stacking_limit(sample) -> None:
+    """§9.2: "Two friendly units may stack in the same hex": B8 holds the M113 and the US
+    Infantry, so the Leopard may not end its move there."""
+    outcome = _move(sample, "move leopard-c1 B8")
+    assert outcome.refused.reasons == [("WaW85 §9.2", "B8 would hold 3 units; the limit is 2")]
+    assert outcome.steps == []
+
+
+def _helicopter(game, mode: str):
+    """The sample T-64 recast as an Mi-24 in ``mode`` (the sample module has no helicopter)."""
+    t64 = game.units["t-64"]
+    return game.with_unit(replace(t64, type=replace(t64.type, target_type="helicopter"), mode=mode))
+
+
+def test_helicopters_move_by_their_mode_not_by_the_ground_chart(sample) -> None:
+    """§9.7.2: Nap-of-Earth "has 12 Movement Points, but only pays 1 movement point per hex
+    regardless of the terrain in each hex entered. They pay no hex side cost of any kind"
+    (the T-64's own route E6-E7 across the stream costs it 4); §9.7.1 Flying "has an unlimited
+    number of Movement Points"; §9.7.3 Hovering "is stationary in its hex"."""
+    [step] = _move(_helicopter(sample, "nap_of_earth"), "move t-64 E6 E7").steps
+    assert step.answer.values == {"cost": 2, "legal": True}
+    assert [(r.section, r.text) for r in step.answer.reasons] == [
+        ("WaW85 §9.7.2", "Nap-of-Earth: 2 MP, 1 per hex, no hexside costs")]
+    [step] = _move(_helicopter(sample, "flying"), "move t-64 G7 H7 I7").steps
+    assert step.answer.values == {"cost": 3, "legal": True}
+    assert [(r.section, r.text) for r in step.answer.reasons] == [("WaW85 §9.7.1", "Flying: 3 hexes, no MP limit")]
+    outcome = _move(_helicopter(sample, "hovering"), "move t-64 E6")
+    assert outcome.refused.reasons == [("WaW85 §9.7.3", "T-64 is hovering: stationary in its hex")]

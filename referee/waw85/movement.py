@@ -66,8 +66,7 @@ def _crossing(ctx: Ctx, mover: str, previous: str, hex_id: str) -> tuple[int, li
     """MP a hexside adds (§9.1): its features on the chart, and a Hill contour crossed Up Hill."""
     before, here = ctx.game.hex(previous), ctx.game.hex(hex_id)
     sides = here.stated.get("tec_hexsides") or {}
-    if before.at is None or here.at is None or before.at.distance(here.at) != 1:
-        illegal(ctx, "9.0", f"{hex_id} is not next to {previous}: a unit moves from hex to contiguous hex")
+    if not _next_to(ctx, previous, hex_id):
         return 0, []
     added, why = 0, []
     features = {f.partition(":")[0] for f in before.features if f.partition(":")[2] == hex_id} \
@@ -87,15 +86,74 @@ def _crossing(ctx: Ctx, mover: str, previous: str, hex_id: str) -> tuple[int, li
     return added, why
 
 
+def _next_to(ctx: Ctx, previous: str, hex_id: str) -> bool:
+    """§9.0: "from hex to contiguous hex"."""
+    before, here = ctx.game.hex(previous), ctx.game.hex(hex_id)
+    if before.at is None or here.at is None or before.at.distance(here.at) != 1:
+        illegal(ctx, "9.0", f"{hex_id} is not next to {previous}: a unit moves from hex to contiguous hex")
+        return False
+    return True
+
+
+def _helicopter_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
+    """§9.7: a Helicopter moves by its mode, never by the ground columns of the chart:
+    Flying "has an unlimited number of Movement Points" (§9.7.1); Nap-of-Earth "has 12
+    Movement Points, but only pays 1 movement point per hex regardless of the terrain ... no
+    hex side cost" (§9.7.2); Hovering and Landed are stationary (§9.7.3, §9.7.4); never into
+    a Fire hex (§9.7)."""
+    mode = need(unit.mode, f"units.{unit.key}.mode")
+    if mode in ("hovering", "landed"):
+        illegal(ctx, "9.7.3" if mode == "hovering" else "9.7.4",
+                f"{unit.name} is {mode.replace('_', ' ')}: stationary in its hex")
+        return
+    previous = str(unit.hex)
+    for hex_id in route:
+        if not _next_to(ctx, previous, hex_id):
+            return
+        here = ctx.game.hex(hex_id)
+        if "fire" in here.markers:
+            illegal(ctx, "9.7", f"{hex_id} holds a Fire marker: Helicopters may not enter it")
+            return
+        enemy = any(u.side != unit.side and u.side is not None for u in ctx.game.stack(hex_id))
+        if mode == "nap_of_earth" and enemy:
+            obstacle = need(here.stated.get("obstacle_height"), f"hexes.{hex_id}.obstacle_height")
+            if obstacle <= need(here.stated.get("unit_height"), f"hexes.{hex_id}.unit_height"):
+                illegal(ctx, "9.7.2", f"{hex_id} holds enemy units and no obstacle to fly over: a NOE Helicopter "
+                        "there is a ground unit, and Helicopters do not assault")
+                return
+        previous = hex_id
+    cost = len(route)
+    ctx.answer.set("cost", cost)
+    if mode == "nap_of_earth":
+        limit = tables()["helicopter_noe_mp"]
+        because(ctx, "9.7.2", f"Nap-of-Earth: {cost} MP, 1 per hex, no hexside costs")
+        if cost > limit:
+            illegal(ctx, "9.7.2", f"{cost} MP is more than a Nap-of-Earth Helicopter's {limit}")
+            return
+        friends = [u for u in ctx.game.stack(route[-1]) if u.side == unit.side and counts_for_stacking(u)]
+        if len(friends) + 1 > STACKING_LIMIT:
+            illegal(ctx, "9.2", f"{route[-1]} would hold {len(friends) + 1} units; the limit is {STACKING_LIMIT}")
+            return
+    else:
+        because(ctx, "9.7.1", f"Flying: {cost} hexes, no MP limit"
+                + ("; more than 12 MPs: it may not fire this activation" if cost > 12 else ""))
+    ctx.answer.set("legal", True)
+    ctx.emit(UnitMoved(unit.key, route[-1]), StatusChanged(unit.key, "ops_complete", True),
+             StatusChanged(unit.key, "moving", True))
+
+
 def _charted_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
     """§9.0: from hex to contiguous hex, paying each hex's TEC cost and its hexside's; never
     more than the printed MPs; then Ops Complete. Into an enemy hex only by Assault or
     Overrun (§13.0); stacking at the end (§9.2)."""
     if unit.status.ops_complete:
-        illegal(ctx, "8.0", f"{unit.name} is Ops Complete")
+        illegal(ctx, "7.6", f"{unit.name} is Ops Complete: it has completed its Action")
     if unit.status.disrupted:
         raise NotSupported("WaW85 §10.8.2", "a Disrupted unit's move (never closer to an enemy in LOS, never "
                            "next to one, stopping on entering an enemy's LOS)")
+    if unit.type.target_type == "helicopter":
+        _helicopter_move(ctx, unit, route)
+        return
     mover = "vehicle" if unit.type.is_vehicle else "infantry"
     allowed = need(unit.current.mp, f"units.{unit.key}.mp")
     total, previous, steps = 0, str(unit.hex), []
