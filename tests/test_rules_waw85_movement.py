@@ -146,7 +146,8 @@ def _helicopter(game, mode: str):
 
 
 def test_helicopters_move_by_their_mode_not_by_the_ground_chart(sample) -> None:
-    """§9.7.2: Nap-of-Earth "has 12 Movement Points, but only pays 1 movement point per hex
+    """§9.3: Troops, Vehicles, Nap-of-Earth and Flying Helicopters are the four movement
+    categories. §9.7.2: Nap-of-Earth "has 12 Movement Points, but only pays 1 movement point per hex
     regardless of the terrain in each hex entered. They pay no hex side cost of any kind"
     (the T-64's own route E6-E7 across the stream costs it 4); §9.7.1 Flying "has an unlimited
     number of Movement Points"; §9.7.3 Hovering "is stationary in its hex"."""
