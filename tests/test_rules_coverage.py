@@ -436,3 +436,17 @@ def test_a_row_is_named_only_by_a_test_of_its_book() -> None:
     assert names_section("classic-us-hallowed-ground", "TUS", "1.3.6.1") is False     # only a gap there
     assert names_section("classic-us-cdo-mc-road-bonus", "TUS", "1.3.1.1")
     assert not names_section("classic-us-cdo-mc-road-bonus", "EG", "1.3.1.1")
+
+
+def test_the_summary_counts_the_rows() -> None:
+    """The table at the top of the page counts each book's rows by status."""
+    found = {}
+    for line in DOC.read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 2 + len(STATUSES) and cells[0] in rulebooks.FILES:
+            found[cells[0]] = [int(c) for c in cells[1:]]
+    wanted = {}
+    for book in rulebooks.FILES:
+        mine = [r for r in rows() if r.book == book]
+        wanted[book] = [len(mine)] + [sum(r.status == s for r in mine) for s in STATUSES]
+    assert found == wanted
