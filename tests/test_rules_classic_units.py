@@ -100,3 +100,28 @@ def test_helicopters_are_in_command_and_rally_when_their_formation_is_drawn(book
     assert result.values == {"roll_required": False, "passed": True}
     assert reasons(result) == [(f"{short} §1.6", "helicopters are never out of command")]
     assert not any(isinstance(e, StatusChanged) and e.value is True for e in result.events)
+
+
+def test_a_leaders_platoon_and_its_carrier_stay_in_command_when_their_hex_fails() -> None:
+    """TUS §1.3.6: "A leader is always in command, as is the platoon to which he is assigned.
+    Leaders assigned to a loaded infantry platoon place both the infantry platoon and its
+    carrier in command until the infantry platoon unloads"; §4.2 marks the rest of a hex that
+    fails its check Out of Command (the tank B here). In Eisenbach Gap the whole hex is."""
+    units = {"TR": {"name": "BMP", "abilities": ["transport"], "formation": "f", "hex": "x", "side": "nato"},
+             "P": {"name": "Infantry", "target_type": "troops", "carried_by": "TR", "formation": "f", "hex": "x",
+                   "side": "nato"},
+             "L": {"name": "Wolf", "target_type": "leader", "attached_to": "P", "hex": "x", "side": "nato"},
+             "B": {"name": "T-72", "target_type": "heavy_armor", "formation": "f", "hex": "x", "side": "nato"},
+             "H": {"target_type": "hq", "formation": "f", "hex": "h", "command_range": {"full": 3},
+                   "strength": "full", "morale": 6, "distance": 10}}
+    result, after = answer("classic", "untold", {"units": units, "query": {"action": "command_check", "unit": "B"}},
+                           {"2d6": [12]})
+    assert result.values == {"roll_required": True, "modified_roll": 12, "passed": False}
+    assert result.events == [StatusChanged("B", "out_of_command", True)]
+    assert ("TUS §1.3.6", "BMP carries Infantry, which has a leader: in command until it unloads") in reasons(result)
+    assert not after.units["TR"].status.out_of_command and not after.units["P"].status.out_of_command
+    result, _ = answer("classic", "untold", {"units": units, "query": {"action": "command_check", "unit": "TR"}})
+    assert result.values == {"roll_required": False, "passed": True} and result.rolls == []
+    result, after = answer("classic", "eisenbach", {"units": units, "query": {"action": "command_check", "unit": "B"}},
+                           {"2d6": [12]})
+    assert {e.unit for e in result.events} == {"B", "TR", "P"}
