@@ -285,10 +285,9 @@ def svg_text(scene: Scene) -> str:
                      f'<polygon points="{points}" fill="{fill}" stroke="#5a5a5a"/>'
                      f'<text x="{cx:.1f}" y="{top + 12:.1f}" font-size="10" text-anchor="middle">{escape(name)}</text>'
                      '</g>')
-    for name, (x, y) in sorted(scene.labels.items()):
+    for name, (x, y) in sorted(scene.labels.items()):      # the board image prints the names; this makes them clickable
         parts.append(f'<g class="hex" data-hex={quoteattr(name)}><circle cx="{x:.1f}" cy="{y:.1f}" r="30" '
-                     f'fill="#ffffff" fill-opacity="0.01" stroke="none"/><text x="{x:.1f}" y="{y - 32:.1f}" '
-                     f'font-size="10" text-anchor="middle" fill="#202020">{escape(name)}</text></g>')
+                     f'fill="#ffffff" fill-opacity="0.01" stroke="none"><title>{escape(name)}</title></circle></g>')
     for sight in scene.sights:
         (x1, y1), (x2, y2) = sight.start, sight.end
         dash = ' stroke-dasharray="10 10"' if sight.clear is None else ""

@@ -141,7 +141,10 @@ async function check() {
     $("verdict").append(text("div", "Modifiers:"));
     $("verdict").append(rules(verdict.modifiers.map((m) => ({ text: `${m.applies_to} ${m.value > 0 ? "+" : ""}${m.value}: ${m.why}`, section: m.section }))));
   }
-  for (const [field, why] of Object.entries(verdict.gaps)) $("verdict").append(text("div", `${field}: ${why}`));
+  // A result waiting for its dice is no gap before the roll; any other missing fact is shown.
+  for (const [field, why] of Object.entries(verdict.gaps)) {
+    if (!why.includes("dice.")) $("verdict").append(text("div", `${field}: ${why}`));
+  }
   if (verdict.legal === false) return;
   const odds = await call("POST", `/sessions/${state.session}/odds`, { action });
   if (odds.ok) showOdds(odds.data);
