@@ -62,6 +62,15 @@ WHOLE_MAP = frozenset({"marker_removal"})
 #: The mission types a short ``artillery`` action may name (EG/TUS §8.1-§8.6, WaW85 §14.6).
 MISSIONS = ("he", "smoke", "fascam", "chemical", "dpicm", "mlrs", "adm")
 WEAPONS = ("ap", "he", "aa")
+#: The short forms whose words are not the plain ``UNIT TARGET`` (``wawkit actions`` prints them).
+SYNTAX: dict[str, str] = {
+    "indirect_fire": "CALLER HEX [" + "|".join(MISSIONS) + "] fp=N to_hit=N [spotter=UNIT] [scatter=HEX]",
+    "airstrike": "UNIT HEX",
+    "marker_removal": "[HEX]",
+    "assault": "UNIT TARGET [retreat=HEX] [field=value ...]",
+    "overrun": "UNIT TARGET [path=HEX,...] [field=value ...]",
+    "move_and_fire": "UNIT TARGET [ap|he|aa] [path=HEX,...] [field=value ...]",
+}
 #: Kinds whose second reference is a hex (not a unit), and kinds with a path of hexes.
 HEX_TARGET = frozenset({"stacking", "indirect_fire", "airstrike"})
 PATH_KINDS = frozenset({"move"})

@@ -134,6 +134,20 @@ class Ctx:
         lacks = getattr(self.dice, "lacks", None)
         return not (lacks is not None and lacks(label))
 
+    def check_2d6(self, target: int, modifier: int, section: str, what: str = "morale check",
+                  label: str = "2d6") -> bool:
+        """The one success roll on two dice of every book: 2d6 plus ``modifier`` at or under
+        ``target`` passes (EG/TUS §1.6 Morale; WaW85 §7.2.4 Morale/Training). Records the
+        modified roll, the number rolled against and whether it passed."""
+        roll = self.roll_2d6(label)
+        total = roll + modifier
+        passed = total <= target
+        self.answer.set("modified_roll", total)
+        self.answer.set("target_number", target)
+        self.answer.because(section, f"{what} 2d6 = {roll}{modifier:+d} = {total} vs {target}: "
+                            + ("passed" if passed else "failed"))
+        return passed
+
     def roll_2d6(self, label: str = "2d6") -> int:
         """A 2d6 total (a source may give totals directly, as rule cases do)."""
         if self.dice is None:

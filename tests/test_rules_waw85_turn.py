@@ -54,7 +54,7 @@ def test_marker_removal_on_a_unit() -> None:
                              StatusChanged("H", "ew_marker", "ew_reducing")]
     assert reasons(result) == [
         ("WaW85 §2.3.1", "H: ops complete marker removed"), ("WaW85 §2.3.1", "H: out of command marker removed"),
-        ("WaW85 §2.3.3", "2d6 7 against 7: passed"), ("WaW85 §2.3.3", "H: EW marker flipped to EW Reducing")]
+        ("WaW85 §2.3.3", "Morale/Training check 2d6 = 7+0 = 7 vs 7: passed"), ("WaW85 §2.3.3", "H: EW marker flipped to EW Reducing")]
     result, after = waw85({"units": {"H": {**unit, "status": {"ew_marker": "ew"}}},
                            "query": {"action": "marker_removal", "target": "H"}}, {"2d6": [8]})
     assert result.events == [] and after.units["H"].status.ew_marker == "ew"
@@ -136,7 +136,7 @@ def test_passengers_lose_their_disruption_with_their_transport() -> None:
              "P": {"name": "Infantry", "carried_by": "TR", "hex": "a", "status": {"disrupted": True}}}
     result, after = waw85({"units": units, "query": {"action": "rally", "unit": "TR"}}, {"2d6": [5]})
     assert result.events == [UnitRallied("TR"), UnitRallied("P")]
-    assert reasons(result) == [("WaW85 §7.4", "2d6 5 against 7: passed"),
+    assert reasons(result) == [("WaW85 §7.4", "Morale/Training check 2d6 = 5+0 = 5 vs 7: passed"),
                                ("WaW85 §10.7.3", "BMP-2 removes its Disruption marker: so does Infantry")]
     assert after.units["P"].status.disrupted is False
     result, after = waw85({"units": units, "query": {"action": "rally", "unit": "TR"}}, {"2d6": [8]})

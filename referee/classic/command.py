@@ -11,15 +11,7 @@ from referee.ruleset import Ctx
 NOT_COUNTED = ("hq", "leader", "support_weapon", "aircraft")
 
 
-def formation_hq(ctx: Ctx, unit: Unit) -> Unit | None:
-    """The HQ of the unit's Formation, on the map or not."""
-    formation = ctx.game.formations.get(unit.formation or "")
-    if formation is not None and formation.hq in ctx.game.units:
-        return ctx.game.units[formation.hq]
-    for other in ctx.game.units.values():
-        if other.type.target_type == "hq" and other.formation == unit.formation and other.key != unit.key:
-            return other
-    return None
+formation_hq = situation.formation_hq     # one lookup for both rulesets
 
 
 def leader_of(ctx: Ctx, unit: Unit) -> Unit | None:
@@ -61,13 +53,7 @@ def morale_check(ctx: Ctx) -> None:
 def _passes(ctx: Ctx, target: int, modifier: int) -> bool:
     if ctx.action.passed is not None:
         return ctx.action.passed
-    roll = ctx.roll_2d6()
-    modified = roll + modifier
-    ctx.answer.set("modified_roll", modified)
-    passed = modified <= target
-    ctx.answer.because("§1.6", f"morale check 2d6 = {roll}{modifier:+d} = {modified} vs {target}: "
-                       + ("passed" if passed else "failed"))
-    return passed
+    return ctx.check_2d6(target, modifier, "§1.6")
 
 
 def conditional_morale(ctx: Ctx) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from referee import situation
 from referee.errors import NotStated
 from referee.events import StatusChanged, UnitMoved, UnitPlaced, UnitRallied
 from referee.model import Unit, need
@@ -56,22 +57,12 @@ def check_for(ctx: Ctx, unit: Unit) -> Check:
 def roll(ctx: Ctx, check: Check, label: str = "2d6", section: str = "7.2.4") -> bool:
     """Roll the check; records modified_roll, target_number and passed. ``section`` is the
     rule that calls for the check (§7.2.4 states the Morale/Training Check itself)."""
-    total = ctx.roll_2d6(label) + check.modifier
-    ctx.answer.set("modified_roll", total)
-    ctx.answer.set("target_number", check.target_number)
-    passed = total <= check.target_number
+    passed = ctx.check_2d6(check.target_number, check.modifier, section, "Morale/Training check", label)
     ctx.answer.set("passed", passed)
-    because(ctx, section, f"2d6 {total} against {check.target_number}: {'passed' if passed else 'failed'}")
     return passed
 
 
-def formation_hq(ctx: Ctx, unit: Unit) -> Unit | None:
-    """The HQ counter of the unit's Formation, if the situation shows one."""
-    for other in ctx.game.units.values():
-        if other.type.target_type == "hq" and other.key != unit.key and (
-                unit.formation is None or other.formation == unit.formation):
-            return other
-    return None
+formation_hq = situation.formation_hq     # one lookup for both rulesets
 
 
 def ew_on(hq: Unit | None) -> bool:
