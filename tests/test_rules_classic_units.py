@@ -116,7 +116,7 @@ def test_a_leaders_platoon_and_its_carrier_stay_in_command_when_their_hex_fails(
                    "strength": "full", "morale": 6, "distance": 10}}
     result, after = answer("classic", "untold", {"units": units, "query": {"action": "command_check", "unit": "B"}},
                            {"2d6": [12]})
-    assert result.values == {"roll_required": True, "modified_roll": 12, "passed": False}
+    assert result.values == {"roll_required": True, "modified_roll": 12, "target_number": 6, "passed": False}
     assert result.events == [StatusChanged("B", "out_of_command", True)]
     assert ("TUS §1.3.6", "BMP carries Infantry, which has a leader: in command until it unloads") in reasons(result)
     assert not after.units["TR"].status.out_of_command and not after.units["P"].status.out_of_command
