@@ -72,6 +72,9 @@ def take_hits(ctx: Ctx, key: str, hits: int, *, weapon: str | None = None,
                 ctx.answer.because("001 §1.3.3.2", f"{unit.name}: unarmored vehicle, AP hit also reduces")
                 gone = step_loss(ctx, unit, lost)
                 lost += 1
+            elif unarmored and weapon == "ap" and ctx.params.ruleset == "classic":
+                ctx.answer.because("002 §1.3.4.2", f"{unit.name}: unarmored vehicle, the first AP hit only "
+                                   "disrupts, as in the section's Example 1 (its text says each hit reduces)")
             continue
         if barrage and is_armored(unit):
             ctx.answer.because("§8.1", f"{unit.name}: AFVs are only disrupted by an HE barrage")
@@ -109,6 +112,11 @@ def aftermath(ctx: Ctx, attacked: list[str]) -> None:
     _falling_helicopters(ctx, attacked, results)
 
 
+#: Where both classic books place a Wreck for an eliminated unit: a vehicle §6.1.7 (every
+#: vehicle, thin-skinned and unarmored ones too), a helicopter §9.3, an HQ §1.3.3.2.
+WRECK_SECTIONS = {"helicopter": "§9.3", "hq": "§1.3.3.2"}
+
+
 def _place_wreck(ctx: Ctx, hex_id: str | None, why: str, section: str) -> None:
     if hex_id is not None and "wrecks" not in ctx.after.hex(hex_id).markers:
         ctx.emit(MarkerPlaced(hex_id, "wrecks"))
@@ -123,7 +131,7 @@ def _wrecks(ctx: Ctx, attacked: list[str], results: dict[str, str]) -> None:
         if "bridge" in unit.type.abilities and unit.mode == "deployed":
             ctx.answer.because("001 §1.3.4.6", f"the deployed {unit.name} is destroyed and removed: no Wreck")
         elif unit.type.is_vehicle or unit.type.target_type in ("helicopter", "hq"):
-            _place_wreck(ctx, unit.hex, f"{unit.name} eliminated", "§6.1.7, §9.3")
+            _place_wreck(ctx, unit.hex, f"{unit.name} eliminated", WRECK_SECTIONS.get(unit.type.target_type, "§6.1.7"))
 
 
 def _passengers(ctx: Ctx, attacked: list[str], results: dict[str, str]) -> None:

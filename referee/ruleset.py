@@ -72,9 +72,11 @@ class Params:
         return feature in self.features
 
     def require(self, feature: str, section: str) -> None:
-        """Refuse a rule the active book does not have (e.g. leaders in Eisenbach Gap)."""
+        """Refuse a rule the active book does not have (e.g. leaders in Eisenbach Gap),
+        citing the book that has it (``"001 §1.3.6"`` -> ``TUS §1.3.6``)."""
         if feature not in self.features:
-            raise NotSupported(section, f"{feature} is not a rule of {self.book or self.ruleset}")
+            raise NotSupported(citation(book_named(self.book), section),
+                               f"{feature} is not a rule of {self.book or self.ruleset}")
 
 
 @dataclass

@@ -174,7 +174,7 @@ def test_deployed_bridge_costs_two_or_three_when_disrupted() -> None:
     full = deployed.with_unit(friend("B", "2,0"))
     assert move(full, "A", "2,0").legal is True
     # Eisenbach Gap has no Bridge units
-    assert "not supported: 001 §1.3.4.6" in move(deployed, "A", "2,0", ruleset=EISENBACH).gaps["cost"]
+    assert "not supported: TUS §1.3.4.6" in move(deployed, "A", "2,0", ruleset=EISENBACH).gaps["cost"]
 
 
 def test_bridge_unit_enters_the_river_and_deploys_for_two_mp() -> None:
@@ -331,7 +331,7 @@ def test_checking_a_defended_strike_leaves_its_outcome_open() -> None:
     given = UNTOLD.check(strike_board(), make_action("airstrike", unit="P", target="4,0", supporting=("Z",),
                                                      hits={"Z": 0, "P": 3}))
     assert given.values["aa_hits"] == 0 and given.values["hits"] == 3
-    assert "not supported: 001 §9.5" in strike(strike_board(), ruleset=EISENBACH).gaps["*"]
+    assert "not supported: TUS §9.5" in strike(strike_board(), ruleset=EISENBACH).gaps["*"]
 
 
 # -- §8.2 Smoke screens its six neighbouring hexes -----------------------------------------------

@@ -127,7 +127,7 @@ def test_not_supported_and_book_specific_rules() -> None:
     answer = classic("untold").check(game, make_action("teleport", unit="A"))
     assert answer.gaps == {"*": "not supported: teleport is not a procedure of untold"}
     answer = classic("eisenbach").check(game, make_action("conditional_morale", unit="A"))
-    assert answer.gaps["*"].startswith("not supported: 001 §1.6.1")
+    assert answer.gaps["*"].startswith("not supported: TUS §1.6.1")
 
 
 def test_movement_cost_from_the_terrain_chart() -> None:

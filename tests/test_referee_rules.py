@@ -365,7 +365,7 @@ def test_leader_alters_one_attack_value_and_hqs_back_units_in_their_hex() -> Non
     verdict = ruleset.check(away, DirectFire(unit="A", target="T", weapon="ap", bonus_from=("H",)))
     assert verdict.legal is False and "HQ is not in T-72's hex (TUS §1.3.3.2)" in map(str, verdict.reasons)
     assert classic("eisenbach").check(game, DirectFire(unit="A", target="T", weapon="ap", bonus_from=("L",))) \
-        .gaps["fp"].startswith("not supported: 001 §1.3.6")
+        .gaps["fp"].startswith("not supported: TUS §1.3.6")
 
 
 def test_conditional_morale_formations_check_with_it() -> None:

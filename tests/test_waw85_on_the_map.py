@@ -16,6 +16,8 @@ from converter.terrain import TecRow, read_tec
 from referee.dice import GivenDice
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
+#: The book a bare section cited here belongs to (tests/test_rules_coverage.py).
+RULEBOOKS = ("WaW85",)
 
 
 @pytest.fixture(scope="module")

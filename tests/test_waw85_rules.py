@@ -19,6 +19,8 @@ from referee.ranges import Bands
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 CASES = SHARED / "cases"
 WAW85 = get_ruleset("waw85")
+#: The book a bare section cited here belongs to (tests/test_rules_coverage.py).
+RULEBOOKS = ("WaW85",)
 
 
 def run(given: dict[str, Any], dice: dict[str, list[int]] | None = None) -> tuple[Answer, Any]:

@@ -165,7 +165,7 @@ class ClassicRuleset(Ruleset):
         "assault": "6.3", "overrun": "6.4", "opportunity_fire": "6.2", "moving_fire": "6.1.3",
         "stacking": "1.4", "artillery": "8.0", "los": "7.0", "helicopters_as_targets": "9.3",
         "range_max": "6.1.1", "helicopter_same_hex": "9.1", "fire_ops_complete_mark": "6.1", "range": "6.1.1, 6.1.2", "band_point_blank": "6.1.1, 6.1.2",
-        "band_long": "6.1.1, 6.1.2", "defensive_bonus": "6.1.5, 6.1.6", "improved_positions": "12.1",
+        "band_long": "6.1.1, 6.1.2", "defensive_bonus": "6.1.5, 6.1.6", "improved_positions": "001 §12.1",
         "opportunity_fire_stop": "6.2, 5.0", "fire_once": "6.1", "hq_not_target": "1.3.3.2",
         "helicopter_no_assault": "9.1", "assault_resolution": "6.3", "assault_ops_complete": "4.4",
         "assault_disrupted": "6.1.7", "assault_ops_complete_mark": "6.3", "retreat": "6.3", "odd_hit": "6.3",

@@ -43,6 +43,8 @@ def _spotter_ok(ctx: Ctx, spotter: Unit, firer: Unit | None, mission: bool = Tru
     if ctx.game.facts.relation(spotter.key).los is False or blocked:
         ctx.answer.illegal("§8.0", f"{spotter.name} has no LOS to the target" + (f": {blocked}" if blocked else ""))
         return False
+    if spotter.type.target_type not in CALLERS:
+        ctx.answer.because("§1.3.4.4", f"{spotter.name} is a recon unit: it calls artillery just as an HQ can")
     ctx.answer.because("§8.0", f"{spotter.name} calls the fire")
     return True
 

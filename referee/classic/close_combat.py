@@ -36,7 +36,7 @@ def assault_numbers(ctx: Ctx, unit: Unit, foes: list[Unit], hex_id: str | None, 
 
 def assault_values(ctx: Ctx, unit: Unit, foes: list[Unit], hex_id: str | None,
                    defending: bool) -> tuple[int, int]:
-    """(dice, to-hit) of one unit in an assault, with §6.3.1 and §6.3.2 applied."""
+    """(dice, to-hit) of one unit in an assault, with §6.3.1 and TUS §6.3.2 applied."""
     value = unit.current.assault
     if value is None:
         raise NotStated(f"units.{unit.key}.assault")

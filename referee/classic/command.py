@@ -91,13 +91,27 @@ def conditional_value(ctx: Ctx, unit: Unit) -> int:
     return value
 
 
+def _exempt(ctx: Ctx, unit: Unit) -> tuple[str, str] | None:
+    """(section, why) a unit is in command whatever its hex rolls: a helicopter (§1.6), a
+    platoon with a leader, and the carrier of a loaded platoon with a leader "until the
+    infantry platoon unloads" (001 §1.3.6)."""
+    if unit.type.target_type == "helicopter":
+        return "§1.6", "helicopters are never out of command"
+    if not ctx.params.has("leaders"):
+        return None
+    if leader_of(ctx, unit) is not None:
+        return "001 §1.3.6", "a platoon with a leader is always in command"
+    riding = next((p for p in ctx.game.passengers(unit.key) if leader_of(ctx, p) is not None), None)
+    if riding is not None:
+        return "001 §1.3.6", f"{unit.name} carries {riding.name}, which has a leader: in command until it unloads"
+    return None
+
+
 def _in_command(ctx: Ctx, unit: Unit) -> bool:
     """§4.2 / §1.3.4.4: within the HQ's command range (twice for recon), or with a leader."""
-    if unit.type.target_type == "helicopter":
-        ctx.answer.because("§1.6", "helicopters are never out of command")
-        return True
-    if ctx.params.has("leaders") and leader_of(ctx, unit) is not None:
-        ctx.answer.because("001 §1.3.6", "a platoon with a leader is always in command")
+    exempt = _exempt(ctx, unit)
+    if exempt is not None:
+        ctx.answer.because(*exempt)
         return True
     stated = ctx.game.facts.get("in_command_range")
     if stated is not None:
@@ -145,8 +159,12 @@ def command_check(ctx: Ctx) -> None:
     if not passed:
         for unit in units:                          # the check is per hex (§4.2)
             for member in [unit, *ctx.game.stack(unit.hex, exclude=unit.key)] if unit.hex else [unit]:
-                if not member.status.out_of_command and member.formation == unit.formation:
-                    ctx.emit(StatusChanged(member.key, "out_of_command", True))
+                if member.status.out_of_command or member.formation != unit.formation:
+                    continue
+                if _exempt(ctx, member) is not None:
+                    ctx.answer.because(*_exempt(ctx, member))
+                    continue
+                ctx.emit(StatusChanged(member.key, "out_of_command", True))
         ctx.answer.because("§4.2", "failed: the hex is marked Out of Command")
 
 

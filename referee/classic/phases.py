@@ -101,6 +101,9 @@ def sw_loss_check(ctx: Ctx) -> None:
         ctx.answer.set("roll_required", False)
         return
     ctx.answer.set("roll_required", True)
+    if ctx.params.book == "eisenbach":
+        ctx.answer.because("001 §1.3.5", "Eisenbach Gap §1.3.5 rolls when \"any friendly platoon\" is destroyed; "
+                           "the referee counts infantry platoons, as The Untold Stories words it")
     roll = ctx.roll(1, "d6")[0]
     modifier = -(len(lost) - 1)
     modified = roll + modifier

@@ -246,7 +246,7 @@ def _unsaved_hits(ctx: Ctx, unit: Unit, hits: int) -> int:
 
 def _chemical_attack(ctx: Ctx, unit: Unit) -> int:
     """§14.12: 2d6 over Morale/Training: armor takes 1 hit, anything else 2; no saves."""
-    passed = roll(ctx, Check(morale_value(ctx, unit)))
+    passed = roll(ctx, Check(morale_value(ctx, unit)), section="14.12")
     kind = need(unit.type.target_type, f"units.{unit.key}.target_type")
     hits = 0 if passed else tables()["chemical_hits"]["armored" if kind in HARD else "other"]
     because(ctx, "14.12", f"{unit.name}: {hits} hit(s), no saves")
@@ -346,7 +346,7 @@ def spotter_check(ctx: Ctx) -> None:
     bonus = max(bonuses, default=0)
     if bonus:
         modify(ctx, "roll", -bonus, "the better of the HQ or Leader Command Bonus", "14.3")
-    roll(ctx, Check(morale_value(ctx, unit), -bonus))
+    roll(ctx, Check(morale_value(ctx, unit), -bonus), section="14.3")
 
 
 def strike_reduction(ctx: Ctx) -> None:
@@ -434,7 +434,7 @@ def minefield_breach(ctx: Ctx) -> None:
     if marker is None:
         raise NotStated(f"hexes.{hex_state.id}.markers (a Minefield marker)")
     ctx.answer.unit(unit.key, retreat=0)
-    if roll(ctx, Check(morale_value(ctx, unit))):
+    if roll(ctx, Check(morale_value(ctx, unit)), section="16.3.1"):
         ctx.emit(MarkerRemoved(hex_state.id, marker))
         because(ctx, "16.3.1", "the Minefield is breached and removed")
     else:

@@ -54,9 +54,10 @@ def check_for(ctx: Ctx, unit: Unit) -> Check:
     return Check(value, modifier)
 
 
-def roll(ctx: Ctx, check: Check, label: str = "2d6") -> bool:
-    """Roll the check; records modified_roll, target_number and passed."""
-    passed = ctx.check_2d6(check.target_number, check.modifier, "7.2.4", "Morale/Training check", label)
+def roll(ctx: Ctx, check: Check, label: str = "2d6", section: str = "7.2.4") -> bool:
+    """Roll the check; records modified_roll, target_number and passed. ``section`` is the
+    rule that calls for the check (§7.2.4 states the Morale/Training Check itself)."""
+    passed = ctx.check_2d6(check.target_number, check.modifier, section, "Morale/Training check", label)
     ctx.answer.set("passed", passed)
     return passed
 
@@ -153,6 +154,7 @@ def rally(ctx: Ctx) -> None:
         ctx.answer.set("roll_required", False)
         ctx.emit(UnitRallied(unit.key))
         because(ctx, "7.4", "Active Helicopters are automatically Undisrupted")
+        _passengers_rally(ctx, unit)
         return
     ctx.answer.set("roll_required", True)
     modifier = 0
@@ -163,8 +165,17 @@ def rally(ctx: Ctx) -> None:
         modify(ctx, "roll", 1, "EW on the Formation's HQ", "5.2")
         modifier += 1
     check = check_for(ctx, unit)
-    if roll(ctx, Check(check.target_number, check.modifier + modifier)):
+    if roll(ctx, Check(check.target_number, check.modifier + modifier), section="7.4"):
         ctx.emit(UnitRallied(unit.key))
+        _passengers_rally(ctx, unit)
+
+
+def _passengers_rally(ctx: Ctx, transport: Unit) -> None:
+    """§10.7.3: "If a Transport unit removes its Disruption marker, so do the Passengers"."""
+    for passenger in ctx.game.passengers(transport.key):
+        if passenger.status.disrupted:
+            ctx.emit(UnitRallied(passenger.key))
+            because(ctx, "10.7.3", f"{transport.name} removes its Disruption marker: so does {passenger.name}")
 
 
 def morale_check(ctx: Ctx) -> None:
@@ -189,7 +200,7 @@ def night_targeting_check(ctx: Ctx) -> None:
     if not adjacent and "night_fighting" not in unit.type.abilities:
         number = -(-number // 2)
         because(ctx, "16.6.1", f"target not adjacent: Morale/Training halved to {number}")
-    if not roll(ctx, Check(number, value.modifier)):
+    if not roll(ctx, Check(number, value.modifier), section="16.6.1"):
         ctx.emit(StatusChanged(unit.key, "ops_complete", True))
         because(ctx, "16.6.1", "Night Targeting Check failed: attack cancelled, Ops Complete")
 
@@ -219,7 +230,7 @@ def missile_ammo_check(ctx: Ctx) -> None:
         because(ctx, "10.10", "Low Missile Ammo: replaced by No Missile Ammo, no roll")
         return
     ctx.answer.set("roll_required", True)
-    if not roll(ctx, Check(morale_value(ctx, unit))):
+    if not roll(ctx, Check(morale_value(ctx, unit)), section="10.10"):
         ctx.emit(StatusChanged(unit.key, "ammo", "reloading"))
         because(ctx, "10.10", f"{unit.name}: Missile Reloading marker")
 
@@ -237,7 +248,7 @@ def missile_reload(ctx: Ctx) -> None:
         illegal(ctx, "7.3", "only Undisrupted units attempt a Missile Reload")
         return
     ctx.answer.set("roll_required", True)
-    if roll(ctx, Check(morale_value(ctx, unit))):
+    if roll(ctx, Check(morale_value(ctx, unit)), section="7.3"):
         ctx.emit(StatusChanged(unit.key, "ammo", "none"))
         because(ctx, "7.3", "the Missile Reloading marker is removed")
     else:

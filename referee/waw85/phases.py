@@ -59,7 +59,7 @@ def _unit_markers(ctx: Ctx, unit: Unit) -> None:
         ctx.emit(StatusChanged(unit.key, "ew_marker", "none"))
         because(ctx, "2.3.3", f"{unit.name}: EW Reducing marker removed")
     elif unit.status.ew_marker == "ew":
-        if roll(ctx, Check(morale_value(ctx, unit))):
+        if roll(ctx, Check(morale_value(ctx, unit)), section="2.3.3"):
             ctx.emit(StatusChanged(unit.key, "ew_marker", "ew_reducing"))
             because(ctx, "2.3.3", f"{unit.name}: EW marker flipped to EW Reducing")
     if unit.type.target_type == "hq" and unit.location in ("suppressed", "suppressed_box"):
@@ -128,10 +128,16 @@ def fire_burn_out(ctx: Ctx) -> None:
 
 
 def bridge_collapse(ctx: Ctx) -> None:
-    """§2.3.4.2: a Bridge in a Fire hex collapses on 4-6."""
+    """§2.3.4.2: a Bridge in a Fire hex collapses on 4-6; a Ford cannot be destroyed (§16.4),
+    so it rolls nothing."""
     hex_state = _fire_hex(ctx)
     if "bridge" not in hex_state.features:
+        if "ford" in hex_state.features:
+            ctx.answer.set("roll_required", False)
+            because(ctx, "16.4", "a Ford cannot be destroyed: no Bridge Collapse roll")
+            return
         raise NotStated(f"hexes.{hex_state.id}.features (a Bridge)")
+    ctx.answer.set("roll_required", True)
     if _d6_at_least(ctx, tables()["bridge_collapse_on"], "2.3.4.2", "the Bridge collapses"):
         ctx.emit(MarkerPlaced(hex_state.id, "bridge_destroyed"))
 
