@@ -17,8 +17,9 @@ from typing import Any, Iterable, Mapping, Sequence
 from converter.errors import GeometryError, ProfileError, WawkitError
 from converter.importer import Imported, PositionReader, name_point, save_frames
 from converter.palette import Palette, placed_texts
-from converter.piece_state import CounterState, restored
+from converter.piece_state import CounterState, counter_states, restored
 from converter.profile import FLAG_MARKERS, Profile, Selector, StatusProperty, UnitRule, prototype_texts, seen
+from converter.scenario import Scenario
 from converter.unit_table import UnitTable
 from converter.vassal.container import Container, Entry
 from converter.vassal.grids.placement import PlacedBoard
@@ -525,6 +526,24 @@ def export_game(game: Game, module: Module, profile: Profile, table: UnitTable, 
 
 
 
+def scenario_of(save: SavedGame, imported: Imported, module: Module, profile: Profile, table: UnitTable, *,
+                name: str | None = None, save_path: str | None = None) -> Scenario:
+    """An imported save as a scenario: the Game, and what ties it to the save so that
+    :func:`export_scenario` makes the same counters (each unit's piece id, where it lay, the
+    board layouts, what its counter showed beyond what the profile reads)."""
+    return Scenario(imported.game, name, imported.pieces, module.name, save_path,
+                    [u.to_dict() for u in imported.unrecognised], imported.positions, imported.layouts,
+                    counter_states(save, imported.pieces, imported.game.units, module, profile, table))
+
+
+def export_scenario(scenario: Scenario, module: Module, profile: Profile, table: UnitTable,
+                    notes: list[str] | None = None) -> SavedGame:
+    """A new save of ``module`` showing ``scenario`` (see :func:`export_game`)."""
+    save, _ = export_game(scenario.game, module, profile, table, positions=scenario.positions,
+                          layouts=scenario.layouts, states=scenario.states, notes=notes)
+    return save
+
+
 def _place_of(writer: _Writer, reader: PositionReader, unit: Unit, recorded: tuple[str | None, int, int] | None,
               kept: dict[str, list[str]]) -> tuple[str, int, int]:
     """Where a unit that is not in a hex goes in a new save (see :func:`export_game`); a unit
@@ -568,4 +587,5 @@ def events_between(before: Game, after: Game) -> list[Event]:
         raise ProfileError(f"{error} a save can show") from None
 
 
-__all__ = ["DATE_SAVED", "ResultNotWritable", "apply_events", "as_saved", "empty_save", "events_between", "export_game"]
+__all__ = ["DATE_SAVED", "ResultNotWritable", "apply_events", "as_saved", "empty_save", "events_between", "export_game",
+           "export_scenario", "scenario_of"]

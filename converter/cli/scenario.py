@@ -17,11 +17,10 @@ import yaml
 
 from converter.cli import main
 from converter.errors import ProfileError
-from converter.exporter import apply_events, events_between, export_game
+from converter.exporter import apply_events, events_between, export_scenario, scenario_of
 from converter.importer import Imported, import_save, read_inputs
-from converter.piece_state import counter_states
 from converter.profile import Profile
-from converter.scenario import Scenario, read_scenario, write_scenario
+from converter.scenario import read_scenario, write_scenario
 from converter.terrain import TerrainMap, draft, read_palette
 from converter.unit_table import UnitTable
 from converter.vassal.container import check_target, write_atomic
@@ -58,9 +57,7 @@ def import_command(save: str, module_path: str, profile_path: str, terrain: str 
     profile, table, terrain_map = _inputs(profile_path, units, terrain)
     module = Module.read(module_path)
     read, imported = _import(save, module, profile, table, terrain_map)
-    states = counter_states(read, imported.pieces, imported.game.units, module, profile, table)
-    scenario = Scenario(imported.game, Path(save).stem, imported.pieces, module.name, str(save),
-                        [u.to_dict() for u in imported.unrecognised], imported.positions, imported.layouts, states)
+    scenario = scenario_of(read, imported, module, profile, table, name=Path(save).stem, save_path=str(save))
     write_scenario(scenario, output, overwrite=force)
     click.echo(f"{len(imported.game.units)} units, {sum(len(v) for v in imported.unit_markers.values())} unit "
                f"markers, {sum(len(v) for v in imported.hex_markers.values())} hex markers -> {output}")
@@ -90,8 +87,7 @@ def export_command(scenario: str, module_path: str, profile_path: str, units: st
     wanted = read_scenario(scenario)
     if onto is None:
         notes: list[str] = []
-        save, _ = export_game(wanted.game, module, profile, table, positions=wanted.positions,
-                              layouts=wanted.layouts, states=wanted.states, notes=notes)
+        save = export_scenario(wanted, module, profile, table, notes)
         save.write(output, overwrite=force)
         click.echo(f"{len(wanted.game.units)} units -> new save {output}")
         for note in notes:
