@@ -275,3 +275,12 @@ def test_two_entries_of_one_name_are_refused_in_saves_and_modules(tmp_path: Path
     assert "has two zip entries named 'buildFile.xml'" in err
     with pytest.raises(ContainerError, match="has two zip entries named 'savedGame'"):
         read_container(save.read_bytes())
+
+
+def test_a_piece_that_cannot_be_decoded_is_named_with_its_file(tmp_path: Path) -> None:
+    from converter.vassal.container import new_container
+    save = tmp_path / "bad.vsav"
+    save.write_bytes(new_container(b"begin_save\x1b+/1/abc/def\x1bend_save", "vcsk").to_bytes())
+    for command in ("inspect", "pieces"):
+        assert cli(command, save) == (2, "", f"wawkit: {save}: piece 1: trait chain ends in UnknownTrait, not a "
+                                             "BasicPiece, Stack or Deck\n")
