@@ -115,7 +115,7 @@ def laughs(levels: int = 9) -> str:
 @pytest.mark.parametrize("content, message", [
     (laughs(), "offset 3: not valid YAML: anchors and aliases are not allowed (line 1, column 4)"),
     ("- {kind: direct_fire, unit: leopard-c1, target: t-64, weapon: ap, dice: {attack: [2001-02-30]}}\n",
-     "actions.yaml: actions[0]: dice must map a roll label to a list of values"),
+     "actions.yaml: actions[0]: dice.attack: die 1 is '2001-02-30', not a whole number"),
     ("- {kind: direct_fire, unit: leopard-c1, target: t-64, dice: {attack: [" + "9" * 5000 + "]}}\n",
      "offset 70: not valid YAML: an integer of 5000 characters, over the 40-character cap (line 1, column 71)"),
     ("- {kind: direct_fire, unit: leopard-c1, target: t-64, weapon: ap, hits: 999999999999999999999}\n",

@@ -37,7 +37,11 @@ MAX_DECODE_PIXELS = 32_000_000
 #: follow its EXIF and colour profile blocks, which stay far below this).
 HEADER_BYTES = 4 << 20
 
-_SVG_LENGTH = re.compile(r"\s*([0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\s*(px)?\s*$")
+#: An SVG width or height wawkit reads as pixels: a number, unitless or in ``px`` -- or ``inf``
+#: or ``nan``, which float() would read too, so that they are refused as not finite rather
+#: than passed over as a size in other units.
+_SVG_LENGTH = re.compile(r"\s*([0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?|[+-]?(?:inf(?:inity)?|nan))\s*(px)?\s*$",
+                         re.IGNORECASE)
 
 
 class ImageError(ModuleError):
