@@ -35,7 +35,7 @@ def cli(*args: str | Path) -> tuple[int, str, str]:
 SVG_INF = b'<svg xmlns="http://www.w3.org/2000/svg" width="inf" height="inf" viewBox="0 0 inf inf"/>'
 SVG_NAN = b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 nan 300"/>'
 IMAGES = {
-    "inf.svg": (SVG_INF, "SVG viewBox inf x inf is not a finite size"),
+    "inf.svg": (SVG_INF, "SVG width x height inf x inf is not a finite size"),
     "nan.svg": (SVG_NAN, "SVG viewBox nan x 300 is not a finite size"),
     "huge.png": (png_header(100_000, 100_000),
                  "image 100000 x 100000 pixels is larger than VASSAL can load (at most 65535 pixels a side)"),
