@@ -29,9 +29,9 @@ MAX_SIDE = 65_535
 #: draws boards into, cannot hold more than 2**31 - 1.
 MAX_BOARD_PIXELS = 2**31 - 1
 #: Most pixels decoded for a picture, and of the picture drawn: 32 Mpx is 96 MB as RGB (an
-#: 8,000 x 4,000 board). ``render`` of a board at the cap peaks at about 300 MB (the decoded
-#: board, the picture drawn on a copy of it, the PNG encoder); 48 Mpx measured 425 MB, too
-#: close to the 500 MB one command may take.
+#: 8,000 x 4,000 board). ``render`` holds a board about three times (decoded, drawn on a copy,
+#: pasted under the title band) and peaks at 418 MB at the cap; 48 Mpx measured 606 MB, over
+#: the 500 MB one command may take.
 MAX_DECODE_PIXELS = 32_000_000
 #: Bytes of an image read to find its size: headers sit at the start (a JPEG's size may
 #: follow its EXIF and colour profile blocks, which stay far below this).
