@@ -20,6 +20,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "converter.cli.module",
     "converter.cli.scenario",
     "converter.cli.jobs",
+    "converter.cli.serve",
 )
 
 #: Exit codes shared by every command.
