@@ -119,7 +119,10 @@ def inspect(file: Path, as_json: bool) -> None:
         else:
             print_module(info)
         return
-    info = describe_save(file)
+    try:
+        info = describe_save(file)
+    except WawkitError as error:  # a piece that cannot be decoded: name the file it is in
+        raise error.located(file=str(file)) from None
     if as_json:
         _echo_json(info)
         return
@@ -243,7 +246,10 @@ def piece_rows(game: SavedGame, module: Module | None = None) -> list[dict[str, 
 def pieces(save: Path, module_path: Path | None, as_json: bool) -> None:
     """List the pieces of SAVE: id, name, map, x, y, [location,] stack, layer levels."""
     module = Module.read(module_path) if module_path is not None else None
-    rows = piece_rows(SavedGame.read(save), module)
+    try:
+        rows = piece_rows(SavedGame.read(save), module)
+    except WawkitError as error:  # a piece that cannot be decoded: name the file it is in
+        raise error.located(file=str(save)) from None
     if as_json:
         _echo_json(rows)
         return
