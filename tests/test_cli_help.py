@@ -25,7 +25,7 @@ def help_text(*args: str) -> str:
 
 def test_every_command_says_its_exit_codes() -> None:
     found = commands(main)
-    assert len(found) == 19 and ("profile", "init") in found and ("terrain", "draft") in found
+    assert len(found) == 20 and ("serve",) in found and ("profile", "init") in found and ("terrain", "draft") in found
     last = {args: help_text(*args).rstrip().splitlines()[-1].strip() for args in found}
     own = {args: line for args, line in last.items() if line != EXIT_CODES}
     assert all("Exit codes: 0 " in line for line in own.values())
