@@ -18,7 +18,6 @@ import io
 import lzma
 import contextlib
 import os
-import tempfile
 import zipfile
 import zlib
 from dataclasses import dataclass, field
@@ -243,6 +242,7 @@ def _complete_temp_file(directory: Path, name: str, data: bytes) -> str:
             with contextlib.suppress(OSError):  # no /proc: fall back to a named temporary file
                 os.link(f"/proc/self/fd/{stream.fileno()}", temp)  # named only now, complete
                 return temp
+    import tempfile  # only writes need it
     handle, temp = tempfile.mkstemp(prefix=f".{name}.", suffix=".part", dir=directory)
     try:
         with os.fdopen(handle, "wb") as stream:

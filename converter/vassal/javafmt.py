@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 import struct
-from decimal import Decimal
 from typing import Iterable
 
 INT_MASK = 0xFFFFFFFF
@@ -51,6 +50,7 @@ def java_double(value: float) -> str:
 
 def _shortest_digits(magnitude: float) -> tuple[tuple[int, ...], int]:
     """Shortest round-tripping decimal digits of a positive finite double, no trailing zeros."""
+    from decimal import Decimal  # only doubles written back need it; reading starts without it
     decimal = Decimal(repr(magnitude))
     _, digits, exponent = decimal.as_tuple()
     assert isinstance(exponent, int)

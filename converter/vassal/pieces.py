@@ -18,15 +18,19 @@ the identical type and state, and an edit re-encodes only the trait it touches
 from __future__ import annotations
 
 import re
-from typing import Iterator, Mapping, Sequence, Union
+from typing import TYPE_CHECKING, Iterator, Mapping, Sequence, Union
 
 from converter.errors import EncodingError, PieceError
 from converter.vassal.sequence import MODERN
-from converter.vassal.traits import BasicPiece, Deck, Stack, Trait, UnknownTrait, decode_trait, trait_class
+from converter.vassal import traits as families
+from converter.vassal.traits import Trait, UnknownTrait, decode_trait, trait_class
 from converter.vassal.traits.chain import TooManyLevels, compose, split_fast, split_levels
-from converter.vassal.traits.layers import Embellishment, Layer
-from converter.vassal.traits.properties import BasicName, DynamicProperty, Marker
-from converter.vassal.traits.prototypes import Comment, UsePrototype
+
+if TYPE_CHECKING:
+    from converter.vassal.traits.layers import Layer
+
+# Trait classes are read as ``families.Layer``: a family module loads the first time it is
+# needed (see :mod:`converter.vassal.traits`), so a reader that meets only Stacks never loads it.
 
 #: A prototype definition: its type text, or (type text, state text).
 PrototypeText = Union[str, "tuple[str, str | None]"]
@@ -100,21 +104,21 @@ class Piece:
 
     @property
     def is_stack(self) -> bool:
-        return isinstance(self.inner, Stack)
+        return isinstance(self.inner, families.Stack)
 
     @property
     def is_deck(self) -> bool:
-        return isinstance(self.inner, Deck)
+        return isinstance(self.inner, families.Deck)
 
     # -- names and properties -----------------------------------------------------
     @property
     def basic_name(self) -> str:
         """The ``BasicName`` property: the outermost Basic Name trait's name, else the BasicPiece's name."""
         for trait in self.decorators:
-            if isinstance(trait, BasicName):
+            if isinstance(trait, families.BasicName):
                 return trait.name
         inner = self.inner
-        return inner.name if isinstance(inner, BasicPiece) else ""
+        return inner.name if isinstance(inner, families.BasicPiece) else ""
 
     @property
     def name(self) -> str:
@@ -124,13 +128,14 @@ class Piece:
     def _name(self, levels: dict[int, int]) -> str:
         name = self.basic_name
         for trait in reversed(self.decorators):
-            name = trait.apply_name(name, levels.get(id(trait))) if isinstance(trait, Layer) else trait.apply_name(name)
+            name = trait.apply_name(name, levels.get(id(trait))) if isinstance(trait, families.Layer) \
+                else trait.apply_name(name)
         return name
 
     def _trait_properties(self, levels: dict[int, int]) -> dict[str, str]:
         props: dict[str, str] = {}
         for trait in reversed(self.decorators):
-            if isinstance(trait, Layer):
+            if isinstance(trait, families.Layer):
                 props.update(trait.exposed_properties(levels.get(id(trait))))
             else:
                 props.update(trait.exposed_properties())
@@ -138,7 +143,7 @@ class Piece:
 
     def _shown_levels(self) -> dict[int, int]:
         """Levels of layers that follow a property, as VASSAL computes them (keyed by ``id(layer)``)."""
-        following = [t for t in self.traits if isinstance(t, Embellishment) and t.follow_property]
+        following = [t for t in self.traits if isinstance(t, families.Embellishment) and t.follow_property]
         if not following:
             return {}
         props = self._trait_properties({})
@@ -150,18 +155,18 @@ class Piece:
                 levels[id(layer)] = level
         return levels
 
-    def shown_level(self, layer: Layer) -> int:
+    def shown_level(self, layer: "Layer") -> int:
         """The level VASSAL shows for ``layer``: its stored level, or the one its followed property gives."""
         return self._shown_levels().get(id(layer), layer.level)
 
-    def layers(self) -> list[Layer]:
+    def layers(self) -> list["Layer"]:
         """The Layer (Embellishment) traits, outermost first."""
-        return [t for t in self.traits if isinstance(t, Layer)]
+        return [t for t in self.traits if isinstance(t, families.Layer)]
 
-    def layer(self, name: str) -> Layer | None:
+    def layer(self, name: str) -> "Layer | None":
         """The outermost layer called ``name`` (the one whose properties VASSAL reports)."""
         for trait in self.traits:
-            if isinstance(trait, Layer) and trait.name == name:
+            if isinstance(trait, families.Layer) and trait.name == name:
                 return trait
         return None
 
@@ -180,10 +185,10 @@ class Piece:
     def set_property(self, key: str, value: str) -> None:
         """Set the value of a Marker or DynamicProperty key (the outermost trait holding it)."""
         for trait in self.traits:
-            if isinstance(trait, Marker) and key in trait.keys:
+            if isinstance(trait, families.Marker) and key in trait.keys:
                 trait.set_value(key, value)
                 return
-            if isinstance(trait, DynamicProperty) and trait.key == key:
+            if isinstance(trait, families.DynamicProperty) and trait.key == key:
                 trait.value = value
                 return
         raise PieceError(f"no Marker or Dynamic Property holds {key!r}", piece=self.piece_id)
@@ -191,7 +196,7 @@ class Piece:
     # -- prototypes ---------------------------------------------------------------
     def prototypes(self) -> list[str]:
         """Names of the prototypes this piece uses, outermost first."""
-        return [t.name for t in self.traits if isinstance(t, UsePrototype)]
+        return [t.name for t in self.traits if isinstance(t, families.UsePrototype)]
 
     def expand(self, prototypes: Mapping[str, PrototypeText]) -> "Piece":
         """A new piece with each UsePrototype replaced by the named definition's traits.
@@ -224,9 +229,9 @@ def _expanded(traits: Sequence[Trait], prototypes: Mapping[str, PrototypeText], 
               quoting: str, piece_id: str | None, with_state: bool) -> list[Trait]:
     out: list[Trait] = []
     for trait in traits:
-        if isinstance(trait, Comment):
+        if isinstance(trait, families.Comment):
             continue
-        if not isinstance(trait, UsePrototype):
+        if not isinstance(trait, families.UsePrototype):
             out.append(decode_trait(trait.type_text(), trait.state_text(), quoting=quoting, piece_id=piece_id))
             continue
         definition = prototypes.get(trait.name)
