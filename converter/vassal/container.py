@@ -35,7 +35,8 @@ _CHUNK = 1 << 20
 
 @dataclass
 class Entry:
-    """One zip entry: name, bytes and how it was stored."""
+    """One zip entry: name, bytes and how it was stored (``savedGame``'s bytes are not kept:
+    :meth:`Container.to_bytes` obfuscates the plaintext again with the same key)."""
 
     name: str
     data: bytes
@@ -169,6 +170,10 @@ def read_container(source: str | os.PathLike[str] | bytes | BinaryIO, *, file: s
                                     entry=info.filename)
     saved = next(e for e in entries if e.name == SAVED_GAME)
     plaintext, obfuscation = deobfuscate(saved.data, file=name, entry=SAVED_GAME, limits=limits)
+    # Its bytes are the plaintext obfuscated with the key kept in ``obfuscation``: to_bytes
+    # makes them again, identical, so they are not kept twice (an obfuscated payload is up
+    # to twice the plaintext, the largest thing a read would otherwise hold).
+    saved.data = b""
     metadata = {e.name: parse_metadata(e.data, e.name, file=name, limits=limits)
                 for e in entries if e.name in METADATA_ENTRIES}
     return Container(entries, plaintext, obfuscation, metadata, name)

@@ -287,6 +287,10 @@ class _ChainCache:
         self.classes: dict[str, Classes] = {}
         self.class_runs: dict[Classes, Classes] = {}
 
+    def clear(self) -> None:
+        """Forget every chain (the next decode of each type splits it afresh)."""
+        self.__init__(self.max_chars)  # type: ignore[misc]
+
     def get(self, type_text: str) -> tuple[Chain, Classes]:
         chain = self.chains.get(type_text)
         if chain is not None:
@@ -307,6 +311,12 @@ class _ChainCache:
 
 #: About 8 M characters of type text (and as much again for the split levels).
 _CHAINS = _ChainCache(8_000_000)
+
+
+def clear_type_cache() -> None:
+    """Forget the type texts seen so far: the next read decodes as a fresh process would
+    (a benchmark's repeats, which would otherwise find every type already split)."""
+    _CHAINS.clear()
 
 
 def decode_piece(type_text: str, state_text: str | None = None, *, piece_id: str | None = None,
@@ -342,4 +352,4 @@ def decode_piece(type_text: str, state_text: str | None = None, *, piece_id: str
     return piece
 
 
-__all__ = ["Piece", "decode_piece", "PrototypeText"]
+__all__ = ["Piece", "decode_piece", "PrototypeText", "clear_type_cache"]

@@ -83,11 +83,13 @@ def _split_plain(text: str, innermost: int | None) -> list[str] | None:
         return None
     if "\t'" in text:
         return None  # a quoted segment: unescaping also strips its quotes
+    if count >= len(_RUNS):
+        return None
     own: list[str] = []
     for k in range(count):
         part = parts[k]
         if k:
-            if not part.endswith("\\" * k):
+            if not part.endswith(_RUNS[k]):
                 return None
             part = part[:-k]
         if part.endswith("\\"):
@@ -95,6 +97,10 @@ def _split_plain(text: str, innermost: int | None) -> list[str] | None:
         own.append(part)
     own.append(parts[count])
     return own
+
+
+#: Runs of k backslashes, made once (a chain of 64 levels is far deeper than any piece).
+_RUNS = tuple("\\" * k for k in range(64))
 
 
 def split_level(text: str) -> tuple[str, str | None]:
