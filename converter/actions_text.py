@@ -12,6 +12,8 @@ A short action is one line: a verb, the units or hexes it names, then options::
     fire leopard-c1 t-64   units may be named by key instead of hex
 
 ``key=value`` words set any other action field (``hits=2``, ``mission=he``).
+Numbers are bounded by what the rules allow (:func:`check_fields`): an action file
+from a stranger cannot ask the referee for a billion hits or a die showing 7.
 A reference is a unit key of the game, or a hex holding the unit meant: the actor
 must be the only unit of its hex that can act, the target the only enemy one.
 Anything ambiguous is refused with the candidates named, never guessed.
@@ -22,14 +24,14 @@ with any :class:`referee.actions.Action` field.
 """
 from __future__ import annotations
 
+import re
 import shlex
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-import yaml
-
-from converter.errors import WawkitError
+from converter.errors import SchemaError, WawkitError
+from converter.schema import parse_text, read_text
 from referee.actions import Action, Mission, make_action
 from referee.errors import RefereeError
 from referee.model import Game, Unit
@@ -53,6 +55,31 @@ PATH_KINDS = frozenset({"move"})
 TARGET_KINDS = frozenset({"direct_fire", "opportunity_fire", "move_and_fire", "assault", "overrun", "los"})
 TUPLE_FIELDS = frozenset({"bonus_from", "supporting", "path"})
 INT_FIELDS = frozenset({"hits", "count"})
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+
+# -- what the rules allow ---------------------------------------------------------------
+#: Faces of the die: every roll of the three rulebooks is of six-sided dice ("dice (d6)",
+#: TUS §6.1; WaW85 §1.6.1).
+DIE_FACES = 6
+#: Most dice one roll can call for. The largest roll of the rules is an overrun by a full
+#: stack: two combat units (stacking limit, TUS §1.4; WaW85 §9.2) and the hex's one HQ adding
+#: its leadership (TUS §1.3.3.2), each a one-digit factor, trebled (TUS §6.4): 3 x 27 = 81.
+MAX_DICE = 81
+#: Most hits one attack scores: one per die rolled (TUS §6.1, §6.3, §8.1).
+MAX_HITS = MAX_DICE
+#: Largest ``count`` (fire missions called at once, formations or maps of a scenario):
+#: the rules speak of a handful (§8.0: two missions); two digits leave room for any scenario.
+MAX_COUNT = 99
+#: Longest move path, in hexes (MP are spent one hex at a time, TUS §5; even a helicopter's
+#: unlimited movement crosses a World at War map in far fewer).
+MAX_PATH = 200
+#: Most units named in one list (``supporting``, ``bonus_from``): a stack holds two combat
+#: units and an HQ, and an assault brings in the adjacent stacks (TUS §1.4, §6.3).
+MAX_UNITS_LISTED = 24
+#: Most dice given for one labelled roll of an action, and on the command line in all.
+MAX_GIVEN_DICE = 1000
+#: Most actions in one actions file.
+MAX_ACTIONS = 10_000
 
 
 class ActionSyntaxError(WawkitError):
@@ -104,18 +131,23 @@ def _make(spec: ActionSpec, **values: Any) -> Action:
         raise ActionSyntaxError(f"{spec.text or spec.kind!r}: {error}") from None
 
 
+def _shown(text: str) -> str:
+    """An action as an error quotes it: in full, or its start when it is long."""
+    return repr(text) if len(text) <= 120 else repr(text[:100]) + f"... ({len(text)} characters)"
+
+
 def parse(text: str) -> ActionSpec:
     """Read one short action (``fire C5 F8 ap``) into an :class:`ActionSpec`."""
     try:
         words = shlex.split(text)
     except ValueError as error:
-        raise ActionSyntaxError(f"{text!r}: {error}") from None
+        raise ActionSyntaxError(f"{_shown(text)}: {error}") from None
     if not words:
         raise ActionSyntaxError("empty action")
     verb = words[0].lower()
     kind = VERBS.get(verb)
     if kind is None:
-        raise ActionSyntaxError(f"{text!r}: unknown verb {words[0]!r} (known: {', '.join(sorted(VERBS))})")
+        raise ActionSyntaxError(f"{_shown(text)}: unknown verb {words[0]!r} (known: {', '.join(sorted(VERBS))})")
     refs: list[str] = []
     weapon: str | None = None
     options: dict[str, Any] = {}
@@ -127,6 +159,7 @@ def parse(text: str) -> ActionSpec:
             weapon = word.lower()
         else:
             refs.append(word)
+    check_fields({**options, **({"path": refs[1:]} if kind in PATH_KINDS else {})}, {}, _shown(text))
     return ActionSpec(kind, tuple(refs), weapon, options, text.strip())
 
 
@@ -134,15 +167,16 @@ def _option(key: str, value: str, text: str) -> Any:
     if key == "mission":
         return Mission(type=value)
     if key in INT_FIELDS:
-        try:
-            return int(value)
-        except ValueError:
-            raise ActionSyntaxError(f"{text!r}: {key} must be a whole number, not {value!r}") from None
+        if not (_WHOLE.fullmatch(value) and len(value) <= 4000):  # int() itself refuses longer strings
+            raise ActionSyntaxError(f"{_shown(text)}: {key} must be a whole number, not {value[:40]!r}")
+        number = int(value)
+        check_fields({key: number}, {}, _shown(text))
+        return number
     if key in TUPLE_FIELDS:
         return tuple(v for v in value.split(",") if v)
     if key == "passed":
         if value.lower() not in ("true", "false"):
-            raise ActionSyntaxError(f"{text!r}: passed must be true or false, not {value!r}")
+            raise ActionSyntaxError(f"{_shown(text)}: passed must be true or false, not {value!r}")
         return value.lower() == "true"
     return value
 
@@ -173,6 +207,7 @@ def from_mapping(item: Mapping[str, Any], where: str = "") -> ActionSpec:
     refs = tuple(str(r) for r in ([unit] if unit is not None else []) + path
                  + ([target] if target is not None else []))
     _check_fields(data, where)
+    check_fields({**data, "path": path}, dice, where)
     if "mission" in data:
         data["mission"] = Mission(**data["mission"])
     for name in TUPLE_FIELDS & set(data):
@@ -204,22 +239,78 @@ def _check_fields(data: Mapping[str, Any], where: str) -> None:
                                         f"({', '.join(MISSION_FIELDS)}) of the right type")
 
 
-def load_actions(source: str | Path | Iterable[Any]) -> list[ActionSpec]:
-    """Read an actions file (or an already-loaded list): strings and mappings, in order."""
-    name = str(source) if isinstance(source, (str, Path)) else "actions"
-    if isinstance(source, (str, Path)):
-        try:
-            data = yaml.safe_load(Path(source).read_text(encoding="utf-8"))
-        except yaml.YAMLError as error:
-            raise ActionSyntaxError(f"not valid YAML: {error}", file=name) from None
-        except RecursionError:  # hostile [[[[... nesting
-            raise ActionSyntaxError("not valid YAML: nested too deeply to read", file=name) from None
+def check_fields(options: Mapping[str, Any], dice: Mapping[str, Any], where: str) -> None:
+    """Refuse numbers the rules cannot produce: hits, counts, mission FP and To Hit, dice, path lengths.
+
+    The referee trusts the numbers it is given (a given ``hits`` is applied hit by hit),
+    so the bounds are checked here, where actions are read, and name the field.
+    """
+    def whole(name: str, value: Any, low: int, high: int, why: str) -> None:
+        if type(value) is int and not low <= value <= high:
+            shown = value if abs(value) < 10**20 else f"(a {len(str(abs(value)))}-digit number)"
+            raise ActionSyntaxError(f"{where}: {name}={shown} is outside {low}..{high} ({why})")
+    hits = options.get("hits")
+    if isinstance(hits, Mapping):
+        for unit, value in hits.items():
+            whole(f"hits.{unit}", value, 0, MAX_HITS, "one hit per die rolled, TUS §6.1")
     else:
-        data = list(source)
+        whole("hits", hits, 0, MAX_HITS, "one hit per die rolled, TUS §6.1")
+    whole("count", options.get("count"), 0, MAX_COUNT, "a handful of missions, formations or maps")
+    mission = options.get("mission")
+    fields_of = mission if isinstance(mission, Mapping) else getattr(mission, "__dict__", {})
+    whole("mission.fp", fields_of.get("fp"), 0, MAX_DICE, f"at most {MAX_DICE} dice in one roll")
+    whole("mission.to_hit", fields_of.get("to_hit"), 1, DIE_FACES, "a face of the d6, TUS §8.1")
+    for name, limit in (("path", MAX_PATH), ("supporting", MAX_UNITS_LISTED), ("bonus_from", MAX_UNITS_LISTED)):
+        value = options.get(name)
+        if isinstance(value, (list, tuple)) and len(value) > limit:
+            raise ActionSyntaxError(f"{where}: {name} lists {len(value)} entries, over the {limit} allowed")
+    for label, values in dice.items():
+        check_dice(values, f"{where}: dice.{label}")
+
+
+def check_dice(values: Iterable[Any], what: str) -> None:
+    """Given dice: at most :data:`MAX_GIVEN_DICE`, each a face of the d6 (TUS §6.1)."""
+    values = list(values)
+    if len(values) > MAX_GIVEN_DICE:
+        raise ActionSyntaxError(f"{what}: {len(values)} dice given, over the {MAX_GIVEN_DICE} allowed")
+    for index, value in enumerate(values):
+        if type(value) is int and not 1 <= value <= DIE_FACES:
+            raise ActionSyntaxError(f"{what}: die {index + 1} is {value}, not a face of a d{DIE_FACES} (TUS §6.1)")
+
+
+def actions_from_text(text: str, *, file: str = "actions") -> list[ActionSpec]:
+    """The actions of an actions file's text (YAML, or JSON for a ``.json`` name), read with the
+    hardened loader of :mod:`converter.documents`."""
+    try:
+        data = parse_text(text, file=file)
+    except SchemaError as error:
+        raise ActionSyntaxError(error.message, file=file, position=error.position) from None
+    return _specs(data, file)
+
+
+def load_actions(source: str | Path | Iterable[Any]) -> list[ActionSpec]:
+    """Read an actions file (or an already-loaded list): strings and mappings, in order.
+
+    A file goes through the bounded reader and the hardened loader (no aliases, no tags,
+    bounded size, depth and integers), like every document wawkit reads.
+    """
+    if isinstance(source, (str, Path)):
+        name = str(source)
+        try:
+            text = read_text(source)
+        except SchemaError as error:
+            raise ActionSyntaxError(error.message, file=name, position=error.position) from None
+        return actions_from_text(text, file=name)
+    return _specs(list(source), "actions")
+
+
+def _specs(data: Any, name: str) -> list[ActionSpec]:
     if isinstance(data, Mapping):
         data = data.get("actions")
     if not isinstance(data, list) or not data:
         raise ActionSyntaxError("expected a non-empty list of actions (or 'actions:')", file=name)
+    if len(data) > MAX_ACTIONS:
+        raise ActionSyntaxError(f"lists {len(data)} actions, over the {MAX_ACTIONS} allowed", file=name)
     specs = []
     for index, item in enumerate(data):
         where = f"{name}: actions[{index}]"
@@ -281,5 +372,6 @@ def with_options(spec: ActionSpec, **options: Any) -> ActionSpec:
     return replace(spec, options={**spec.options, **options})
 
 
-__all__ = ["ActionSpec", "ActionSyntaxError", "VERBS", "parse", "from_mapping", "load_actions",
+__all__ = ["ActionSpec", "ActionSyntaxError", "VERBS", "parse", "from_mapping", "load_actions", "actions_from_text",
+           "check_fields", "check_dice", "MAX_DICE", "MAX_HITS", "MAX_COUNT", "MAX_PATH", "MAX_GIVEN_DICE", "DIE_FACES",
            "resolve_actor", "resolve_target", "with_options"]

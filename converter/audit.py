@@ -1,11 +1,14 @@
 """Audit records: everything needed to replay a resolution and get the identical result.
 
-``wawkit resolve`` writes one JSON record beside its output: every input file with
-its sha256, the actions as given, the ruleset, the dice (the seed, or the values
-given), every roll with its label, the events, and the sha256 of the corrected
-save's plaintext (the obfuscation key of a save is random, its plaintext is not).
-``wawkit verify`` reads the record, checks the inputs are the same files, resolves
-again and compares roll for roll, event for event, byte for byte.
+``wawkit resolve`` writes one JSON record beside its output, in the same step as the
+output itself (both or neither): every input file with the sha256 of the bytes the
+command read (a save resolved ``--in-place`` also names its backup, where those bytes
+still are), the actions as given, the ruleset, the dice (the seed, or the values
+given), every roll with its label, the events, the report, the sha256 of the written
+file and of the corrected save's plaintext (the obfuscation key of a save is random,
+its plaintext is not). ``wawkit verify`` reads the record, finds each input by its
+hash, resolves again and compares roll for roll, event for event, the report line for
+line, and the output file: its sha256, its plaintext, and every other zip entry.
 
 Paths are stored relative to the record's own folder, so a record and its inputs
 can move together (a fresh clone, another machine).
@@ -19,8 +22,10 @@ from dataclasses import asdict, dataclass, field, fields, is_dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
+from converter.documents import parse_json
 from converter.errors import SchemaError, WawkitError
-from converter.schema import ZIP_MAGIC
+from converter.files import digest_of_read, read_bounded, sha256_of
+from converter.schema import MAX_DOCUMENT_SIZE, ZIP_MAGIC
 from converter.vassal.container import read_container, write_atomic
 
 FORMAT = "wawkit-audit/1"
@@ -31,11 +36,8 @@ class AuditError(WawkitError):
 
 
 def sha256_file(path: str | os.PathLike[str]) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 16), b""):
-            digest.update(block)
-    return digest.hexdigest()
+    """The sha256 of a regular file (devices and pipes refused), read in blocks."""
+    return sha256_of(path, error=AuditError)
 
 
 def sha256_bytes(data: bytes) -> str:
@@ -94,15 +96,16 @@ class AuditRecord:
 
     @classmethod
     def read(cls, path: str | os.PathLike[str]) -> "AuditRecord":
+        """Read a record through the bounded reader and the hardened JSON loader (it is untrusted)."""
         name = str(path)
-        raw = Path(path).read_bytes()
+        raw = read_bounded(path, MAX_DOCUMENT_SIZE, error=AuditError, too_large=AuditError).data
         if raw.startswith(ZIP_MAGIC):
             raise AuditError("is a zip archive (a VASSAL save or module), not an audit record (.audit.json)",
                              file=name)
         try:
-            data = json.loads(raw.decode("utf-8"))
-        except json.JSONDecodeError as error:
-            raise AuditError(f"not JSON: {error.msg}", file=name, position=error.pos) from None
+            data = parse_json(raw.decode("utf-8"), file=name)
+        except SchemaError as error:
+            raise AuditError(error.message, file=name, position=error.position) from None
         except UnicodeDecodeError as error:
             raise AuditError("not UTF-8 text", file=name, position=error.start) from None
         return cls.from_dict(data, file=name)
@@ -124,8 +127,13 @@ def _check_shape(data: Mapping[str, Any], file: str | None) -> None:
             raise SchemaError(f"must be {_kind_name(kind)}", path=f"/{name}", file=file)
     for role, entry in data["inputs"].items():
         if not (isinstance(entry, dict) and isinstance(entry.get("path"), str)
-                and isinstance(entry.get("sha256"), str)):
+                and isinstance(entry.get("sha256"), str) and isinstance(entry.get("backup", ""), str)):
             raise SchemaError("must be {path: string, sha256: string}", path=f"/inputs/{role}", file=file)
+    output = data.get("output")
+    if isinstance(output, dict) and not all(isinstance(output.get(k, ""), str)
+                                            for k in ("path", "sha256", "plaintext_sha256")):
+        raise SchemaError("must be {path: string, sha256: string, plaintext_sha256: string}", path="/output",
+                          file=file)
     for index, action in enumerate(data["actions"]):
         if not (isinstance(action, dict) and isinstance(action.get("kind"), str)
                 and isinstance(action.get("refs"), list) and all(isinstance(r, str) for r in action["refs"])):
@@ -142,28 +150,51 @@ def _kind_name(kind: type | tuple[type, ...]) -> str:
     return " or ".join(names[k] for k in kinds)
 
 
-def describe_input(path: str | os.PathLike[str], base: str | os.PathLike[str]) -> dict[str, str]:
-    """A file as an audit input: its path relative to ``base`` (the record's folder) and sha256."""
-    return {"path": os.path.relpath(os.path.abspath(path), os.path.abspath(base)), "sha256": sha256_file(path)}
+def describe_input(path: str | os.PathLike[str], base: str | os.PathLike[str],
+                   sha256: str | None = None) -> dict[str, str]:
+    """A file as an audit input: its path relative to ``base`` (the record's folder) and the sha256
+    of the bytes the command read (given, or those the bounded reader last read, or the file's)."""
+    digest = sha256 or digest_of_read(path) or sha256_file(path)
+    return {"path": relative_to(path, base), "sha256": digest}
 
 
-def input_path(record_path: str | os.PathLike[str], entry: Mapping[str, str]) -> Path:
+def relative_to(path: str | os.PathLike[str], base: str | os.PathLike[str]) -> str:
+    """``path`` relative to the record's folder ``base`` (records and inputs move together)."""
+    return os.path.relpath(os.path.abspath(path), os.path.abspath(base))
+
+
+def input_path(record_path: str | os.PathLike[str], entry: Mapping[str, str], key: str = "path") -> Path:
     """Where an input of a record is, relative to the record's folder."""
-    return Path(os.path.abspath(record_path)).parent / entry["path"]
+    return Path(os.path.abspath(record_path)).parent / entry[key]
 
 
 def check_inputs(record: AuditRecord, record_path: str | os.PathLike[str]) -> dict[str, Path]:
-    """Every input's path, after checking it exists and its sha256 is the recorded one."""
+    """Every input's path, after checking it holds the bytes recorded (by sha256).
+
+    A save resolved ``--in-place`` now holds the output; the bytes read are in its backup,
+    which the record names, and are found there.
+    """
     paths = {}
     for role, entry in sorted(record.inputs.items()):
-        path = input_path(record_path, entry)
-        if not path.is_file():
-            raise AuditError(f"input {role} {entry['path']!r} is missing", file=str(record_path))
-        actual = sha256_file(path)
-        if actual != entry["sha256"]:
-            raise AuditError(f"input {role} {entry['path']!r} changed: sha256 {actual[:12]}..., "
-                             f"recorded {entry['sha256'][:12]}...", file=str(record_path))
-        paths[role] = path
+        candidates = [input_path(record_path, entry)]
+        if entry.get("backup"):
+            candidates.append(input_path(record_path, entry, "backup"))
+        found = None
+        seen = []
+        for path, label in zip(candidates, ("", "its backup ")):
+            if path.is_file():
+                actual = sha256_file(path)
+                if actual == entry["sha256"]:
+                    found = path
+                    break
+                seen.append(f"{label}sha256 {actual[:12]}...")
+        if found is None:
+            where = f"{entry['path']!r}" + (f" (or its backup {entry['backup']!r})" if entry.get("backup") else "")
+            if not seen:
+                raise AuditError(f"input {role} {where} is missing", file=str(record_path))
+            raise AuditError(f"input {role} {where} changed: {', '.join(seen)}, recorded "
+                             f"{entry['sha256'][:12]}...", file=str(record_path))
+        paths[role] = found
     return paths
 
 
@@ -185,12 +216,15 @@ class Verification:
 
 
 def compare(record: AuditRecord, again: AuditRecord) -> list[str]:
-    """What differs between a recorded resolution and its replay, field by field."""
+    """What differs between a recorded resolution and its replay: rolls, events, results,
+    refusal, the report text and the output plaintext."""
     differences = []
     for name in ("rolls", "events", "results", "refused"):
         if getattr(record, name) != getattr(again, name):
             differences.append(f"{name} differ: recorded {json.dumps(getattr(record, name))[:200]}, "
                                f"replayed {json.dumps(getattr(again, name))[:200]}")
+    if record.report != again.report:
+        differences.append(f"report differs: {_first_difference(record.report, again.report)}")
     recorded = (record.output or {}).get("plaintext_sha256")
     replayed = (again.output or {}).get("plaintext_sha256")
     if recorded != replayed:
@@ -198,22 +232,60 @@ def compare(record: AuditRecord, again: AuditRecord) -> list[str]:
     return differences
 
 
+def _first_difference(recorded: str, replayed: str) -> str:
+    """The first line where two reports part, as ``line N: recorded '...', replayed '...'``."""
+    ours, theirs = recorded.splitlines(), replayed.splitlines()
+    for number, (a, b) in enumerate(zip(ours, theirs), start=1):
+        if a != b:
+            return f"line {number}: recorded {a[:120]!r}, replayed {b[:120]!r}"
+    number = min(len(ours), len(theirs)) + 1
+    extra = (ours if len(ours) > len(theirs) else theirs)[number - 1]
+    side = "recorded" if len(ours) > len(theirs) else "replayed"
+    return f"line {number}: only the {side} report has {extra[:120]!r}"
+
+
+def check_output(record: AuditRecord, record_path: str | os.PathLike[str], replayed: Any) -> list[str]:
+    """What differs between the output file and what the record and the replay vouch for:
+    the file's sha256, its plaintext, and every other entry of its container (names,
+    order and bytes must be those of the replayed save: nothing added, removed or changed)."""
+    output = record.output or {}
+    if record.refused is not None:
+        return []
+    if not output.get("path"):
+        return ["the record names no output file"]
+    written = input_path(record_path, output)
+    if not written.is_file():
+        return [f"output {output['path']!r} is missing"]
+    problems = []
+    actual = sha256_file(written)
+    if actual != output.get("sha256"):
+        problems.append(f"output {output['path']!r} was changed after it was written (sha256 {actual[:12]}..., "
+                        f"recorded {str(output.get('sha256'))[:12]}...)")
+    try:
+        container = read_container(written)
+    except WawkitError as error:
+        return problems + [f"output {output['path']!r} cannot be read: {error.message}"]
+    if not problems and sha256_bytes(container.plaintext) != output.get("plaintext_sha256"):
+        problems.append(f"output {output['path']!r} does not hold the plaintext the record vouches for")
+    if replayed is not None:
+        ours = [(e.name, e.data) for e in container.entries if e.name != "savedGame"]
+        theirs = [(e.name, e.data) for e in replayed.container.entries if e.name != "savedGame"]
+        names = [e.name for e in container.entries]
+        if names != [e.name for e in replayed.container.entries] or ours != theirs:
+            problems.append(f"output {output['path']!r} holds entries {names}, not those of the replayed save "
+                            f"{[e.name for e in replayed.container.entries]} with their bytes")
+    return problems
+
+
 def verify(record_path: str | os.PathLike[str]) -> Verification:
-    """Replay a record (inputs checked first) and compare the replay with what was recorded."""
-    from converter.resolve import replay_record   # resolve imports this module: imported here
+    """Replay a record (inputs found by their sha256 first) and compare the replay and the output
+    file with what was recorded."""
+    from converter.resolve import replay   # resolve imports this module: imported here
     record = AuditRecord.read(record_path)
     paths = check_inputs(record, record_path)
-    again = replay_record(record, paths)
-    result = Verification(str(record_path), compare(record, again))
-    output = record.output or {}
-    if output.get("path") and output.get("plaintext_sha256"):
-        written = input_path(record_path, output)
-        if not written.is_file():
-            result.differences.append(f"output {output['path']!r} is missing")
-        else:
-            plaintext = read_container(written).plaintext
-            if sha256_bytes(plaintext) != output["plaintext_sha256"]:
-                result.differences.append(f"output {output['path']!r} was changed after it was written")
+    again = replay(record, paths)
+    result = Verification(str(record_path), compare(record, again.record))
+    result.differences.extend(check_output(record, record_path, again.save))
     return result
 
 
@@ -223,5 +295,6 @@ def rolls_of(answers: Iterable[Any]) -> list[dict[str, Any]]:
             for index, answer in enumerate(answers) for label, values in answer.rolls]
 
 
-__all__ = ["AuditRecord", "AuditError", "Verification", "verify", "check_inputs", "compare", "describe_input",
+__all__ = ["AuditRecord", "AuditError", "Verification", "verify", "check_inputs", "check_output", "compare",
+           "describe_input", "relative_to",
            "event_record", "rolls_of", "sha256_file", "sha256_bytes", "FORMAT"]

@@ -19,10 +19,10 @@ import sys
 from pathlib import Path
 
 from converter.actions_text import parse
-from converter.audit import describe_input, verify
+from converter.audit import verify
 from converter.errors import WawkitError
 from converter.render import picture
-from converter.resolve import read_position, run
+from converter.resolve import read_position, run, write_resolution
 from converter.validate import Options, validate_path
 
 #: The pending action in short syntax (units by their import keys), and the seed that rolls
@@ -54,9 +54,7 @@ def demo(samples: Path, out: Path) -> int:
     if resolved.save is None:
         return 1
     corrected, record_path = out / "demo-resolved.vsav", out / "demo-resolved.audit.json"
-    resolved.save.write(corrected, overwrite=True)
-    resolved.record.output = {**describe_input(corrected, out), **(resolved.record.output or {})}
-    resolved.record.write(record_path)
+    write_resolution(resolved, corrected, record_path, overwrite=True)
 
     banner(f"verify {record_path}")
     check = verify(record_path)

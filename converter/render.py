@@ -13,7 +13,6 @@ import io
 import math
 import os
 import re
-import zipfile
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable, Iterable, Mapping
@@ -23,10 +22,12 @@ from PIL import Image, ImageDraw, ImageFont
 from converter.actions_text import resolve_actor, resolve_target
 from converter.audit import AuditRecord
 from converter.errors import GeometryError, WawkitError
+from converter.files import head
 from converter.resolve import read_position, ruleset_named
 from converter.scenario import read_scenario
 from converter.vassal.container import write_atomic
 from converter.vassal.module import Module
+from converter.vassal.images import MAX_DECODE_PIXELS, decode_image
 from referee.actions import make_action
 from referee.model import Game, Unit
 
@@ -84,6 +85,8 @@ class Scene:
     sights: list[Sight] = field(default_factory=list)
     results: dict[str, str] = field(default_factory=dict)
     title: str = ""
+    notes: list[str] = field(default_factory=list)
+    """What could not be drawn (a board image that cannot be read), for the command to say."""
 
 
 @lru_cache(maxsize=None)
@@ -260,6 +263,11 @@ def board_image(module: Any, geometry: Any) -> tuple[Image.Image | None, tuple[i
         return None, (0, 0)
     size = (max(s[0] for s in sizes), max(s[1] for s in sizes))
     archive = getattr(module, "archive", None)
+    notes = getattr(module, "notes", [])
+    if size[0] * size[1] > MAX_DECODE_PIXELS:
+        notes.append(f"the map is {size[0]} x {size[1]} pixels, over the {MAX_DECODE_PIXELS}-pixel cap for a "
+                     "picture; drawn without its board images")
+        return None, size
     canvas: Image.Image | None = None
     for placement in placements:
         if archive is None or not placement.board.image:
@@ -268,8 +276,9 @@ def board_image(module: Any, geometry: Any) -> tuple[Image.Image | None, tuple[i
         if entry is None:
             continue
         try:
-            picture = Image.open(io.BytesIO(archive.read(entry))).convert("RGB")
-        except (OSError, ValueError, Image.DecompressionBombError, WawkitError):
+            picture = decode_image(archive.read(entry), file=archive.file, entry=entry)
+        except WawkitError as error:  # drawn without this board's picture
+            notes.append(f"board {placement.board.name!r}: {error.message}; drawn without its image")
             continue
         if placement.reversed:
             picture = picture.rotate(180)
@@ -286,8 +295,9 @@ def scene_for_map(game: Game, module: Any, map_name: str, layout: Any = None, *,
     def centre(hex_id: str) -> Point:
         x, y = geometry.locate(hex_id)
         return float(x), float(y)
+    notes = list(getattr(module, "notes", []))
     if background is not None:
-        return Scene(size, background, title=title, counters=counters(game, _safe(centre)))
+        return Scene(size, background, title=title, counters=counters(game, _safe(centre)), notes=notes)
     # No board image: draw the hexes the game names, cropped to them.
     names = sorted({h for h in game.hexes} | {u.hex for u in game.units.values() if u.hex and u.on_map})
     raw = {name: _safe(centre)(name) for name in names}
@@ -297,7 +307,7 @@ def scene_for_map(game: Game, module: Any, map_name: str, layout: Any = None, *,
     def cropped(hex_id: str) -> Point:
         x, y = raw[hex_id]
         return x - left, y - top
-    scene = Scene((0, 0), None, _hex_outlines(game, cropped), counters(game, cropped), title=title)
+    scene = Scene((0, 0), None, _hex_outlines(game, cropped), counters(game, cropped), title=title, notes=notes)
     scene.size = _fit(scene)
     return scene
 
@@ -401,7 +411,7 @@ def mark_results(scene: Scene, results: Iterable[Mapping[str, str]]) -> None:
 
 def _is_save(path: str | os.PathLike[str]) -> bool:
     """A save or log by its name, or any zip (VASSAL 2.x files have no fixed suffix)."""
-    return os.path.splitext(str(path))[1].lower() in (".vsav", ".vlog", ".sav", ".log") or zipfile.is_zipfile(path)
+    return os.path.splitext(str(path))[1].lower() in (".vsav", ".vlog", ".sav", ".log") or head(path, 2) == b"PK"
 
 
 def picture(source: str | os.PathLike[str], output: str | os.PathLike[str], *, module: str | None = None,

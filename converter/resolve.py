@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
-from converter.actions_text import TUPLE_FIELDS, ActionSpec, ActionSyntaxError
-from converter.audit import AuditRecord, describe_input, event_record, plain, rolls_of, sha256_bytes
+from converter.actions_text import (MAX_GIVEN_DICE, TUPLE_FIELDS, ActionSpec, ActionSyntaxError, check_dice,
+                                    check_fields)
+from converter.audit import AuditRecord, describe_input, event_record, plain, relative_to, rolls_of, sha256_bytes
 from converter.errors import WawkitError
 from converter.exporter import apply_events
 from converter.importer import Imported, read_inputs
@@ -27,6 +28,7 @@ from converter.profile import Profile
 from converter.vassal.container import read_container
 from converter.vassal.module import Module
 from converter.vassal.save import SavedGame
+from converter.writes import Output, write_together
 from referee.actions import Action, Mission
 from referee.dice import DiceSource, GivenDice, SeededDice
 from referee.errors import RefereeError
@@ -142,12 +144,18 @@ def dice_source(dice: Sequence[int] | None, seed: int | None) -> tuple[DiceSourc
 
 def parse_dice(text: str) -> list[int]:
     """``4,5,6,3`` -> [4, 5, 6, 3]."""
-    try:
-        values = [int(part) for part in text.replace(" ", "").split(",") if part]
-    except ValueError:
-        raise ResolveError(f"--dice {text!r}: expected numbers separated by commas") from None
+    parts = [part for part in text.replace(" ", "").split(",") if part]
+    if len(parts) > MAX_GIVEN_DICE:
+        raise ResolveError(f"--dice gives {len(parts)} dice, over the {MAX_GIVEN_DICE} allowed")
+    if not all(part.isascii() and part.isdigit() and len(part) <= 3 for part in parts):
+        raise ResolveError(f"--dice {text[:60]!r}: expected numbers separated by commas")
+    values = [int(part) for part in parts]
     if not values:
         raise ResolveError("--dice is empty")
+    try:
+        check_dice(values, "--dice")
+    except ActionSyntaxError as error:
+        raise ResolveError(error.message) from None
     return values
 
 
@@ -332,7 +340,8 @@ def run(position: Position, specs: Sequence[ActionSpec], *, ruleset: str | None 
     source, dice_record = dice_source(dice, seed)
     outcome = resolve_actions(position.game, specs, chosen, source)
     report = report_text(outcome, position.name, position.hex)
-    inputs = {role: describe_input(path, audit_dir) for role, path in sorted(position.inputs.items())}
+    read_as = {"save": position.save.container.sha256, "module": position.module.sha256()}  # hashed as read
+    inputs = {role: describe_input(path, audit_dir, read_as.get(role)) for role, path in sorted(position.inputs.items())}
     if actions_input is not None:
         inputs["actions"] = describe_input(actions_input, audit_dir)
     record = AuditRecord(
@@ -366,12 +375,13 @@ def specs_from_record(record: AuditRecord) -> list[ActionSpec]:
                 raise ResolveError(f"actions[{index}].options.mission has fields a mission does not have") from None
         for name in TUPLE_FIELDS & set(options):
             options[name] = tuple(options[name])
+        check_fields(options, item.get("dice") or {}, f"actions[{index}]")  # a record is untrusted input too
         specs.append(ActionSpec(item["kind"], tuple(item["refs"]), item.get("weapon"), options, item.get("text", ""),
                                 {k: tuple(v) for k, v in (item.get("dice") or {}).items()}))
     return specs
 
 
-def replay_record(record: AuditRecord, paths: Mapping[str, Path]) -> AuditRecord:
+def replay(record: AuditRecord, paths: Mapping[str, Path]) -> Resolved:
     """Resolve a recorded run again from its (checked) inputs; the result is compared by ``verify``."""
     if not {"save", "module", "profile"} <= set(paths):
         raise ResolveError("the audit record lacks its save, module or profile input")
@@ -379,10 +389,50 @@ def replay_record(record: AuditRecord, paths: Mapping[str, Path]) -> AuditRecord
                              terrain=paths.get("terrain"))
     dice = record.dice.get("given")
     seed = record.dice.get("seed")
-    again = run(position, specs_from_record(record), ruleset=record.ruleset, dice=dice, seed=seed)
-    return again.record
+    return run(position, specs_from_record(record), ruleset=record.ruleset, dice=dice, seed=seed)
+
+
+def replay_record(record: AuditRecord, paths: Mapping[str, Path]) -> AuditRecord:
+    """The replayed run's record (see :func:`replay`)."""
+    return replay(record, paths).record
+
+
+# -- writing the result -------------------------------------------------------------------
+
+def write_resolution(resolved: Resolved, output: str | os.PathLike[str], audit_file: str | os.PathLike[str], *,
+                     overwrite: bool = False, in_place: bool = False) -> Path | None:
+    """Write the corrected save and its audit record as one unit (both or neither), under the
+    folder lock of :mod:`converter.writes`; the backup kept of an ``in_place`` save, if any.
+
+    Written over the save it was read from, the save must still hold the bytes that were
+    read: a save another player rewrote meanwhile is refused (their update is never lost),
+    its permission bits are kept, and the original is kept as the next free ``NAME.bak[.N]``,
+    which the record names as where its input save now is; an earlier record of the save
+    is kept the same way, so two players resolving in turn lose neither record.
+    """
+    assert resolved.save is not None, "a refused resolution writes nothing"
+    target, record_file = Path(output), Path(audit_file)
+    source = resolved.save.path
+    same = source is not None and target.exists() and os.path.samefile(target, source)
+    if same and not (overwrite or in_place):
+        raise ResolveError("is the input save; give --in-place to rewrite it", file=str(target))
+    payload = resolved.save.to_bytes()
+    record = resolved.record
+    base = record_file.parent
+    record.output = {"path": relative_to(target, base), "sha256": sha256_bytes(payload), **(record.output or {})}
+
+    def audit_bytes(backups: Mapping[Path, Path]) -> bytes:
+        kept = backups.get(target)
+        if kept is not None and "save" in record.inputs:
+            record.inputs["save"]["backup"] = relative_to(kept, base)
+        return record.to_json().encode("utf-8")
+    backups = write_together([
+        Output(target, payload, overwrite=overwrite or in_place,
+               expect_sha256=resolved.save.container.sha256 if same or in_place else None, backup=in_place),
+        Output(record_file, audit_bytes, overwrite=True, backup=in_place)])
+    return backups.get(target)
 
 
 __all__ = ["Position", "read_position", "ruleset_named", "LabelledDice", "dice_source",
            "parse_dice", "resolve_actions", "Outcome", "Refusal", "Step", "report_text", "run", "Resolved",
-           "replay_record", "ResolveError"]
+           "replay", "replay_record", "write_resolution", "ResolveError"]

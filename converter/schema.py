@@ -3,9 +3,9 @@
 Every document goes through its JSON Schema in ``schemas/`` before any code reads it,
 so code after this point can trust the shape. A failure is a
 :class:`~converter.errors.SchemaError` naming the file and the place inside the
-document in the notation users read (``units[3].hex``). YAML is read with a loader
-that refuses aliases (a "billion laughs" document would otherwise explode during
-validation) and files over a size cap.
+document in the notation users read (``units[3].hex``). Files are read through the
+bounded reader (:mod:`converter.files`) and parsed by the hardened loader
+(:mod:`converter.documents`: no aliases, no tags, bounded depth, size and integers).
 """
 from __future__ import annotations
 
@@ -16,15 +16,14 @@ from pathlib import Path
 from typing import Any, Iterable
 
 import jsonschema
-import yaml
 
+from converter.documents import TOO_DEEP, parse_json, parse_yaml
 from converter.errors import SchemaError
+from converter.files import read_bounded
 
 SCHEMAS = Path(__file__).resolve().parents[1] / "schemas"
 #: Largest document read (bytes); real profiles and scenarios are far below it.
 MAX_DOCUMENT_SIZE = 32 * 1024 * 1024
-#: Said of a document nested deeper than the parser can follow (no real document comes close).
-TOO_DEEP = "nested too deeply to read"
 #: Document kinds and their schema files.
 KINDS = {
     "scenario": "scenario.schema.json",
@@ -34,16 +33,6 @@ KINDS = {
     "profile": "profile.schema.json",
     "actions": "actions.schema.json",
 }
-
-
-class _NoAliasLoader(yaml.SafeLoader):
-    """SafeLoader that refuses anchors/aliases: user files never need them."""
-
-    def compose_node(self, parent: Any, index: Any) -> Any:  # type: ignore[override]
-        if self.check_event(yaml.AliasEvent):
-            event = self.peek_event()
-            raise yaml.composer.ComposerError(None, None, "aliases are not allowed", event.start_mark)
-        return super().compose_node(parent, index)
 
 
 def document_path(parts: Iterable[Any]) -> str:
@@ -87,25 +76,11 @@ def validate(data: Any, kind: str, *, file: str | None = None, prefix: Iterable[
 
 
 def parse_text(text: str, *, file: str | None = None, fmt: str | None = None) -> Any:
-    """Parse YAML (JSON is YAML too, but is read as JSON when the name says so)."""
+    """Parse YAML (JSON is YAML too, but is read as JSON when the name says so) with the
+    hardened loader of :mod:`converter.documents`: plain data only, within its caps."""
     if fmt == "json" or (fmt is None and file is not None and file.lower().endswith(".json")):
-        try:
-            return json.loads(text)
-        except json.JSONDecodeError as error:
-            raise SchemaError(f"not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})",
-                              file=file, position=error.pos) from None
-        except RecursionError:
-            raise SchemaError(TOO_DEEP, file=file) from None
-    try:
-        return yaml.load(text, Loader=_NoAliasLoader)  # noqa: S506 - a SafeLoader subclass
-    except RecursionError:  # the YAML parser recurses once per level of [ or { nesting
-        raise SchemaError(TOO_DEEP, file=file) from None
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
-        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark is not None else ""
-        problem = getattr(error, "problem", None) or str(error)
-        raise SchemaError(f"not valid YAML: {problem}{where}", file=file,
-                          position=mark.index if mark is not None else None) from None
+        return parse_json(text, file=file)
+    return parse_yaml(text, file=file)
 
 
 #: The first bytes of a zip archive: a save or a module given where a text document belongs.
@@ -113,21 +88,17 @@ ZIP_MAGIC = b"PK\x03\x04"
 
 
 def read_text(path: str | os.PathLike[str]) -> str:
-    """The UTF-8 text of a user file, within the size cap, as a typed error when unreadable."""
+    """The UTF-8 text of a user file, read through the bounded reader (a regular file, within
+    the size cap), as a typed error when unreadable."""
     file = str(path)
+    data = read_bounded(path, MAX_DOCUMENT_SIZE, error=SchemaError, too_large=SchemaError).data
+    if data.startswith(ZIP_MAGIC):
+        raise SchemaError("is a zip archive (a VASSAL save or module), not a YAML or JSON file; "
+                          "'wawkit import' turns a save into a scenario file", file=file)
     try:
-        size = os.path.getsize(path)
-        if size > MAX_DOCUMENT_SIZE:
-            raise SchemaError(f"is {size} bytes, over the {MAX_DOCUMENT_SIZE}-byte cap", file=file)
-        data = Path(path).read_bytes()
-        if data.startswith(ZIP_MAGIC):
-            raise SchemaError("is a zip archive (a VASSAL save or module), not a YAML or JSON file; "
-                              "'wawkit import' turns a save into a scenario file", file=file)
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise SchemaError(f"not UTF-8 text ({error.reason})", file=file, position=error.start) from None
-    except OSError as error:
-        raise SchemaError(f"cannot read: {error.strerror}", file=file) from None
 
 
 def load_document(path: str | os.PathLike[str], kind: str) -> Any:
@@ -136,4 +107,4 @@ def load_document(path: str | os.PathLike[str], kind: str) -> Any:
     return validate(parse_text(read_text(path), file=file), kind, file=file)
 
 
-__all__ = ["KINDS", "MAX_DOCUMENT_SIZE", "document_path", "load_document", "parse_text", "read_text", "validate"]
+__all__ = ["KINDS", "MAX_DOCUMENT_SIZE", "TOO_DEEP", "document_path", "load_document", "parse_text", "read_text", "validate"]

@@ -14,7 +14,6 @@ referee can count ranges and trace lines of sight.
 """
 from __future__ import annotations
 
-import io
 import math
 import os
 from collections import Counter
@@ -136,6 +135,10 @@ def board_hexes(module: Module, map_name: str, board: str,
         grid = placement.board.grid
         cells = getattr(grid, "background", None) if getattr(grid, "kind", None) == "zoned" else grid
         size = placement.board.size
+        problem = getattr(module, "image_problems", {}).get(placement.board.name)
+        if size is None and grid is not None and problem:
+            raise GeometryError(f"board {placement.board.name!r} has no size to enumerate its hexes: its image "
+                                f"cannot be read ({problem})", file=module.file)
         if cells is None or getattr(cells, "kind", None) != "hex" or size is None:
             raise GeometryError(f"board {board!r} has no hex grid wawkit can enumerate (or no image size)",
                                 file=module.file)
@@ -198,17 +201,13 @@ class Draft:
 
 
 def board_image(module: Module, map_name: str, board: str) -> Any:
-    """The board's image, opened with Pillow (decoded within Pillow's own pixel limit)."""
-    from PIL import Image, UnidentifiedImageError
+    """The board's image as RGB pixels, decoded under the picture pixel cap (``converter.vassal.images``)."""
+    from converter.vassal.images import decode_image
     board_def = module.map(map_name).board(board)
     entry = module.archive.image_entry(board_def.image) if module.archive and board_def.image else None
     if entry is None:
         raise GeometryError(f"board {board!r} has no image in the module", file=module.file)
-    try:
-        image = Image.open(io.BytesIO(module.archive.read(entry)))
-        return image.convert("RGB")
-    except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombError) as error:
-        raise GeometryError(f"board image cannot be read: {error}", file=module.file, entry=entry) from None
+    return decode_image(module.archive.read(entry), file=module.file, entry=entry)
 
 
 def draft(module: Module, board: str, palette: Mapping[str, list[tuple[int, int, int]]], *,

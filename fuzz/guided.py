@@ -31,8 +31,8 @@ from fuzz.targets import ALLOWED, CRASHES, TARGETS, seeds  # noqa: E402
 READERS = ("converter.vassal.sequence", "converter.vassal.obfuscation", "converter.vassal.container",
            "converter.vassal.metadata", "converter.vassal.commands", "converter.vassal.save", "converter.vassal.log",
            "converter.vassal.pieces", "converter.vassal.traits", "converter.vassal.buildfile",
-           "converter.vassal.module", "converter.schema", "converter.profile", "converter.scenario",
-           "converter.actions_text")
+           "converter.vassal.module", "converter.vassal.images", "converter.files", "converter.documents",
+           "converter.schema", "converter.profile", "converter.scenario", "converter.actions_text")
 
 
 def main(argv: list[str]) -> None:

@@ -239,6 +239,107 @@ def actions_target(data: bytes) -> None:
         load_actions(document)
 
 
+# -- images inside module zips, actions files from bytes, action fields ----------------------
+
+#: Pixels the image target decodes at most (the product's cap is 48 Mpx; a smaller one keeps
+#: every input within the time limit and still reaches every branch of the decode).
+FUZZ_DECODE_PIXELS = 2_000_000
+
+
+def _module_with_board(image: bytes) -> bytes:
+    """The sample module's buildFile in a zip whose only board image is ``image`` (an SVG when it
+    starts like XML, else a raster image Pillow identifies by content)."""
+    name = "board.svg" if image[:512].lstrip().startswith(b"<") else "board.png"
+    build = _sample_buildfile().replace(b'image="board.png"', f'image="{name}"'.encode())
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("buildFile.xml", build)
+        archive.writestr("images/" + name, image)
+    return buffer.getvalue()
+
+
+_CACHE: dict[str, Any] = {}
+
+
+def _sample_buildfile() -> bytes:
+    if "buildfile" not in _CACHE:
+        with zipfile.ZipFile(SAMPLES / "waw-sample.vmod") as archive:
+            _CACHE["buildfile"] = archive.read("buildFile.xml")
+    return _CACHE["buildfile"]
+
+
+@target("module_images")
+def module_images_target(data: bytes) -> None:
+    """A board image inside a module zip: its size from the header (``inspect-module``, the grid
+    geometry), then its pixels under the decode cap (``render``); an image that cannot be read
+    leaves a note, never an exception."""
+    from converter.vassal.images import MAX_SIDE, decode_image
+    from converter.vassal.module import Module
+
+    module = Module.from_bytes(_module_with_board(data), file="fuzz.vmod")
+    board = module.map("Main Map").boards[0]
+    if board.size is not None:
+        assert 1 <= min(board.size) and max(board.size) <= MAX_SIDE, board.size
+        module.map("Main Map").geometry().location_name(board.size[0] // 2, board.size[1] // 2)
+    elif data[:512].lstrip().startswith(b"<"):
+        return  # an SVG states no size (or a bad one: a note); render draws it without its image
+    else:
+        assert module.notes, "a raster board without a size and without a note"
+    if board.image and board.image.endswith(".svg"):
+        return
+    entry = module.archive.image_entry(board.image)  # type: ignore[union-attr, arg-type]
+    picture = decode_image(module.archive.read(entry), file="fuzz.vmod", entry=entry,  # type: ignore[union-attr]
+                           max_pixels=FUZZ_DECODE_PIXELS)
+    assert picture.mode == "RGB" and picture.size[0] * picture.size[1] <= FUZZ_DECODE_PIXELS
+
+
+@target("actions_file")
+def actions_file_target(data: bytes) -> None:
+    """An actions file's bytes through the loader ``--actions`` uses (the hardened YAML/JSON
+    loader, then the action forms); every number that gets through is within the rules' bounds."""
+    from converter.actions_text import DIE_FACES, MAX_COUNT, MAX_GIVEN_DICE, MAX_HITS, actions_from_text
+    from converter.errors import SchemaError
+
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:  # read_text's own check, for bytes given directly
+        raise SchemaError(f"not UTF-8 text ({error.reason})", position=error.start) from None
+    name = "fuzz.json" if data[:1] in (b"{", b"[") and data.count(b"\n") < 2 else "fuzz.yaml"
+    for spec in actions_from_text(text, file=name):
+        hits = spec.options.get("hits")
+        assert hits is None or 0 <= hits <= MAX_HITS, hits
+        count = spec.options.get("count")
+        assert count is None or 0 <= count <= MAX_COUNT, count
+        for values in spec.dice.values():
+            assert len(values) <= MAX_GIVEN_DICE and all(1 <= v <= DIE_FACES for v in values), values
+
+
+def _demo_position() -> Any:
+    if "position" not in _CACHE:
+        from converter.resolve import read_position
+        _CACHE["position"] = read_position(SAMPLES / "demo.vsav", SAMPLES / "waw-sample.vmod",
+                                           SAMPLES / "profile.yaml")
+    return _CACHE["position"]
+
+
+@target("action_fields")
+def action_fields_target(data: bytes) -> None:
+    """Short actions with fuzzed words and fields, bound to the demo position and checked and
+    resolved by both rulesets with dice seeded from the input: the bounds keep every number
+    the referee is given within what the rules allow, and the referee answers in time."""
+    from converter.actions_text import parse
+    from referee.dice import SeededDice
+    from referee.rulesets import get_ruleset
+
+    line = _text(data).split("\n", 1)[0]
+    spec = parse(line)
+    game = _demo_position().game
+    action = spec.bind(game)
+    for ruleset in (get_ruleset("classic", "untold"), get_ruleset("waw85")):
+        ruleset.check(game, action)
+        ruleset.resolve(game, action, SeededDice(len(data)))
+
+
 def run(name: str, data: bytes) -> None:
     """Run one target; typed errors are the expected outcome of bad input."""
     try:
@@ -300,7 +401,43 @@ def seeds() -> dict[str, list[bytes]]:
         "profile": [yaml_files["profile"]] if "profile" in yaml_files else [b"{}"],
         "scenario": [_demo_scenario()],
         "actions": [yaml_files.get("actions", b"- fire C5 F8 ap\n"), b"fire C5 F8 ap hits=2\nmove C5 D5 E5\n"],
+        "module_images": _images(),
+        "actions_file": [yaml_files.get("actions", b"- fire C5 F8 ap\n"), *ACTIONS_FILES],
+        "action_fields": ACTION_LINES,
     }
+
+
+#: Actions files in both forms, with the fields whose numbers are bounded.
+ACTIONS_FILES = [
+    b"actions:\n- fire leopard-c1 t-64 ap hits=2\n- {kind: move, unit: us-hq, path: [B8]}\n",
+    b"- {kind: direct_fire, unit: leopard-c1, target: t-64, weapon: ap, dice: {attack: [4, 1, 5, 4], "
+    b"save: [1, 3, 4, 4, 6]}}\n- {kind: indirect_fire, unit: a, mission: {type: he, fp: 4, to_hit: 5}, count: 2}\n",
+    b'{"actions": [{"kind": "rally", "unit": "soviet-infantry", "passed": true}, "los bmp-1 us-infantry"]}',
+    b'[{"kind": "assault", "unit": "leopard-c1", "target": "t-64", "hits": 3, "supporting": ["m113"]}]',
+]
+#: Short actions on the demo position, one per seed.
+ACTION_LINES = [
+    b"fire leopard-c1 t-64 ap", b"fire leopard-c1 t-64 ap hits=3", b"opfire t-64 leopard-c1 ap hits=0",
+    b"move us-hq B8", b"move leopard-c1 C7 D7", b"assault leopard-c1 t-64 hits=2", b"overrun m113 soviet-infantry",
+    b"rally soviet-infantry passed=true", b"los bmp-1 us-infantry", b"fire m113 bmp-1 he count=2 mission=he",
+    b"command us-infantry", b"morale soviet-infantry", b"stacking F6",
+]
+
+
+def _images() -> list[bytes]:
+    """Small images of each kind Pillow reads, the sample's board, and SVGs sized three ways."""
+    from PIL import Image
+
+    found = []
+    for fmt, mode in (("PNG", "RGB"), ("PNG", "P"), ("GIF", "P"), ("JPEG", "RGB"), ("BMP", "RGB"), ("TIFF", "RGB")):
+        out = io.BytesIO()
+        Image.new(mode, (12, 9), 3).save(out, fmt)
+        found.append(out.getvalue())
+    with zipfile.ZipFile(SAMPLES / "waw-sample.vmod") as archive:
+        found.append(archive.read("images/board.png"))
+    return found + [b'<svg xmlns="http://www.w3.org/2000/svg" width="640px" height="480"/>',
+                    b'<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 300.5 200"/>',
+                    b'<svg xmlns="http://www.w3.org/2000/svg" width="50%" height="10cm"><rect/></svg>']
 
 
 def _demo_scenario() -> bytes:

@@ -346,11 +346,17 @@ def load_cases(path: str | Path) -> list[dict[str, Any]]:
                         position=f"line {mark.line + 1}" if mark else None) from None
     except UnicodeDecodeError as error:
         raise CaseError("not UTF-8 text", file=str(path), position=f"byte {error.start}") from None
+    return check_cases(data, str(path))
+
+
+def check_cases(data: Any, file: str | None = None) -> list[dict[str, Any]]:
+    """Shape-check parsed case data (a list of mappings with id and ruleset); the command
+    line parses a stranger's file with its own hardened reader and checks it here."""
     if not isinstance(data, list):
-        raise CaseError("a case file is a YAML list of cases", file=str(path))
+        raise CaseError("a case file is a YAML list of cases", file=file)
     for i, case in enumerate(data):
         if not isinstance(case, dict) or "id" not in case or case.get("ruleset") not in ("classic", "waw85"):
-            raise CaseError("each case needs an id and a ruleset (classic or waw85)", file=str(path),
+            raise CaseError("each case needs an id and a ruleset (classic or waw85)", file=file,
                             position=f"item {i}")
     return data
 

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from converter.cli import main
 from converter.errors import ContainerError
-from converter.vassal import container
+from converter import writes
 from converter.vassal.container import read_container, write_atomic
 from converter.vassal.save import SavedGame
 
@@ -35,12 +35,13 @@ def test_a_write_that_fails_midway_leaves_the_target_and_no_temporary_file(tmp_p
     target = tmp_path / "game.vsav"
     target.write_bytes(b"old save")
 
-    def fail_after_half(stream, data: bytes) -> None:
+    def fail_after_half(stream, data: bytes, mode: int) -> None:
         stream.write(data[:len(data) // 2])
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(container, "_write_synced", fail_after_half)
-    with pytest.raises(OSError, match="No space left on device"):
+    monkeypatch.setattr(writes, "_write_synced", fail_after_half)
+    with pytest.raises(ContainerError, match=rf"^{target}: cannot write: No space left on device; nothing was "
+                                             r"written$"):
         write_atomic(target, b"new save " * 1000, overwrite=True)
     assert snapshot(tmp_path) == {"game.vsav": b"old save"}
 
@@ -53,8 +54,8 @@ def test_a_rename_that_fails_leaves_the_target_and_no_temporary_file(tmp_path: P
     def refuse(source: str, destination: object) -> None:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(container.os, "replace", refuse)
-    with pytest.raises(PermissionError):
+    monkeypatch.setattr(writes.os, "replace", refuse)
+    with pytest.raises(ContainerError, match=rf"^{target}: cannot write: Permission denied; nothing was written$"):
         write_atomic(target, b"new save", overwrite=True)
     assert snapshot(tmp_path) == {"game.vsav": b"old save"}
 
@@ -73,8 +74,12 @@ def test_write_refuses_an_existing_target_and_the_input(tmp_path: Path) -> None:
 def test_backup_keeps_the_replaced_file(tmp_path: Path) -> None:
     target = tmp_path / "game.vsav"
     target.write_bytes(b"first")
-    write_atomic(target, b"second", overwrite=True, backup=tmp_path / "game.vsav.bak")
+    write_atomic(target, b"second", overwrite=True, backup=True)
     assert snapshot(tmp_path) == {"game.vsav": b"second", "game.vsav.bak": b"first"}
+    write_atomic(target, b"third", overwrite=True, backup=True)
+    write_atomic(target, b"fourth", overwrite=True, backup=True)
+    assert snapshot(tmp_path) == {"game.vsav": b"fourth", "game.vsav.bak": b"first", "game.vsav.bak.2": b"second",
+                                  "game.vsav.bak.3": b"third"}
 
 
 # -- killed writers ----------------------------------------------------------------------------

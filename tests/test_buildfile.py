@@ -114,15 +114,19 @@ def test_corpus_buildfiles_parse() -> None:
 def test_image_size_reads_raster_headers_and_svg_dimensions() -> None:
     from PIL import Image
 
-    from converter.vassal.buildfile import image_size
+    from converter.vassal.images import ImageError, image_size
     png = io.BytesIO()
     Image.new("RGB", (123, 45)).save(png, "PNG")
     assert image_size(png.getvalue()) == (123, 45)
     assert image_size(b'<svg xmlns="http://www.w3.org/2000/svg" width="640px" height="480"/>') == (640, 480)
     assert image_size(b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 300.4 200.6"/>') == (300, 201)
     assert image_size(b'<svg xmlns="http://www.w3.org/2000/svg" width="50%" height="10cm"/>') is None
-    assert image_size(b"not an image") is None
-    assert image_size(b"<svg") is None
+    with pytest.raises(ImageError, match=r"^b.png: entry images/b.png: image cannot be identified: "
+                                         r"UnidentifiedImageError: cannot identify image file"):
+        image_size(b"not an image", file="b.png", entry="images/b.png")
+    assert image_size(b"<svg") is None  # a root element stating no size
+    with pytest.raises(ImageError, match=r"^SVG image cannot be parsed: attributes construct error"):
+        image_size(b'<svg width="10" height="20"')
 
 
 TOUR_BUILDFILE = zipfile.ZipFile(CORPUS / "vassal-tour" / "tour.mod").read("buildFile")

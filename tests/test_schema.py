@@ -107,8 +107,7 @@ def test_yaml_aliases_are_refused() -> None:
     text = "a: &x [1, 2]\nb: *x\n"
     with pytest.raises(SchemaError) as caught:
         parse_text(text, file="bomb.yaml")
-    assert "aliases are not allowed" in str(caught.value)
-    assert "line 2" in str(caught.value)
+    assert str(caught.value) == "bomb.yaml: offset 3: not valid YAML: anchors and aliases are not allowed (line 1, column 4)"
 
 
 def test_yaml_syntax_error_gives_line_and_column() -> None:

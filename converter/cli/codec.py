@@ -9,7 +9,6 @@ of ``decode --raw`` and writes a save container.
 from __future__ import annotations
 
 import sys
-import zipfile
 from pathlib import Path
 from typing import Any, Callable
 
@@ -18,7 +17,7 @@ from typing import TYPE_CHECKING
 import click
 
 from converter.cli import main
-from converter.errors import EncodingError, GeometryError
+from converter.errors import EncodingError, GeometryError, WawkitError
 from converter.vassal.obfuscation import PLAIN, VCSK, VOBS
 from converter.vassal.sequence import ESC
 
@@ -87,19 +86,17 @@ def describe_save(path: str | Path) -> dict[str, Any]:
 def is_module_file(path: Path) -> bool:
     """A module, extension or bare buildFile rather than a save: a zip holding a
     buildFile and no savedGame, or an XML file."""
-    try:
-        with path.open("rb") as handle:
-            head = handle.read(64)
-    except OSError:
-        return False
-    if head.lstrip().startswith(b"<"):
+    from converter.files import head
+    from converter.vassal.container import open_archive
+    start = head(path, 64)  # a regular file's first bytes; b"" for a device or a pipe (never blocks)
+    if start.lstrip().startswith(b"<"):
         return True
-    if not head.startswith(b"PK"):
+    if not start.startswith(b"PK"):
         return False
     try:
-        with zipfile.ZipFile(path) as archive:
+        with open_archive(path) as archive:
             names = set(archive.namelist())
-    except (zipfile.BadZipFile, OSError):
+    except WawkitError:
         return False
     return "savedGame" not in names and bool(names & {"buildFile", "buildFile.xml"})
 
@@ -183,11 +180,13 @@ def decode(file: Path, raw: bool, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Report what was written as JSON.")
 def encode(text: Path, output: Path, obfuscation: str, like: Path | None, force: bool, as_json: bool) -> None:
     """Write a save from TEXT, the output of ``decode`` (readable) or ``decode --raw``."""
+    from converter.files import read_bounded
     from converter.vassal.container import check_target, new_container, read_container, write_atomic
+    from converter.vassal.limits import DEFAULT_LIMITS
     from converter.vassal.obfuscation import Obfuscation
     from converter.vassal.save import SavedGame
     check_target(output, overwrite=force, inputs=(text,))  # --like SAVE may be rewritten in place
-    data = text.read_bytes()
+    data = read_bounded(text, DEFAULT_LIMITS.max_entry_size).data  # a regular file, within the entry cap
     if b"\x1b" in data or ESC_SHOWN.encode() not in data:
         plaintext = data
     else:

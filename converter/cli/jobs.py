@@ -116,7 +116,8 @@ def _validate_one(path: str, options: object, as_json: bool) -> object:
 @click.option("--seed", type=int, help="Seed for rolled dice (reported in the audit).")
 @click.option("--ruleset", default=None, type=RULESETS, help="Instead of the rules the profile names.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Corrected save to write.")
-@click.option("--in-place", is_flag=True, help="Write the corrected save over SAVE, keeping the original as SAVE.bak.")
+@click.option("--in-place", is_flag=True, help="Write the corrected save over SAVE, keeping the original as "
+              "SAVE.bak (or the next free SAVE.bak.N); refused if SAVE changed meanwhile.")
 @click.option("--audit", "audit_path", type=click.Path(dir_okay=False),
               help="Audit record to write (default: OUTPUT with .audit.json).")
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
@@ -143,11 +144,9 @@ def resolve(save: str, module_path: str, profile_path: str, units: str | None, t
     click.echo(resolved.report)
     if resolved.save is None:
         _exit(EXIT_FINDINGS)
-    resolved.save.write(output, overwrite=force or in_place, backup=save + ".bak" if in_place else None)
-    from converter.audit import describe_input
-    resolved.record.output = {**describe_input(output, audit_file.parent), **(resolved.record.output or {})}
-    resolved.record.write(audit_file)
-    click.echo(f"wrote {output} and {audit_file}", err=True)
+    from converter.resolve import write_resolution
+    kept = write_resolution(resolved, output, audit_file, overwrite=force, in_place=in_place)
+    click.echo(f"wrote {output} and {audit_file}" + (f" (the original kept as {kept})" if kept else ""), err=True)
     if resolved.unused_dice:
         unused = ",".join(str(d) for d in resolved.unused_dice)
         click.echo(f"note: {len(resolved.unused_dice)} given dice were not used ({unused}); "
@@ -189,8 +188,10 @@ def render(source: str, module_path: str | None, profile_path: str | None, units
     from converter.render import picture
     from converter.vassal.container import check_target
     check_target(output, overwrite=force, inputs=(source, module_path, profile_path, units, audit))
-    picture(source, output, module=module_path, profile=profile_path, units=units, map_name=map_name,
-            sights=list(los), audit=audit, ruleset=ruleset)
+    scene = picture(source, output, module=module_path, profile=profile_path, units=units, map_name=map_name,
+                    sights=list(los), audit=audit, ruleset=ruleset)
+    for note in scene.notes:
+        click.echo(f"note: {note}", err=True)
     click.echo(f"wrote {output}", err=True)
 
 

@@ -83,6 +83,7 @@ def describe_module(path: str | Path) -> dict[str, Any]:
         "dice": [{"name": d.name, "dice": d.n_dice, "sides": d.n_sides, "plus": d.plus} for d in module.dice],
         "global_properties": len(module.global_properties),
         "unknown_components": [dataclasses.asdict(u) for u in module.unknown_components],
+        "notes": list(module.notes),
     }
 
 
@@ -139,6 +140,8 @@ def print_module(info: dict[str, Any]) -> None:
     click.echo(f"predefined setups {len(info['setups'])}, dice buttons {len(info['dice'])}, "
                f"global properties {info['global_properties']}, unknown components "
                f"{len(info['unknown_components'])}")
+    for note in info.get("notes", []):
+        click.echo(f"note: {note}")
 
 
 def _layout(module: Module, map_name: str, save: str | None, layout: tuple[str, ...]) -> list[PlacedBoard] | None:

@@ -28,10 +28,8 @@ SCHEMA_NAME = "rule-case.schema.json"
 
 def _validate(cases: list[dict[str, Any]], schema_path: Path, file: str) -> None:
     import jsonschema
-    try:
-        schema = json.loads(schema_path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
-        raise SchemaError(f"cannot read schema: {error}", file=str(schema_path)) from None
+    from converter.schema import parse_text, read_text
+    schema = parse_text(read_text(schema_path), file=str(schema_path), fmt="json")
     from jsonschema.exceptions import best_match
     error = best_match(jsonschema.Draft202012Validator(schema).iter_errors(cases))
     if error is not None:
@@ -43,10 +41,12 @@ def _validate(cases: list[dict[str, Any]], schema_path: Path, file: str) -> None
 
 
 def _load(path: str, schema: str | None, no_schema: bool) -> list[dict[str, Any]]:
-    from referee.cases import load_cases
+    from converter.schema import parse_text, read_text
+    from referee.cases import check_cases
     from referee.errors import CaseError
+    data = parse_text(read_text(path), file=path)  # bounded read, hardened loader
     try:
-        cases = load_cases(path)
+        cases = check_cases(data, path)
     except CaseError as error:
         raise SchemaError(str(error)) from None
     if not no_schema:

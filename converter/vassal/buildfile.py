@@ -8,7 +8,8 @@ reads) is rejected outright with a :class:`~converter.errors.ModuleError`
 rather than parsed with its declarations ignored.
 
 :class:`ModuleArchive` reads the other entries a module view needs (board images,
-stored setups) lazily and within the same limits.
+stored setups) lazily and within the same limits; :mod:`converter.vassal.images`
+reads their sizes and pixels.
 
 The entry is ``buildFile.xml`` (VASSAL 3.5+) or the legacy ``buildFile``; the
 root element is ``VASSAL.build.GameModule``, ``VASSAL.launch.BasicModule``
@@ -16,21 +17,28 @@ root element is ``VASSAL.build.GameModule``, ``VASSAL.launch.BasicModule``
 """
 from __future__ import annotations
 
+import hashlib
 import io
+import lzma
 import os
 import re
 import unicodedata
+import zipfile
+import zlib
+from dataclasses import replace
+from typing import Any
 
 from lxml import etree
 
-from converter.errors import LimitExceeded, ModuleError
-from converter.vassal.container import _read_entry, open_archive
+from converter.errors import ContainerError, LimitExceeded, ModuleError
+from converter.vassal.container import _read_entry, check_header, open_archive
 from converter.vassal.limits import DEFAULT_LIMITS, Limits, check_xml_depth
 
 MIB = 1 << 20
-#: Largest buildFile accepted by default. The largest real one seen is 1.7 MB; a
-#: caller reading a bigger module passes ``max_size`` explicitly.
-DEFAULT_MAX_BUILDFILE_SIZE = 64 * MIB
+#: Largest buildFile accepted by default. The largest real one seen is 1.7 MB; lxml's tree
+#: takes about seven times the XML (a 32 MiB buildFile: 240 MB), so a caller reading a
+#: bigger module passes ``max_size`` explicitly.
+DEFAULT_MAX_BUILDFILE_SIZE = 32 * MIB
 #: Zip entry names of the buildFile, in the order they are tried.
 BUILDFILE_ENTRIES = ("buildFile.xml", "buildFile")
 MODULE_ROOTS = ("VASSAL.build.GameModule", "VASSAL.launch.BasicModule")
@@ -81,19 +89,76 @@ def parse_buildfile(data: bytes, *, file: str | None = None, entry: str | None =
 
 
 class ModuleArchive:
-    """The zip a module came from, read lazily and within limits (images, stored setups)."""
+    """The zip a module came from, read lazily and within limits (images, stored setups).
+
+    Each read opens the file again (a module's images can be hundreds of megabytes, so
+    the archive is never read whole), checks that it is still the file first opened
+    (same device, inode, size and modification time: a module replaced midway would mix
+    two modules), and counts what it inflates against ``limits.max_total_size``.
+    """
 
     def __init__(self, source: str | os.PathLike[str] | bytes, file: str | None, limits: Limits) -> None:
         self.source = source
         self.file = file
         self.limits = limits
+        self.inflated = 0
+        self._identity: tuple[int, ...] | None = None
+        self._sha256: str | None = None
         with open_archive(source, file=file, limits=limits) as archive:
             self.names = [info.filename for info in archive.infolist()]
+            if not isinstance(source, bytes):
+                self._identity = _identity(archive.fp)
+
+    def _open(self) -> zipfile.ZipFile:
+        archive = open_archive(self.source, file=self.file, limits=self.limits)
+        if self._identity is not None and _identity(archive.fp) != self._identity:
+            archive.close()
+            raise ContainerError("changed on disk while it was being read; run the command again", file=self.file)
+        return archive
 
     def read(self, entry: str, max_size: int | None = None) -> bytes:
-        limits = self.limits if max_size is None else Limits(max_entry_size=min(max_size, self.limits.max_entry_size))
-        with open_archive(self.source, file=self.file, limits=self.limits) as archive:
-            return _read_entry(archive, archive.getinfo(entry), self.file, limits)
+        """One entry's bytes, within the limits (and ``max_size``, if smaller)."""
+        limits = self.limits if max_size is None else replace(self.limits, max_entry_size=min(
+            max_size, self.limits.max_entry_size))
+        with self._open() as archive:
+            data = _read_entry(archive, archive.getinfo(entry), self.file, limits)
+        self._count(len(data), entry)
+        return data
+
+    def read_head(self, entry: str, size: int) -> bytes:
+        """The first ``size`` bytes of an entry (an image's header), inflating no more than that."""
+        with self._open() as archive:
+            info = archive.getinfo(entry)
+            check_header(info, self.file, self.limits)
+            try:
+                with archive.open(info) as stream:
+                    data = stream.read(size)
+            except (zipfile.BadZipFile, zlib.error, lzma.LZMAError, EOFError, NotImplementedError, RuntimeError,
+                    ValueError, OverflowError, OSError) as error:
+                raise ContainerError(f"cannot inflate entry: {error}", file=self.file, entry=entry,
+                                     position=info.header_offset) from None
+        self._count(len(data), entry)
+        return data
+
+    def _count(self, size: int, entry: str) -> None:
+        self.inflated += size
+        if self.inflated > self.limits.max_total_size:
+            raise LimitExceeded(f"inflates past the {self.limits.max_total_size}-byte cap in all", file=self.file,
+                                entry=entry)
+
+    def sha256(self) -> str:
+        """sha256 of the module's file as first opened (an audit names the module by it)."""
+        if self._sha256 is None:
+            if isinstance(self.source, bytes):
+                self._sha256 = hashlib.sha256(self.source).hexdigest()
+            else:
+                with self._open() as archive:
+                    digest = hashlib.sha256()
+                    archive.fp.seek(0)
+                    for block in iter(lambda: archive.fp.read(1 << 20), b""):
+                        digest.update(block)
+                self._sha256 = digest.hexdigest()
+        return self._sha256
 
     def image_entry(self, name: str) -> str | None:
         """Where VASSAL finds an image: ``images/<name>``, its NFD form, then ``images/<name>.gif``."""
@@ -105,28 +170,9 @@ class ModuleArchive:
         return None
 
 
-#: Largest board image read to learn its size (a bigger one counts as missing: size unknown).
-IMAGE_READ_CAP = 256 * 1024 * 1024
-_SVG_LENGTH = re.compile(r"\s*([0-9.]+)\s*(px)?\s*$")
-
-
-def image_size(data: bytes) -> tuple[int, int] | None:
-    """Pixel size of a raster image (Pillow reads only the header) or an SVG's width/height."""
-    head = data[:512].lstrip()
-    if head.startswith(b"<"):
-        try:
-            root = etree.fromstring(data, etree.XMLParser(resolve_entities=False, no_network=True,
-                                                          load_dtd=False))
-        except etree.XMLSyntaxError:
-            return None
-        sizes = [_SVG_LENGTH.match(root.get(key, "")) for key in ("width", "height")]
-        if all(sizes):
-            return tuple(int(float(m.group(1)) + 0.5) for m in sizes)  # type: ignore[union-attr,return-value]
-        view = (root.get("viewBox") or "").replace(",", " ").split()
-        return (int(float(view[2]) + 0.5), int(float(view[3]) + 0.5)) if len(view) == 4 else None
-    from PIL import Image, UnidentifiedImageError
+def _identity(handle: Any) -> tuple[int, ...] | None:
     try:
-        with Image.open(io.BytesIO(data)) as image:
-            return image.size
-    except (UnidentifiedImageError, OSError, ValueError):
+        info = os.fstat(handle.fileno())
+    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
         return None
+    return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns

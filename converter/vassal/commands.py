@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from typing import Callable, ClassVar, Iterator
 
 from converter.errors import EncodingError, LimitExceeded
-from converter.vassal.limits import DEFAULT_LIMITS, Limits
+from converter.vassal.limits import DEFAULT_LIMITS, Limits, check_memory
 from converter.vassal.sequence import ESC, MODERN, TAB, Fields, escape, split_raw, unescape
 
 PARAM = "/"
@@ -637,6 +637,7 @@ def collector_paused() -> Iterator[None]:
 
 def parse(text: str, *, limits: Limits = DEFAULT_LIMITS, quoting: str = MODERN,
           file: str | None = None) -> Node:
-    """Decode a command string into its tree (spec section 3.3)."""
+    """Decode a command string into its tree (spec section 3.3), within ``limits.max_memory``."""
+    check_memory(text, limits, file=file)
     with collector_paused():
         return _Parser(limits, quoting, file).parse(text, 0)

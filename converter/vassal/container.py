@@ -9,23 +9,23 @@ declared size is checked before inflating, and inflation stops as soon as the re
 output passes the cap (headers can lie). Nothing is extracted to disk, so archive
 paths are never trusted as file names. Every entry is kept as bytes, with its name,
 order, compression and timestamp, so that writing an unchanged container gives the
-same entries back; writes go to a temporary file beside the target and are moved
-into place with :func:`os.replace`, so a failure never leaves a half-written file.
+same entries back; writes go through :mod:`converter.writes` (atomic, locked, checked
+against the bytes read), so a failure never leaves a half-written file.
 """
 from __future__ import annotations
 
 import io
 import lzma
-import contextlib
 import os
 import zipfile
 import zlib
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import BinaryIO, Iterable
+from typing import BinaryIO
 
 from converter.errors import ContainerError, LimitExceeded, WawkitError
-from converter.vassal.limits import DEFAULT_LIMITS, Limits
+from converter.files import open_regular, read_bounded
+from converter.writes import check_target, write_atomic, write_together
+from converter.vassal.limits import DEFAULT_LIMITS, Limits, inflate_cap
 from converter.vassal.metadata import METADATA_ENTRIES, MetaData, parse_metadata
 from converter.vassal.obfuscation import VCSK, Obfuscation, deobfuscate, obfuscate
 
@@ -53,6 +53,10 @@ class Container:
     obfuscation: Obfuscation
     metadata: dict[str, MetaData] = field(default_factory=dict)
     path: str | None = None
+    sha256: str | None = None
+    """sha256 of the file's bytes as read (None for a container not read from a file)."""
+    mode: int | None = None
+    """Permission bits of the file it was read from."""
 
     def entry(self, name: str) -> Entry | None:
         return next((e for e in self.entries if e.name == name), None)
@@ -86,10 +90,12 @@ def _name(source: str | os.PathLike[str] | bytes | BinaryIO, file: str | None) -
 
 
 def _read_entry(archive: zipfile.ZipFile, info: zipfile.ZipInfo, file: str | None, limits: Limits) -> bytes:
+    """One entry's bytes, refused before inflating when its header is over a cap, and while
+    inflating as soon as the output passes the size cap or the compression-ratio cap
+    (``inflate_cap``: headers can lie, but zipfile never reads more than the declared
+    compressed size, so the ratio bounds the real output)."""
     cap = limits.max_entry_size
-    if info.file_size > cap:
-        raise LimitExceeded(f"declares {info.file_size} bytes uncompressed, over the {cap}-byte cap",
-                            file=file, entry=info.filename)
+    bound = check_header(info, file, limits)
     chunks = []
     total = 0
     try:
@@ -99,9 +105,11 @@ def _read_entry(archive: zipfile.ZipFile, info: zipfile.ZipInfo, file: str | Non
                 if not chunk:
                     break
                 total += len(chunk)
-                if total > cap:
-                    raise LimitExceeded(f"inflates past the {cap}-byte cap (its header said {info.file_size})",
-                                        file=file, entry=info.filename, position=cap)
+                if total > bound:
+                    why = (f"the {cap}-byte cap" if bound == cap else
+                           f"the {limits.max_compression_ratio}:1 compression cap ({bound} bytes)")
+                    raise LimitExceeded(f"inflates past {why} (its header said {info.file_size})",
+                                        file=file, entry=info.filename, position=bound)
                 chunks.append(chunk)
     except WawkitError:
         raise
@@ -114,28 +122,82 @@ def _read_entry(archive: zipfile.ZipFile, info: zipfile.ZipInfo, file: str | Non
     return b"".join(chunks)
 
 
+def check_header(info: zipfile.ZipInfo, file: str | None, limits: Limits) -> int:
+    """Refuse an entry whose header declares more than the caps allow; the most it may inflate to."""
+    if info.file_size > limits.max_entry_size:
+        raise LimitExceeded(f"declares {info.file_size} bytes uncompressed, over the {limits.max_entry_size}-byte cap",
+                            file=file, entry=info.filename)
+    bound = inflate_cap(info.compress_size, limits)
+    if info.file_size > bound:
+        raise LimitExceeded(f"declares {info.file_size} bytes from {info.compress_size} compressed, over the "
+                            f"{limits.max_compression_ratio}:1 compression cap", file=file, entry=info.filename)
+    return bound
+
+
+class _OwnedZipFile(zipfile.ZipFile):
+    """A ZipFile over a file object it owns: closing the archive closes the file."""
+
+    def close(self) -> None:
+        handle = self.fp
+        try:
+            super().close()
+        finally:
+            if handle is not None:
+                handle.close()
+
+
 def open_archive(source: str | os.PathLike[str] | bytes | BinaryIO, *, file: str | None = None,
                  limits: Limits = DEFAULT_LIMITS) -> zipfile.ZipFile:
-    """Open a zip archive as a typed :class:`ContainerError` on anything but a sound zip."""
+    """Open a zip archive as a typed :class:`ContainerError` on anything but a sound zip.
+
+    A path is opened through :func:`converter.files.open_regular` (devices, pipes and
+    folders refused). An archive holding two entries of one name is refused: VASSAL
+    and zipfile would each pick a different one (the first ``savedGame``, the last
+    ``buildFile.xml``), so what wawkit checked would not be what VASSAL loads.
+    """
     name = _name(source, file)
-    stream: object = io.BytesIO(source) if isinstance(source, bytes) else source
+    if isinstance(source, (str, os.PathLike)):
+        stream: object = open_regular(source, error=ContainerError)
+        opener: type[zipfile.ZipFile] = _OwnedZipFile
+    else:
+        stream = io.BytesIO(source) if isinstance(source, bytes) else source
+        opener = zipfile.ZipFile
     try:
-        archive = zipfile.ZipFile(stream)  # type: ignore[arg-type]
+        archive = opener(stream)  # type: ignore[arg-type]
     except zipfile.BadZipFile as error:
-        size = len(source) if isinstance(source, bytes) else None
-        if size is None and isinstance(source, (str, os.PathLike)):
-            size = os.path.getsize(source)
+        size = len(source) if isinstance(source, bytes) else _size(stream)
+        _close(stream, source)
         what = "is empty" if size == 0 else f"is not a zip archive (or is truncated): {error}"
         raise ContainerError(what, file=name, position=0) from None
-    except (FileNotFoundError, IsADirectoryError, PermissionError):
-        raise
     except (OSError, ValueError, EOFError, OverflowError, NotImplementedError) as error:
+        _close(stream, source)
         raise ContainerError(f"cannot read zip archive: {error}", file=name, position=0) from None
-    if len(archive.infolist()) > limits.max_entries:
+    infos = archive.infolist()
+    if len(infos) > limits.max_entries:
         archive.close()
-        raise LimitExceeded(f"has {len(archive.infolist())} zip entries, over the cap of {limits.max_entries}",
-                            file=name)
+        raise LimitExceeded(f"has {len(infos)} zip entries, over the cap of {limits.max_entries}", file=name)
+    seen: dict[str, int] = {}
+    for info in infos:
+        if info.filename in seen:
+            archive.close()
+            raise ContainerError(f"has two zip entries named {info.filename!r} (at offsets {seen[info.filename]} "
+                                 f"and {info.header_offset}); refused, as VASSAL would read only one of them",
+                                 file=name, entry=info.filename, position=info.header_offset)
+        seen[info.filename] = info.header_offset
     return archive
+
+
+def _size(stream: object) -> int | None:
+    try:
+        return os.fstat(stream.fileno()).st_size  # type: ignore[attr-defined]
+    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+        return None
+
+
+def _close(stream: object, source: object) -> None:
+    """Close a file object opened here (never one the caller passed in)."""
+    if isinstance(source, (str, os.PathLike)):
+        stream.close()  # type: ignore[attr-defined]
 
 
 #: Entry names of a module's (or extension's) buildFile, as VASSAL writes them.
@@ -144,8 +206,18 @@ MODULE_BUILD_FILES = ("buildFile.xml", "buildFile")
 
 def read_container(source: str | os.PathLike[str] | bytes | BinaryIO, *, file: str | None = None,
                    limits: Limits = DEFAULT_LIMITS) -> Container:
-    """Read a save or log container and de-obfuscate its ``savedGame``."""
+    """Read a save or log container and de-obfuscate its ``savedGame``.
+
+    A path is read once, whole, through the bounded reader (no bigger than
+    ``limits.max_total_size``); the container keeps the sha256 and permission bits of
+    the bytes it was read from, so a command that rewrites the file can check it is
+    still the file it read, and an audit names exactly those bytes.
+    """
     name = _name(source, file)
+    snapshot = None
+    if isinstance(source, (str, os.PathLike)):
+        snapshot = read_bounded(source, limits.max_total_size, error=ContainerError)
+        source = snapshot.data
     with open_archive(source, file=name, limits=limits) as archive:
         infos = archive.infolist()
         if not any(info.filename == SAVED_GAME for info in infos):
@@ -155,13 +227,15 @@ def read_container(source: str | os.PathLike[str] | bytes | BinaryIO, *, file: s
                                      "not a save or log; 'wawkit inspect-module' reads it", file=name)
             listed = ", ".join(i.filename for i in infos[:5]) or "none"
             raise ContainerError(f"no {SAVED_GAME} entry (entries: {listed}); not a save or log", file=name)
+        for info in infos:
+            check_header(info, name, limits)
+        declared = sum(info.file_size for info in infos)
+        if declared > limits.max_total_size:  # all entries at once, before inflating any
+            raise LimitExceeded(f"declares {declared} bytes uncompressed in all ({len(infos)} entries), over the "
+                                f"{limits.max_total_size}-byte cap", file=name)
         entries = []
         total = 0
         for info in infos:
-            declared = total + info.file_size
-            if info.file_size <= limits.max_entry_size and declared > limits.max_total_size:
-                raise LimitExceeded(f"declares {declared} bytes uncompressed in all, over the "
-                                    f"{limits.max_total_size}-byte cap", file=name, entry=info.filename)
             entries.append(Entry(info.filename, _read_entry(archive, info, name, limits), info.compress_type,
                                  info.date_time))
             total += len(entries[-1].data)
@@ -176,7 +250,10 @@ def read_container(source: str | os.PathLike[str] | bytes | BinaryIO, *, file: s
     saved.data = b""
     metadata = {e.name: parse_metadata(e.data, e.name, file=name, limits=limits)
                 for e in entries if e.name in METADATA_ENTRIES}
-    return Container(entries, plaintext, obfuscation, metadata, name)
+    container = Container(entries, plaintext, obfuscation, metadata, name)
+    if snapshot is not None:
+        container.sha256, container.mode = snapshot.sha256, snapshot.mode
+    return container
 
 
 def new_container(plaintext: bytes, obfuscation: Obfuscation | str = VCSK) -> Container:
@@ -186,84 +263,5 @@ def new_container(plaintext: bytes, obfuscation: Obfuscation | str = VCSK) -> Co
     return Container([Entry(SAVED_GAME, b"")], plaintext, obfuscation)
 
 
-def write_atomic(path: str | os.PathLike[str], data: bytes, *, overwrite: bool = False,
-                 protect: str | os.PathLike[str] | None = None,
-                 backup: str | os.PathLike[str] | None = None) -> None:
-    """Write ``data`` to ``path`` so that a crash at any moment leaves the old file or the new one.
-
-    The bytes go to a temporary file in the same directory, are synced, and the file is
-    renamed over ``path`` in one step. On Linux the temporary file has no name until it
-    is complete (``O_TMPFILE``), so even a killed process leaves no partial file behind.
-    Refuses to replace an existing file unless ``overwrite``; ``protect`` names the
-    input file, which is never replaced unless ``overwrite`` is given either. With
-    ``backup``, an existing ``path`` is first kept under that name.
-    """
-    target = check_target(path, overwrite=overwrite)
-    if protect is not None and not overwrite and target.resolve() == Path(protect).resolve():
-        raise ContainerError("is the input file; refusing to overwrite it", file=str(target))
-    directory = target.parent if str(target.parent) else Path(".")
-    if backup is not None and target.exists():
-        write_atomic(backup, target.read_bytes(), overwrite=True)
-    temp = _complete_temp_file(directory, target.name, data)
-    try:
-        os.replace(temp, target)
-    except BaseException:
-        _remove(temp)
-        raise
-
-
-def check_target(path: str | os.PathLike[str], *, overwrite: bool = False,
-                 inputs: Iterable[str | os.PathLike[str] | None] = ()) -> Path:
-    """Refuse an output file that cannot be written, so a command can ask before it does any work.
-
-    A command that rolls dice or reads a large save checks its output first: a refusal after
-    the work would show a result that was never written. An output that is one of the
-    command's ``inputs`` is refused even with ``overwrite``: a scenario written over the save
-    it was read from would lose the game.
-    """
-    target = Path(path)
-    if target.exists() and any(i is not None and Path(i).resolve() == target.resolve() for i in inputs):
-        raise ContainerError("is an input of this command; write to another file", file=str(target))
-    if target.is_dir():
-        raise ContainerError("is a folder; give a file name to write", file=str(target))
-    if target.exists() and not overwrite:
-        raise ContainerError("exists already; refusing to overwrite it (--force replaces it)", file=str(target))
-    directory = target.parent if str(target.parent) else Path(".")
-    if not directory.is_dir():
-        raise ContainerError(f"folder {directory} does not exist; create it first", file=str(target))
-    return target
-
-
-def _complete_temp_file(directory: Path, name: str, data: bytes) -> str:
-    """A hidden file in ``directory`` holding all of ``data``, synced; its path."""
-    temp = str(directory / f".{name}.{os.getpid()}.{os.urandom(4).hex()}.part")
-    try:
-        handle = os.open(directory, os.O_TMPFILE | os.O_WRONLY, 0o666)  # type: ignore[attr-defined]
-    except (AttributeError, OSError):  # not Linux, or a file system without unnamed files
-        handle = None
-    if handle is not None:
-        with os.fdopen(handle, "wb") as stream:
-            _write_synced(stream, data)
-            with contextlib.suppress(OSError):  # no /proc: fall back to a named temporary file
-                os.link(f"/proc/self/fd/{stream.fileno()}", temp)  # named only now, complete
-                return temp
-    import tempfile  # only writes need it
-    handle, temp = tempfile.mkstemp(prefix=f".{name}.", suffix=".part", dir=directory)
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            _write_synced(stream, data)
-    except BaseException:
-        _remove(temp)
-        raise
-    return temp
-
-
-def _write_synced(stream: BinaryIO, data: bytes) -> None:
-    stream.write(data)
-    stream.flush()
-    os.fsync(stream.fileno())
-
-
-def _remove(path: str) -> None:
-    with contextlib.suppress(FileNotFoundError):
-        os.unlink(path)
+__all__ = ["Container", "Entry", "MODULE_BUILD_FILES", "SAVED_GAME", "check_header", "check_target",
+           "new_container", "open_archive", "read_container", "write_atomic", "write_together"]

@@ -15,19 +15,20 @@ from __future__ import annotations
 
 import copy
 import os
-import zipfile
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from converter.errors import ContainerError, GeometryError, LimitExceeded, ModuleError, WawkitError
+from converter.errors import ContainerError, GeometryError, ModuleError, WawkitError
+from converter.files import head, read_bounded
 from converter.vassal.buildfile import (BUILDFILE_ENTRIES, DEFAULT_MAX_BUILDFILE_SIZE, EXTENSION_ROOT,
-                                        IMAGE_READ_CAP, ModuleArchive, image_size, parse_buildfile)
+                                        ModuleArchive, parse_buildfile)
 from converter.vassal.grids import grid_from_element
 from converter.vassal.grids.attributes import java_int, where
 from converter.vassal.grids.placement import Board, Deck, MapGeometry, PlacedBoard, as_layout
 from converter.vassal.grids.zoned import Grid
+from converter.vassal.images import HEADER_BYTES, image_size
 from converter.vassal.limits import DEFAULT_LIMITS, Limits
 from converter.vassal.pieces import Piece, decode_piece
 from converter.vassal.sequence import split, unescape
@@ -279,16 +280,29 @@ class Module:
         self.entry = entry
         self.archive = archive
         self.unresolved_extension_elements: list[str] = []
+        self.notes: list[str] = []
+        """What could not be read but leaves the module usable (a board image whose size is unknown)."""
+        self.image_problems: dict[str, str] = {}
+        """Board name -> why its image gave no size."""
+        self._sha256: str | None = None
+
+    def sha256(self) -> str | None:
+        """sha256 of the file the module was read from (the bytes it was read from), if known."""
+        if self.archive is not None:
+            return self.archive.sha256()
+        return self._sha256
 
     # -- reading -----------------------------------------------------------------
     @classmethod
     def read(cls, path: str | os.PathLike[str], *, max_buildfile_size: int = DEFAULT_MAX_BUILDFILE_SIZE,
              limits: Limits = DEFAULT_LIMITS) -> "Module":
         """Read a .vmod/.vmdx (zip) or a bare buildFile / buildFile.xml."""
-        data = Path(path).read_bytes() if not zipfile.is_zipfile(path) else None
-        if data is not None:
-            return cls(parse_buildfile(data, file=str(path), max_size=max_buildfile_size, limits=limits),
-                       file=str(path))
+        if not head(path, 2).startswith(b"PK"):  # a bare buildFile (or not a module at all)
+            snapshot = read_bounded(path, max_buildfile_size, error=ModuleError)
+            module = cls(parse_buildfile(snapshot.data, file=str(path), max_size=max_buildfile_size, limits=limits),
+                         file=str(path))
+            module._sha256 = snapshot.sha256
+            return module
         return cls._from_archive(ModuleArchive(path, str(path), limits), max_buildfile_size)
 
     @classmethod
@@ -391,9 +405,11 @@ class Module:
             entry = self.archive.image_entry(image)
             if entry is not None:
                 try:
-                    size = image_size(self.archive.read(entry, max_size=IMAGE_READ_CAP))
-                except LimitExceeded:
-                    size = None
+                    size = image_size(self.archive.read_head(entry, HEADER_BYTES), file=self.file, entry=entry)
+                except WawkitError as error:  # the module stays usable; only this board's size is unknown
+                    self.image_problems[element.get("name", "")] = f"{entry}: {error.message}"
+                    self.notes.append(f"board {element.get('name', '')!r}: {entry}: {error.message}; "
+                                      "its size is unknown")
         elif not image and element.get("width") and element.get("height"):
             size = (java_int(element.get("width"), "width", element, self.file),
                     java_int(element.get("height"), "height", element, self.file))

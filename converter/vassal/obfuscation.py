@@ -23,7 +23,7 @@ import zlib
 from dataclasses import dataclass
 
 from converter.errors import LimitExceeded, ObfuscationError
-from converter.vassal.limits import DEFAULT_LIMITS, Limits
+from converter.vassal.limits import DEFAULT_LIMITS, Limits, inflate_cap
 
 PLAIN = "plain"
 VCSK = "vcsk"
@@ -141,15 +141,17 @@ def deobfuscate(payload: bytes, *, file: str | None = None, entry: str | None = 
 
 
 def _inflate(data: bytes, *, file: str | None, entry: str | None, limits: Limits) -> bytes:
-    """zlib-inflate ``data`` without ever holding more than the size cap."""
+    """zlib-inflate ``data`` without ever holding more than the size and compression-ratio caps."""
+    cap = inflate_cap(len(data), limits)
     inflater = zlib.decompressobj()
     try:
-        plain = inflater.decompress(data, limits.max_entry_size + 1)
+        plain = inflater.decompress(data, cap + 1)
     except zlib.error as error:
         raise ObfuscationError(f"!VCSZ payload does not inflate: {error}", file=file, entry=entry) from None
-    if len(plain) > limits.max_entry_size or inflater.unconsumed_tail:
-        raise LimitExceeded(f"!VCSZ payload inflates past the {limits.max_entry_size}-byte cap",
-                            file=file, entry=entry)
+    if len(plain) > cap or inflater.unconsumed_tail:
+        why = (f"the {cap}-byte cap" if cap == limits.max_entry_size else
+               f"the {limits.max_compression_ratio}:1 compression cap ({cap} bytes)")
+        raise LimitExceeded(f"!VCSZ payload inflates past {why}", file=file, entry=entry)
     if not inflater.eof:
         raise ObfuscationError("!VCSZ payload is truncated", file=file, entry=entry, position=len(data))
     return plain

@@ -507,12 +507,17 @@ class SavedGame:
         return self.container.to_bytes(self.to_plaintext(), obfuscation)
 
     def write(self, path: str | os.PathLike[str], *, overwrite: bool = False,
-              obfuscation: Obfuscation | str | None = None, backup: str | os.PathLike[str] | None = None) -> None:
+              obfuscation: Obfuscation | str | None = None, backup: bool = False) -> dict[Any, Any]:
         """Write atomically; refuses to replace an existing file (or the input) unless ``overwrite``.
 
-        With ``backup``, the file being replaced is first kept under that name.
+        Written over the file it was read from, the file must still hold the bytes that
+        were read (another writer's change is never lost) and keeps its permission bits;
+        with ``backup``, the replaced file is kept as ``NAME.bak`` (or the next free
+        ``NAME.bak.N``). Returns {target: backup} for a backup kept.
         """
-        write_atomic(path, self.to_bytes(obfuscation), overwrite=overwrite, protect=self.path, backup=backup)
+        same = self.path is not None and os.path.exists(path) and os.path.samefile(path, self.path)
+        return write_atomic(path, self.to_bytes(obfuscation), overwrite=overwrite, protect=self.path, backup=backup,
+                            expect_sha256=self.container.sha256 if same else None)
 
 
 def _quoting(container: Container) -> str:

@@ -18,7 +18,7 @@ from fuzz.targets import ALLOWED, TARGETS, seeds
 
 SEEDS = seeds()
 NAMES = sorted(TARGETS)
-#: Examples per reader and generator; 11 readers x 2 generators stay well under a minute.
+#: Examples per reader and generator; 14 readers x 2 generators stay well under a minute.
 BUDGET = 200
 #: No single input may take longer than this (the acceptance limit of the long run).
 SLOWEST = 2.0
@@ -76,6 +76,6 @@ def test_every_seed_is_read_without_error(name: str) -> None:
 
 
 def test_targets_cover_every_reader() -> None:
-    assert NAMES == ["actions", "buildfile", "commands", "container", "metadata", "obfuscation", "profile",
-                     "save", "scenario", "sequence", "traits"]
+    assert NAMES == ["action_fields", "actions", "actions_file", "buildfile", "commands", "container", "metadata",
+                     "module_images", "obfuscation", "profile", "save", "scenario", "sequence", "traits"]
     assert all(SEEDS[name] for name in NAMES)

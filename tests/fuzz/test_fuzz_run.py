@@ -14,11 +14,12 @@ from fuzz.targets import TARGETS
 
 def test_a_short_run_reads_every_target_the_same_number_of_times(tmp_path: Path) -> None:
     report = tmp_path / "run.json"
-    code = fuzz_run.main(["--inputs", "110", "--workers", "1", "--seed", "3", "--memory-mb", "0",
+    total = 10 * len(TARGETS)
+    code = fuzz_run.main(["--inputs", str(total), "--workers", "1", "--seed", "3", "--memory-mb", "0",
                           "--report", str(report)])
     figures = json.loads(report.read_text(encoding="utf-8"))
     assert code == 0
-    assert figures["total_inputs"] == 110 and figures["total_crashes"] == 0
+    assert figures["total_inputs"] == total and figures["total_crashes"] == 0
     assert figures["inputs"] == {name: 10 for name in TARGETS}
     assert figures["seed"] == 3 and figures["workers"] == 1
     assert all(0 <= seconds < 2.0 for seconds in figures["slowest"].values())

@@ -1,0 +1,92 @@
+"""Helpers for the hostile-input and concurrent-writer tests: hostile files, and a runner that
+measures a command's peak memory in its own process."""
+from __future__ import annotations
+
+import io
+import json
+import os
+import struct
+import subprocess
+import sys
+import zipfile
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "samples"
+SAVE, MODULE, PROFILE = SAMPLES / "demo.vsav", SAMPLES / "waw-sample.vmod", SAMPLES / "profile.yaml"
+WITH_PROFILE = ["--module", str(MODULE), "--profile", str(PROFILE)]
+
+#: Runs one wawkit command as a child and reports its exit code, output and peak memory
+#: (the child's maximum resident set, from getrusage: this runner has no other child).
+_MEASURE = """
+import json, resource, subprocess, sys
+done = subprocess.run(sys.argv[1:], capture_output=True, timeout=300)
+print(json.dumps({"code": done.returncode, "out": done.stdout.decode("utf-8", "replace"),
+                  "err": done.stderr.decode("utf-8", "replace"),
+                  "peak_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}))
+"""
+_WAWKIT = "import sys; from converter.cli import main; sys.argv[0] = 'wawkit'; main()"
+
+
+@dataclass
+class Run:
+    code: int
+    out: str
+    err: str
+    peak_mb: float
+
+
+def child_env() -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(ROOT)}
+
+
+def measured(*args: str | Path, cwd: Path | None = None, timeout: float = 240) -> Run:
+    """Run ``wawkit ARGS`` in a fresh process; its exit code, stdout, stderr and peak memory (MB)."""
+    command = [sys.executable, "-c", _MEASURE, sys.executable, "-c", _WAWKIT, *map(str, args)]
+    done = subprocess.run(command, capture_output=True, text=True, env=child_env(), cwd=cwd, timeout=timeout)
+    assert done.returncode == 0, done.stderr
+    return Run(**json.loads(done.stdout))
+
+
+def one_line(run: Run) -> str:
+    """The single line a refused command prints on stderr (asserting it is one line)."""
+    assert run.err.count("\n") == 1 and run.err.startswith("wawkit: "), run.err
+    return run.err.rstrip("\n")
+
+
+def png_header(width: int, height: int) -> bytes:
+    """A PNG whose header claims ``width`` x ``height`` pixels, with a tiny image body."""
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"\0" * 64))
+            + chunk(b"IEND", b""))
+
+
+def module_with_board(folder: Path, image_name: str, image: bytes, name: str = "hostile.vmod") -> Path:
+    """The sample module with its main board's image replaced by ``image`` (named ``image_name``)."""
+    target = folder / name
+    with zipfile.ZipFile(MODULE) as source, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as out:
+        for info in source.infolist():
+            body = source.read(info)
+            if info.filename == "buildFile.xml":
+                body = body.replace(b'image="board.png"', f'image="{image_name}"'.encode())
+            if info.filename == "images/board.png":
+                out.writestr("images/" + image_name, image)
+                continue
+            out.writestr(info.filename, body)
+    return target
+
+
+def zipped(entries: list[tuple[str, bytes]], compression: int = zipfile.ZIP_DEFLATED) -> bytes:
+    """A zip of the entries in order (a name may repeat: zipfile warns, and writes it)."""
+    import warnings
+    buffer = io.BytesIO()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with zipfile.ZipFile(buffer, "w", compression) as archive:
+            for name, data in entries:
+                archive.writestr(name, data)
+    return buffer.getvalue()

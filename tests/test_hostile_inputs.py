@@ -1,0 +1,277 @@
+"""Every hostile input of issue 14, as the attacker sent it: each is one typed line on stderr and
+exit code 2 (or, for a board image, a module still usable with a note), within the memory
+docs/limits.md promises. Peak memory is measured in the command's own process."""
+from __future__ import annotations
+
+import os
+import zipfile
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from converter.cli import main
+from converter.errors import ContainerError, LimitExceeded
+from converter.vassal import container
+from converter.vassal.container import read_container
+from converter.vassal.limits import Limits
+from converter.vassal.obfuscation import obfuscate
+from tests.hostile import SAVE, WITH_PROFILE, measured, module_with_board, one_line, png_header, zipped
+
+#: A refusal costs the interpreter and the file itself: far below this (the interpreter
+#: alone is about 35 MB).
+SMALL_MB = 120
+FIRE = ["--action", "fire leopard-c1 t-64 ap", "--seed", "10"]
+
+
+def cli(*args: str | Path) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, [str(a) for a in args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+# -- board images ------------------------------------------------------------------------------
+
+SVG_INF = b'<svg xmlns="http://www.w3.org/2000/svg" width="inf" height="inf" viewBox="0 0 inf inf"/>'
+SVG_NAN = b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 nan 300"/>'
+IMAGES = {
+    "inf.svg": (SVG_INF, "SVG viewBox inf x inf is not a finite size"),
+    "nan.svg": (SVG_NAN, "SVG viewBox nan x 300 is not a finite size"),
+    "huge.png": (png_header(100_000, 100_000),
+                 "image 100000 x 100000 pixels is larger than VASSAL can load (at most 65535 pixels a side)"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(IMAGES))
+def test_a_board_image_that_cannot_be_read_leaves_the_module_usable_with_a_note(tmp_path: Path, name: str) -> None:
+    data, reason = IMAGES[name]
+    module = module_with_board(tmp_path, name, data)
+    run = measured("inspect-module", module)
+    assert (run.code, run.err) == (0, "")
+    assert "  board 'Eisenbach Sample' size unknown: hex grid dx=56.0" in run.out
+    assert run.out.splitlines()[-1] == f"note: board 'Eisenbach Sample': images/{name}: {reason}; its size is unknown"
+    assert run.peak_mb < SMALL_MB
+    code, out, _ = cli("locate", module, "Main Map", "F6")  # the grid still names and places hexes
+    assert (code, out) == (0, "320 392\n")  # as the sample module with its picture
+
+
+@pytest.mark.parametrize("name", sorted(IMAGES))
+def test_validate_and_resolve_on_a_board_without_a_size_say_why_in_one_line(tmp_path: Path, name: str) -> None:
+    data, reason = IMAGES[name]
+    module = module_with_board(tmp_path, name, data)
+    expected = (f"{module}: board 'Eisenbach Sample' has no size to enumerate its hexes: its image cannot be read "
+                f"(images/{name}: {reason})")
+    run = measured("validate", SAVE, "--module", module, "--profile", WITH_PROFILE[3])
+    assert (run.code, run.out) == (2, f"{SAVE}: unreadable: {expected}\n")
+    run = measured("resolve", SAVE, "--module", module, "--profile", WITH_PROFILE[3], *FIRE, "-o",
+                   tmp_path / "r.vsav")
+    assert (run.code, one_line(run)) == (2, f"wawkit: {expected}")
+    assert run.peak_mb < SMALL_MB
+    assert not (tmp_path / "r.vsav").exists()
+
+
+def test_a_picture_over_the_pixel_cap_is_drawn_without_its_board(tmp_path: Path) -> None:
+    module = module_with_board(tmp_path, "board.png", png_header(9000, 9000))  # 81 Mpx, a few bytes
+    code, out, err = cli("render", SAVE, *WITH_PROFILE[:1], module, *WITH_PROFILE[2:], "-o", tmp_path / "p.png")
+    assert (code, out) == (0, "")
+    assert err.splitlines() == ["note: the map is 9000 x 9000 pixels, over the 48000000-pixel cap for a picture; "
+                                "drawn without its board images", f"wrote {tmp_path / 'p.png'}"]
+
+
+def test_a_board_picture_that_cannot_be_decoded_is_left_out_with_a_note(tmp_path: Path) -> None:
+    broken = png_header(800, 600)[:45]  # the header survives, the pixels do not
+    module = module_with_board(tmp_path, "board.png", broken)
+    code, out, err = cli("render", SAVE, *WITH_PROFILE[:1], module, *WITH_PROFILE[2:], "-o", tmp_path / "p.png")
+    assert (code, out) == (0, "")
+    assert err.splitlines() == ["note: board 'Eisenbach Sample': image cannot be decoded: OSError: image file is "
+                                "truncated; drawn without its image", f"wrote {tmp_path / 'p.png'}"]
+
+
+# -- actions files and action fields -------------------------------------------------------------
+
+def laughs(levels: int = 9) -> str:
+    """The 'billion laughs' actions file: each level nine aliases of the one before."""
+    lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    previous = "a"
+    for name in "bcdefghijklmnop"[:levels - 1]:
+        lines.append(f"{name}: &{name} [" + ",".join([f"*{previous}"] * 9) + "]")
+        previous = name
+    return "\n".join(lines + [f"actions: [*{previous}]"]) + "\n"
+
+
+@pytest.mark.parametrize("content, message", [
+    (laughs(), "offset 3: not valid YAML: anchors and aliases are not allowed (line 1, column 4)"),
+    ("- {kind: direct_fire, unit: leopard-c1, target: t-64, weapon: ap, dice: {attack: [2001-02-30]}}\n",
+     "actions.yaml: actions[0]: dice must map a roll label to a list of values"),
+    ("- {kind: direct_fire, unit: leopard-c1, target: t-64, dice: {attack: [" + "9" * 5000 + "]}}\n",
+     "offset 70: not valid YAML: an integer of 5000 characters, over the 40-character cap (line 1, column 71)"),
+    ("- {kind: direct_fire, unit: leopard-c1, target: t-64, weapon: ap, hits: 999999999999999999999}\n",
+     "offset 72: not valid YAML: the integer 999999999999999999999 is outside the 64-bit range (line 1, column 73)"),
+    ("- {kind: direct_fire, unit: leopard-c1, target: t-64, weapon: ap, hits: -5}\n",
+     "actions.yaml: actions[0]: hits=-5 is outside 0..81 (one hit per die rolled, TUS §6.1)"),
+    ("- {kind: direct_fire, unit: leopard-c1, target: t-64, weapon: ap, dice: {attack: [4, 7]}}\n",
+     "actions.yaml: actions[0]: dice.attack: die 2 is 7, not a face of a d6 (TUS §6.1)"),
+    ("- !!python/object:os.system {kind: los}\n",
+     "offset 2: not valid YAML: explicit tags (tag:yaml.org,2002:python/object:os.system) are not allowed "
+     "(line 1, column 3)"),
+])
+def test_hostile_actions_files_are_one_line_and_exit_2(tmp_path: Path, content: str, message: str) -> None:
+    actions = tmp_path / "actions.yaml"
+    actions.write_text(content, encoding="utf-8")
+    run = measured("resolve", SAVE, *WITH_PROFILE, "--actions", actions, "--seed", "1", "-o", tmp_path / "r.vsav")
+    line = one_line(run)
+    assert run.code == 2 and line.startswith(f"wawkit: {actions}: ") and line.endswith(message), line
+    assert run.peak_mb < SMALL_MB
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["actions.yaml"]
+
+
+@pytest.mark.parametrize("action, message", [
+    ("fire leopard-c1 t-64 ap hits=999999999999999999999",
+     "hits=(a 21-digit number) is outside 0..81 (one hit per die rolled, TUS §6.1)"),
+    ("fire leopard-c1 t-64 ap hits=-5", "hits=-5 is outside 0..81 (one hit per die rolled, TUS §6.1)"),
+    ("fire leopard-c1 t-64 ap hits=82", "hits=82 is outside 0..81 (one hit per die rolled, TUS §6.1)"),
+    ("fire leopard-c1 t-64 ap count=100", "count=100 is outside 0..99 (a handful of missions, formations or maps)"),
+    ("move leopard-c1 " + "C7 " * 201, "path lists 201 entries, over the 200 allowed"),
+])
+def test_action_numbers_are_bounded_by_the_rules(tmp_path: Path, action: str, message: str) -> None:
+    code, out, err = cli("resolve", SAVE, *WITH_PROFILE, "--action", action, "--seed", "1", "-o", tmp_path / "r.vsav")
+    assert (code, out) == (2, "")
+    assert err.count("\n") == 1 and err.rstrip("\n").endswith(message), err
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("dice, message", [
+    ("9" * 5000, "--dice '" + "9" * 60 + "': expected numbers separated by commas"),
+    ("4,0,5", "--dice: die 2 is 0, not a face of a d6 (TUS §6.1)"),
+    (",".join(["4"] * 1001), "--dice gives 1001 dice, over the 1000 allowed"),
+])
+def test_given_dice_are_faces_of_the_d6(tmp_path: Path, dice: str, message: str) -> None:
+    code, out, err = cli("resolve", SAVE, *WITH_PROFILE, "--action", "fire leopard-c1 t-64 ap", "--dice", dice,
+                         "-o", tmp_path / "r.vsav")
+    assert (code, out, err) == (2, "", f"wawkit: {message}\n")
+
+
+def test_hits_at_the_bound_are_resolved(tmp_path: Path) -> None:
+    code, out, err = cli("resolve", SAVE, *WITH_PROFILE, "--action", "fire leopard-c1 t-64 ap hits=81",
+                         "--seed", "1", "-o", tmp_path / "r.vsav")
+    assert code == 0, err
+    assert out.splitlines()[-1] == ("  result: Leopard C1 is Ops Complete; T-64 is Disrupted; T-64 is Reduced; "
+                                    "T-64 is eliminated; Wrecks marker placed in F6")
+
+
+# -- files that are not files, and files larger than they should be ------------------------------
+
+def test_devices_pipes_and_sparse_files_are_refused_before_reading(tmp_path: Path) -> None:
+    sparse = tmp_path / "buildFile"
+    with open(sparse, "wb") as handle:
+        handle.truncate(3 << 30)  # 3 GiB that occupy no disk
+    pipe = tmp_path / "profile.yaml"
+    os.mkfifo(pipe)
+    cases = [
+        (["inspect-module", "/dev/zero"], "wawkit: /dev/zero: is a character device, not a file; refused"),
+        (["inspect", "/dev/zero"], "wawkit: /dev/zero: is a character device, not a file; refused"),
+        (["inspect-module", sparse], f"wawkit: {sparse}: is 3221225472 bytes, over the 33554432-byte cap"),
+        (["inspect", pipe], f"wawkit: {pipe}: is a named pipe, not a file; refused"),
+        (["encode", pipe, "-o", tmp_path / "x.vsav"], f"wawkit: {pipe}: is a named pipe, not a file; refused"),
+        (["verify", "/dev/zero"], "wawkit: /dev/zero: is a character device, not a file; refused"),
+        (["cases", "/dev/zero"], "wawkit: /dev/zero: is a character device, not a file; refused"),
+    ]
+    for args, line in cases:
+        run = measured(*args)
+        assert (run.code, one_line(run)) == (2, line), args
+        assert run.peak_mb < SMALL_MB, (args, run.peak_mb)
+    for profile in ("/dev/zero", pipe):
+        run = measured("validate", SAVE, "--module", WITH_PROFILE[1], "--profile", profile)
+        kind = "a character device" if profile == "/dev/zero" else "a named pipe"
+        assert (run.code, run.out) == (2, f"{SAVE}: unreadable: {profile}: is {kind}, not a file; refused\n")
+        assert run.peak_mb < SMALL_MB
+
+
+def test_a_one_megabyte_save_holding_a_gibibyte_is_refused_from_its_header(tmp_path: Path) -> None:
+    bomb = tmp_path / "bomb.vsav"
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as archive:
+        with archive.open("savedGame", "w", force_zip64=True) as stream:
+            block = b"0" * (1 << 20)
+            for _ in range(1024):
+                stream.write(block)
+    assert bomb.stat().st_size < 1_100_000
+    run = measured("validate", bomb)
+    assert (run.code, run.out) == (2, f"{bomb}: unreadable: entry savedGame: declares 1073741824 bytes "
+                                      "uncompressed, over the 134217728-byte cap\n")
+    assert run.peak_mb < SMALL_MB
+
+
+def test_an_entry_whose_header_lies_about_its_size_is_refused() -> None:
+    payload = b"CHAT" + b"0" * (8 << 20)
+    data = bytearray(zipped([("savedGame", payload)]))
+    # Both copies of the header claim 100 bytes: inflation stops there and the CRC check fails.
+    for signature, offset in ((b"PK\x03\x04", 22), (b"PK\x01\x02", 24)):
+        at = data.index(signature)
+        data[at + offset:at + offset + 4] = (100).to_bytes(4, "little")
+    with pytest.raises(ContainerError, match=r"^lie.vsav: entry savedGame: offset 0: cannot inflate entry: "
+                                             r"Bad CRC-32 for file 'savedGame'$"):
+        read_container(bytes(data), file="lie.vsav")
+
+
+def test_an_entry_compressed_past_the_ratio_cap_is_refused_from_its_header() -> None:
+    data = zipped([("savedGame", b"CHAT" + b"0" * (8 << 20))])
+    compressed = zipfile.ZipFile(__import__("io").BytesIO(data)).getinfo("savedGame").compress_size
+    with pytest.raises(LimitExceeded, match=rf"^z.vsav: entry savedGame: declares 8388612 bytes from {compressed} "
+                                            r"compressed, over the 200:1 compression cap$"):
+        read_container(data, file="z.vsav")
+    assert len(read_container(data, limits=Limits(max_compression_ratio=1100)).plaintext) == 8388612
+
+
+def test_the_total_is_checked_over_every_entry_before_any_is_inflated(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = zipped([("savedGame", obfuscate(b"CHATx", "vcsk"))] + [(f"e{i}", b"\0" * 100_000) for i in range(5)])
+    inflated: list[str] = []
+    real = container._read_entry
+    monkeypatch.setattr(container, "_read_entry", lambda a, info, f, l: inflated.append(info.filename) or real(
+        a, info, f, l))
+    with pytest.raises(LimitExceeded, match=r"^t.vsav: declares 500\d\d\d bytes uncompressed in all \(6 entries\), "
+                                            r"over the 499999-byte cap$"):
+        read_container(data, file="t.vsav", limits=Limits(max_total_size=499_999))
+    assert inflated == []
+
+
+def million_commands(path: Path, count: int = 1_000_000) -> Path:
+    """A save of ``count`` tiny AddPiece commands (about five megabytes zipped)."""
+    import random
+    from converter.vassal.container import new_container
+    rng = random.Random(14)
+    body = b"".join(b"\x1b+/%d/%x/%x" % (i, rng.getrandbits(32), rng.getrandbits(16)) for i in range(count))
+    path.write_bytes(new_container(b"begin_save" + body + b"\x1bend_save", "vcsk").to_bytes())
+    return path
+
+
+def test_a_save_of_a_million_commands_is_refused_before_building_them(tmp_path: Path) -> None:
+    save = million_commands(tmp_path / "million.vsav")
+    for command in ("inspect", "validate", "pieces"):
+        run = measured(command, save)
+        line = (f"{save}: entry savedGame: 22755833 characters in 1000002 commands would need about 3190 MiB "
+                "to decode, over the 400 MiB cap (max_memory)")
+        assert run.code == 2, run.err
+        assert (one_line(run) if command != "validate" else run.out.rstrip("\n")) == (
+            f"wawkit: {line}" if command != "validate" else f"{save}: unreadable: {line.split(': ', 1)[1]}")
+        assert run.peak_mb < 300, (command, run.peak_mb)  # the file, its entry and its plaintext
+
+
+# -- duplicate zip entries ---------------------------------------------------------------------
+
+def test_two_entries_of_one_name_are_refused_in_saves_and_modules(tmp_path: Path) -> None:
+    save = tmp_path / "two.vsav"
+    save.write_bytes(zipped([("savedGame", obfuscate(b"CHATfirst", "vcsk")),
+                             ("savedGame", obfuscate(b"CHATsecond", "vcsk"))]))
+    code, out, err = cli("inspect", save)
+    assert (code, out) == (2, "")
+    assert err == (f"wawkit: {save}: entry savedGame: offset 66: has two zip entries named 'savedGame' (at offsets 0 "
+                   "and 66); refused, as VASSAL would read only one of them\n")
+    with zipfile.ZipFile(WITH_PROFILE[1]) as source:
+        build = source.read("buildFile.xml")
+    module = tmp_path / "two.vmod"
+    module.write_bytes(zipped([("buildFile.xml", build), ("moduledata", b"<data/>"), ("buildFile.xml", build)]))
+    code, out, err = cli("inspect-module", module)
+    assert (code, out) == (2, "")
+    assert err.startswith(f"wawkit: {module}: entry buildFile.xml: offset ")
+    assert "has two zip entries named 'buildFile.xml'" in err
+    with pytest.raises(ContainerError, match="has two zip entries named 'savedGame'"):
+        read_container(save.read_bytes())
