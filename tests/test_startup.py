@@ -52,16 +52,18 @@ def test_help_lists_the_commands_without_what_is_behind_them() -> None:
 
 
 def test_inspect_of_a_save_loads_only_the_save_reader() -> None:
-    """The save reader, lxml for its metadata, and the trait families its pieces use
-    (the demo's counters: layers, markers, prototypes; no action or appearance traits)."""
+    """The save reader and the trait families its pieces use (the demo's counters: layers,
+    markers, prototypes; no action or appearance traits); its metadata is read with expat,
+    not lxml, and nothing that writes files is loaded."""
     code, modules = loaded("inspect", str(SAMPLES / "demo.vsav"))
     assert code == 0
     assert heavy(modules) == ["converter.vassal.container", "converter.vassal.pieces", "converter.vassal.save",
                               "converter.vassal.traits", "converter.vassal.traits.base",
                               "converter.vassal.traits.basic", "converter.vassal.traits.chain",
                               "converter.vassal.traits.layers", "converter.vassal.traits.properties",
-                              "converter.vassal.traits.prototypes", "lxml", "lxml._elementpath", "lxml.etree"]
+                              "converter.vassal.traits.prototypes"]
     assert not {"converter.cli.rules", "converter.cli.scenario", "converter.cli.jobs"} & modules
+    assert not {"converter.writes", "tempfile"} & modules
 
 
 @pytest.mark.parametrize("command", ["validate", "resolve", "cases", "los", "import", "render"])

@@ -20,11 +20,10 @@ import os
 import zipfile
 import zlib
 from dataclasses import dataclass, field
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from converter.errors import ContainerError, LimitExceeded, WawkitError
 from converter.files import open_regular, read_bounded
-from converter.writes import check_target, write_atomic, write_together
 from converter.vassal.limits import DEFAULT_LIMITS, Limits, inflate_cap
 from converter.vassal.metadata import METADATA_ENTRIES, MetaData, parse_metadata
 from converter.vassal.obfuscation import VCSK, Obfuscation, deobfuscate, obfuscate
@@ -261,6 +260,18 @@ def new_container(plaintext: bytes, obfuscation: Obfuscation | str = VCSK) -> Co
     if isinstance(obfuscation, str):
         obfuscation = Obfuscation(obfuscation)
     return Container([Entry(SAVED_GAME, b"")], plaintext, obfuscation)
+
+
+#: The writers of :mod:`converter.writes`, offered here as well; loaded when first asked for,
+#: so that reading a save (``wawkit inspect``) does not load what writing needs.
+_WRITERS = ("check_target", "write_atomic", "write_together")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _WRITERS:
+        from converter import writes
+        return getattr(writes, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = ["Container", "Entry", "MODULE_BUILD_FILES", "SAVED_GAME", "check_header", "check_target",

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 from converter.errors import EncodingError, WawkitError
 from converter.vassal.commands import (AddPiece, BoardPicker, Command, EndSave, GlobalProperty, collector_paused,
                                        LogStep, Node, parse)
-from converter.vassal.container import Container, read_container, write_atomic
+from converter.vassal.container import Container, read_container
 from converter.vassal.limits import DEFAULT_LIMITS, Limits
 from converter.vassal.obfuscation import Obfuscation
 from converter.vassal.pieces import Piece, decode_piece
@@ -515,6 +515,7 @@ class SavedGame:
         with ``backup``, the replaced file is kept as ``NAME.bak`` (or the next free
         ``NAME.bak.N``). Returns {target: backup} for a backup kept.
         """
+        from converter.writes import write_atomic
         same = self.path is not None and os.path.exists(path) and os.path.samefile(path, self.path)
         return write_atomic(path, self.to_bytes(obfuscation), overwrite=overwrite, protect=self.path, backup=backup,
                             expect_sha256=self.container.sha256 if same else None)
