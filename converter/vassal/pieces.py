@@ -21,10 +21,10 @@ import re
 from typing import TYPE_CHECKING, Iterator, Mapping, Sequence, Union
 
 from converter.errors import EncodingError, PieceError
-from converter.vassal.sequence import MODERN
+from converter.vassal.sequence import MODERN, TAB
 from converter.vassal import traits as families
-from converter.vassal.traits import Trait, UnknownTrait, decode_trait, trait_class
-from converter.vassal.traits.chain import TooManyLevels, compose, split_fast, split_levels
+from converter.vassal.traits import REGISTRY, Trait, UnknownTrait, decode_trait, trait_class
+from converter.vassal.traits.chain import TooManyLevels, compose, plain_levels, split_fast, split_levels
 
 if TYPE_CHECKING:
     from converter.vassal.traits.layers import Layer
@@ -257,10 +257,29 @@ Classes = tuple[type[Trait], ...]
 
 def _split_type(type_text: str) -> Chain:
     """The chain of one type text, split as VASSAL reads it."""
-    types = split_fast(type_text)
-    if types is None:
-        types = split_levels(type_text)[0]
-    return tuple(types)
+    types = None if type_text.startswith("'") else plain_levels(type_text)
+    if types is None:  # an escaped TAB or a quoted level: the general paths
+        types = tuple(split_fast(type_text) or split_levels(type_text)[0])
+    return types
+
+
+def _classes(chain: Chain) -> Classes:
+    """The trait class of each level (``trait_class``, its registry read inline)."""
+    registry = REGISTRY
+    return tuple([registry.get(level[:level.find(";") + 1] or level) or trait_class(level) for level in chain])
+
+
+def _split_state(state_text: str, count: int) -> tuple[str | None, ...]:
+    """A state's segments for a type of ``count`` traits (``None`` for the missing ones)."""
+    if count == 1:
+        return (state_text,)
+    found: Sequence[str] | None = None
+    if state_text.count(TAB) < count and not state_text.startswith("'"):
+        found = plain_levels(state_text)
+    if found is None:  # more TABs than levels (escaped ones inside the innermost) or a quoted level
+        found = tuple(split_fast(state_text, limit=count, state=True)
+                      or split_levels(state_text, limit=count, state=True)[0])
+    return found if len(found) == count else (*found, *(None,) * (count - len(found)))
 
 
 class _ChainCache:
@@ -296,7 +315,7 @@ class _ChainCache:
         if chain is not None:
             return chain, self.classes[type_text]
         chain = _split_type(type_text)
-        classes = tuple(map(trait_class, chain))
+        classes = _classes(chain)
         size = len(type_text)
         if size <= self.max_chars // 16:
             if self.chars + size > self.max_chars:
@@ -330,20 +349,16 @@ def decode_piece(type_text: str, state_text: str | None = None, *, piece_id: str
     if not isinstance(type_text, str) or not (state_text is None or isinstance(state_text, str)):
         raise EncodingError("piece type and state must be text", piece=piece_id)
     types, classes = _CHAINS.get(type_text)
-    count = len(types)
     states: Sequence[str | None]
     if state_text is None:
-        states = (None,) * count
+        states = (None,) * len(types)
     else:
         try:
-            found = split_fast(state_text, limit=count, state=True)
-            if found is None:
-                found = split_levels(state_text, limit=count, state=True)[0]
+            # A tuple of strings (and Nones) is untracked by the garbage collector after one pass.
+            states = _split_state(state_text, len(types))
         except TooManyLevels:
-            raise EncodingError(f"state has more TAB-separated segments than the type has traits ({count})",
+            raise EncodingError(f"state has more TAB-separated segments than the type has traits ({len(types)})",
                                 piece=piece_id) from None
-        # A tuple of strings (and Nones) is untracked by the garbage collector after one pass.
-        states = tuple(found) if len(found) == count else tuple(found) + (None,) * (count - len(found))
     traits = [cls(t, s, quoting, piece_id) for cls, t, s in zip(classes, types, states)]
     piece = Piece.__new__(Piece)  # every field set here; skips __init__'s fresh-piece bookkeeping
     piece.traits, piece.quoting, piece.piece_id = traits, quoting, piece_id

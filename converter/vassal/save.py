@@ -232,8 +232,9 @@ class SavedGame:
         with collector_paused():
             for entry in self.pieces.values():
                 if entry._piece is None:
+                    type_text, state_text = entry.command.texts()
                     try:
-                        entry.piece  # noqa: B018
+                        entry._piece = decode_piece(type_text, state_text, quoting=entry.quoting, piece_id=entry.id)
                     except WawkitError:
                         continue
         return self
