@@ -13,13 +13,14 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
-from converter.errors import GeometryError, ProfileError
+from converter.errors import GeometryError, ProfileError, WawkitError
 from converter.importer import Imported, PositionReader, name_point, save_frames
-from converter.profile import FLAG_MARKERS, Profile, Selector, UnitRule, prototype_texts, seen
+from converter.profile import FLAG_MARKERS, Profile, Selector, StatusProperty, UnitRule, prototype_texts, seen
 from converter.unit_table import TableEntry, UnitTable
 from converter.vassal.container import Container, Entry
+from converter.vassal.grids.placement import PlacedBoard
 from converter.vassal.metadata import parse_metadata
 from converter.vassal.module import Module, PieceSlot
 from converter.vassal.obfuscation import VCSK, Obfuscation
@@ -31,6 +32,7 @@ from referee.events import (Event, MarkerFlipped, MarkerPlaced, MarkerRemoved, S
 from referee.diff import NoEvent
 from referee.diff import events_between as diff_events
 from referee.events import apply as apply_event
+from referee.events import STATUS_NAMES, describe
 from referee.model import Game, Status, Unit
 
 ESC = "\x1b"
@@ -49,20 +51,25 @@ def _savedata(module: Module) -> bytes:
         f"  <name>{escape(module.name)}</name>\n</data>\n").encode("utf-8")
 
 
-def empty_save(module: Module, *, key: int = 0x5A, clock_start: int = DATE_SAVED) -> SavedGame:
-    """A save of ``module`` with its maps' default boards, module global properties and no pieces.
+def empty_save(module: Module, *, key: int = 0x5A, clock_start: int = DATE_SAVED,
+               layouts: Mapping[str, Sequence[PlacedBoard]] | None = None) -> SavedGame:
+    """A save of ``module`` with its maps' default boards (or the ``layouts`` given, by map
+    id: those of the save a scenario came from), module global properties and no pieces.
 
     The obfuscation key and the piece-id clock are fixed so that the same position
     always gives the same file.
     """
+    chosen: dict[str, Sequence[PlacedBoard]] = {m.id: m.default_layout for m in module.maps if m.default_layout}
+    for map_id, layout in (layouts or {}).items():
+        known = next((m.id for m in module.maps if map_id in (m.id, m.name)), map_id)
+        chosen[known] = layout
     restores = []
-    for map_def in module.maps:
-        if map_def.default_layout:
-            boards = []
-            for placed in map_def.default_layout:
-                name = join([placed.name, "rev"], "/") if placed.reversed else placed.name
-                boards += [name, str(placed.column), str(placed.row)]
-            restores.append(f"{map_def.id}BoardPicker\t" + "\t".join(boards))
+    for map_id, layout in chosen.items():
+        boards = []
+        for placed in layout:
+            name = join([placed.name, "rev"], "/") if placed.reversed else placed.name
+            boards += [name, str(placed.column), str(placed.row)]
+        restores.append(f"{map_id}BoardPicker\t" + "\t".join(boards))
     for prop in module.global_properties:
         if prop.container == "Module":
             restores.append("GlobalProperty\t" + join(["", prop.name, prop.initial_value, "Module"], ";"))
@@ -75,7 +82,21 @@ def empty_save(module: Module, *, key: int = 0x5A, clock_start: int = DATE_SAVED
     return SavedGame(container, clock=lambda: next(counter))
 
 
+def placed_texts(module: Module, slot: PieceSlot) -> tuple[str, str | None]:
+    """A PieceSlot's piece as VASSAL places it from the palette: its prototypes expanded (a
+    reduced side or status Layer a prototype defines is then on the piece itself)."""
+    if not slot.piece().prototypes():
+        return slot.type_text, slot.state_text
+    piece = slot.piece().expand(prototype_texts(module))        # with the prototypes' Marker values
+    return piece.type_text(), piece.state_text()
+
+
 # -- events onto a save ----------------------------------------------------------------------
+
+class ResultNotWritable(ProfileError):
+    """A result of the referee that the profile has no way to show in a save (no marker piece,
+    Layer level or property for a status; no reduced side)."""
+
 
 class _Writer:
     """Applies referee events to a save through a profile, keeping ``imported`` in step."""
@@ -99,8 +120,8 @@ class _Writer:
         for slot in self.module.piece_slots:
             if selector.base.matches(seen(slot.piece(), self.prototypes)):
                 return slot
-        raise ProfileError(f"{selector.path}: no PieceSlot of the module matches the {what} marker",
-                           file=self.profile.file)
+        raise ProfileError(f"{selector.path} names the {what} marker, but no PieceSlot of the module is such a "
+                           "piece to copy", file=self.profile.file)
 
     def unit_piece(self, key: str) -> str:
         try:
@@ -113,37 +134,68 @@ class _Writer:
 
     def add_marker(self, selector: Selector, what: str, map_name: str | None, x: int, y: int,
                    join: str | None, index: int | None) -> str:
-        slot = self.slot_for(selector, what)
-        piece_id = self.save.add_piece(slot.type_text, map_name, x, y, state_text=slot.state_text, join=join,
-                                       index=index)
+        type_text, state_text = placed_texts(self.module, self.slot_for(selector, what))
+        piece_id = self.save.add_piece(type_text, map_name, x, y, state_text=state_text, join=join, index=index)
         if selector.layer is not None and selector.level is not None:
             self.save.set_layer(piece_id, selector.layer, selector.level)
         self._placed(piece_id)
         return piece_id
 
+    def _shown_by(self, key: str, name: str) -> tuple[str, Any] | None:
+        """How the profile shows status ``name`` on unit ``key``: a Layer level of its piece, a
+        property value of its piece, or a marker piece; None when nothing does."""
+        rule = self._rule(key)
+        if name in rule.status_layers:
+            return "layer", rule.status_layers[name]
+        if name in rule.status_properties:
+            return "property", rule.status_properties[name]
+        if name in self.profile.unit_markers:
+            return "marker", self.profile.unit_markers[name]
+        return None
+
     def add_unit_marker(self, key: str, name: str) -> None:
-        """The unit's status layer set, or a marker piece copied from its PieceSlot right above the unit."""
-        layers = self._rule(key).status_layers
-        if name in layers:
-            self.save.set_layer(self.unit_piece(key), *layers[name])
-            return
-        selector = self.profile.unit_markers.get(name)
-        if selector is None:
-            raise ProfileError(f"unit_markers: the profile names no piece for {name!r}", file=self.profile.file)
+        """Show a status on a unit: its Layer level, its property value, or a marker piece copied
+        from its PieceSlot right above the unit."""
+        shown = self._shown_by(key, name)
         unit_id = self.unit_piece(key)
+        if shown is None:
+            rule = self._rule(key)
+            shown_as = STATUS_NAMES.get(name, name) if not name.startswith("ammo:") else f"ammo {name[5:]}"
+            raise ProfileError(f"nothing in the profile shows {shown_as}: no marker piece (unit_markers.{name}), "
+                               f"Layer level (units[{rule.index}].status_layers) or Dynamic Property "
+                               f"(units[{rule.index}].status_properties)", file=self.profile.file)
+        how, what = shown
+        if how == "layer":
+            self.save.set_layer(unit_id, *what)
+            return
+        if how == "property":
+            self._set_status_property(unit_id, what, on=True)
+            return
         map_name, x, y = self.save.position(unit_id)
         stack = self.save.stack_of(unit_id)
         index = self.save.stacks[stack].index(unit_id) + 1 if stack is not None else None
-        marker_id = self.add_marker(selector, name, map_name, x, y, unit_id, index)
+        marker_id = self.add_marker(what, name, map_name, x, y, unit_id, index)
         self.unit_markers.setdefault(key, []).append((name, marker_id))
 
+    def _set_status_property(self, unit_id: str, shown: StatusProperty, on: bool) -> None:
+        try:
+            self.save.set_property(unit_id, shown.property, shown.value if on else shown.off)
+        except WawkitError:
+            raise ProfileError(f"the piece has no Marker or Dynamic Property {shown.property!r} to show the status",
+                               file=self.profile.file, piece=unit_id) from None
+
     def remove_unit_marker(self, key: str, name: str) -> None:
-        layers = self._rule(key).status_layers
-        if name in layers:
-            layer_name, level = layers[name]
-            layer = self.save.piece(self.unit_piece(key)).layer(layer_name)
+        shown = self._shown_by(key, name)
+        unit_id = self.unit_piece(key)
+        if shown is not None and shown[0] == "layer":
+            layer_name, level = shown[1]
+            layer = self.save.piece(unit_id).layer(layer_name)
             if layer is not None and layer.active and layer.current_level == level:
-                self.save.set_layer(self.unit_piece(key), layer_name, -level)
+                self.save.set_layer(unit_id, layer_name, -level)
+            return
+        if shown is not None and shown[0] == "property":
+            if self.save.piece(unit_id).properties().get(shown[1].property) == shown[1].value:
+                self._set_status_property(unit_id, shown[1], on=False)
             return
         for entry in [e for e in self.unit_markers.get(key, []) if e[0] == name]:
             self.save.remove_piece(entry[1])
@@ -206,6 +258,20 @@ class _Writer:
         rule.reduced.show(entry.piece, strength == "reduced")
         entry.commit()
 
+    def set_values(self, key: str, unit: Unit, rule: UnitRule) -> None:
+        """Side, nation and formation that the profile reads from a property of the piece,
+        written into that property (a new piece from the palette shows the palette's values)."""
+        unit_id = self.unit_piece(key)
+        props = self.save.piece(unit_id).properties()
+        for name in ("side", "nation", "formation"):
+            read, wanted = getattr(rule, name), getattr(unit, name)
+            if read is None or "property" not in read.raw or wanted is None or read.raw["property"] not in props:
+                continue
+            mapping = read.raw.get("map") or {}
+            value = next((raw for raw, shown in mapping.items() if shown == wanted), wanted)
+            if props[read.raw["property"]] != value:
+                self.save.set_property(unit_id, read.raw["property"], value)
+
     def _rule(self, key: str) -> UnitRule:
         piece = self.save.piece(self.unit_piece(key))
         rule = self.profile.unit_rule(seen(piece, self.prototypes))
@@ -216,6 +282,18 @@ class _Writer:
 
     # -- events ----------------------------------------------------------------------
     def apply(self, event: Event) -> None:
+        """Write one event; an event the profile cannot show is a :class:`ResultNotWritable`
+        naming the result ("T-64 is Disrupted") and why."""
+        before = self.game
+        try:
+            self._apply(event)
+        except ResultNotWritable:
+            raise
+        except ProfileError as error:
+            raise ResultNotWritable(f"cannot write {describe(event, before)!r} into the save: {error.message}",
+                                    file=error.file, piece=error.piece) from None
+
+    def _apply(self, event: Event) -> None:
         before = self.game
         self.game = apply_event(self.game, event)
         if isinstance(event, (MarkerPlaced, MarkerRemoved, MarkerFlipped)):
@@ -283,17 +361,16 @@ class _Writer:
 
     def status_event(self, key: str, field_name: str, value: Any, old: Status) -> None:
         if field_name == "ammo":
+            rule = self._rule(key)
             held = [name for name, _ in self.unit_markers.get(key, [])]
-            layered = [name for name in self._rule(key).status_layers if name.startswith("ammo:")]
-            for name in held + layered:
+            for name in [*held, *rule.status_layers, *rule.status_properties]:
                 if name.startswith("ammo:"):
                     self.remove_unit_marker(key, name)
             if value != "none":
                 self.add_unit_marker(key, f"ammo:{value}")
             return
-        known = field_name in self.profile.unit_markers or field_name in self._rule(key).status_layers
-        if field_name not in FLAG_MARKERS or not known:
-            raise ProfileError(f"unit_markers: the profile has no marker for status {field_name!r}",
+        if field_name not in FLAG_MARKERS:
+            raise ProfileError(f"a save shows no status {field_name!r}: no marker of the profile stands for it",
                                file=self.profile.file, piece=self.unit_piece(key))
         if bool(value) and not getattr(old, field_name):
             self.add_unit_marker(key, field_name)
@@ -304,7 +381,8 @@ class _Writer:
         names = [event.marker] if not isinstance(event, MarkerFlipped) else [event.old, event.new]
         for name in names:
             if name not in self.profile.hex_markers:
-                raise ProfileError(f"hex_markers: the profile names no piece for {name!r}", file=self.profile.file)
+                raise ProfileError(f"the profile names no piece for the {name} marker (hex_markers.{name})",
+                                   file=self.profile.file)
         if isinstance(event, MarkerFlipped) and self._flip_in_place(event):
             return
         if isinstance(event, (MarkerRemoved, MarkerFlipped)):
@@ -413,6 +491,7 @@ class _Palette:
 
 def export_game(game: Game, module: Module, profile: Profile, table: UnitTable, *,
                 positions: Mapping[str, tuple[str | None, int, int]] | None = None,
+                layouts: Mapping[str, Sequence[PlacedBoard]] | None = None,
                 notes: list[str] | None = None) -> tuple[SavedGame, dict[str, str]]:
     """A new save of ``module`` showing ``game``; returns it and the piece id of each unit.
 
@@ -422,12 +501,13 @@ def export_game(game: Game, module: Module, profile: Profile, table: UnitTable, 
     map goes to its hex; a unit in a place goes back where the save it was imported from
     had it (``positions``) while it is still in that place -- a place the profile does not
     know (a display, a map of another module version) included, each noted in ``notes`` --
-    else to its holding map or the box of that name on the main map.
+    else to its holding map or the box of that name on the main map. ``layouts`` lays the
+    maps' boards out as the save the scenario came from did (positions are in its frame).
     """
     positions = positions or {}
     reader = PositionReader(module, profile, table)
     kept: dict[str, list[str]] = {}
-    save = empty_save(module)
+    save = empty_save(module, layouts=layouts)
     if profile.turn_property is not None and game.turn is not None:
         save.set_global_property(profile.turn_property, str(game.turn))
     for side, prop in profile.missions_properties.items():
@@ -442,10 +522,12 @@ def export_game(game: Game, module: Module, profile: Profile, table: UnitTable, 
     for key in order:     # ids rise in key order; stacking follows in a second pass
         unit = game.units[key]
         slot, rule = palette.slot_of(unit, entries[key])
-        created[key] = save.add_piece(slot.type_text, None, 0, 0, state_text=slot.state_text)
+        type_text, state_text = placed_texts(module, slot)
+        created[key] = save.add_piece(type_text, None, 0, 0, state_text=state_text)
         writer.pieces[key] = created[key]
         if unit.strength is not None and rule.reduced is not None:
             writer.set_strength(key, unit.strength)
+        writer.set_values(key, unit, rule)
     for key in placed_order:
         unit = game.units[key]
         if unit.on_map:
@@ -480,7 +562,7 @@ def _place_of(writer: _Writer, reader: PositionReader, unit: Unit, recorded: tup
     """Where a unit that is not in a hex goes in a new save (see :func:`export_game`); a unit
     kept in a place the profile does not know is added to ``kept`` (place -> unit keys)."""
     if recorded is not None and recorded[0] is not None:
-        location, _ = reader.location(reader.place(recorded, {}))
+        location, _ = reader.location(reader.place(recorded, writer.frames))
         if location == unit.location:
             if writer.map_for(unit.location) is None and recorded[0] != writer.profile.main_map:
                 kept.setdefault(unit.location, []).append(unit.key)
@@ -512,4 +594,4 @@ def events_between(before: Game, after: Game) -> list[Event]:
         raise ProfileError(f"{error} a save can show") from None
 
 
-__all__ = ["DATE_SAVED", "apply_events", "as_saved", "empty_save", "events_between", "export_game"]
+__all__ = ["DATE_SAVED", "ResultNotWritable", "apply_events", "as_saved", "empty_save", "events_between", "export_game"]

@@ -12,15 +12,18 @@ the unit's own piece: a Layer level (``status_layers``) or a Marker or Dynamic P
 value (``status_properties``).
 
 Only a unit in a cell of the main map's hex (or square) grid is *on the map* with a hex.
+A map whose board layout the module cannot place (a board of another module version the
+profile has no ``board_aliases`` for; a board of unknown size before another) names no
+hex: its pieces are in a place, the map, and ``Imported.unplaced`` says why.
 A unit in a holding box drawn on the map (a zone or region named for itself), on a
 holding map, or on a map the module lacks is in a *place*: its ``location`` names it and
 it has no hex, so no rule of the board applies to it. Each unit's position in the save is
 kept (``Imported.positions``), so that a new save can put it back where it was.
 
 Pieces the profile does not recognise -- a unit whose table key the unit table lacks
-(a counter of another module version) included -- are reported in
-``Imported.unrecognised``, never silently dropped; a piece the profile claims but cannot
-read (a rule that gives no key, a reduced layer the piece lacks) is a
+(a counter of another module version), or that gives no key, included -- are reported
+in ``Imported.unrecognised``, never silently dropped; a piece the profile claims but
+cannot read (a reduced or status layer the piece lacks) is a
 :class:`~converter.errors.ProfileError` naming the profile path and the piece id.
 
 :class:`PositionReader` reads the module, profile, unit table and terrain once for many
@@ -82,7 +85,11 @@ class Imported:
     hex_markers: dict[str, list[tuple[str, str]]]   # hex -> [(marker name, piece id)]
     unrecognised: list[Unrecognised] = field(default_factory=list)
     positions: dict[str, Position] = field(default_factory=dict)
-    """Unit key -> (map, x, y) in the module's board frame (an aliased board's shift applied)."""
+    """Unit key -> (map, x, y) of its piece, in the save's own board layout (``layouts``)."""
+    layouts: dict[str, tuple[PlacedBoard, ...]] = field(default_factory=dict)
+    """The save's board layout of each map (its BoardPicker commands), by map id."""
+    unplaced: dict[str, str] = field(default_factory=dict)
+    """Maps whose board layout the module cannot place, and why: their pieces are in places."""
 
     def piece_of(self, unit_key: str) -> str:
         try:
@@ -308,6 +315,7 @@ class PositionReader:
         self._geometries: dict[tuple[str, Frame], MapGeometry] = {}
         self._places: dict[tuple[str, int, int, Frame], Place] = {}
         self._boards: dict[Frame, dict[str, HexState]] = {}
+        self._unplaced: dict[tuple[str, Frame], str] = {}
 
     # -- pieces ------------------------------------------------------------------------------
     def piece(self, texts: Texts, piece_id: str) -> Piece:
@@ -337,8 +345,8 @@ class PositionReader:
                 continue
             key = rule.type.read(piece, rule)
             if key is None:
-                raise ProfileError(f"{rule.type.path}: the piece gives no unit-table key", file=self.profile.file,
-                                   piece=piece_id)
+                refused = refused or f"{rule.type.path}: the piece gives no unit-table key"
+                continue
             entry = self.table.get(key)
             if entry is None:
                 refused = refused or (f"unit-table key {key!r} of {piece.name!r} is not in the unit table "
@@ -399,12 +407,20 @@ class PositionReader:
                 found = Place(map_name)
             else:
                 try:
-                    found = place_of(self.geometry(map_name, frame), x + frame.dx, y + frame.dy)
-                except GeometryError as error:
-                    raise _frame_error(self.module, map_name, error) from None
-                found = replace(found, map=map_name)
+                    found = replace(place_of(self.geometry(map_name, frame), x + frame.dx, y + frame.dy), map=map_name)
+                except (GeometryError, ProfileError) as error:
+                    # A layout the module cannot place (a board of another version, a board of unknown
+                    # size before another): the point has no name; its pieces are in a place, the map.
+                    problem = error if isinstance(error, ProfileError) else _frame_error(self.module, map_name, error)
+                    self._unplaced.setdefault((map_name, frame), problem.message)
+                    found = Place(map_name)
             self._places[key] = found
         return found
+
+    def unplaced(self, frames: dict[str, Frame]) -> dict[str, str]:
+        """Maps of a position whose board layout the module cannot place, and why."""
+        return {map_name: why for (map_name, frame), why in self._unplaced.items()
+                if frames.get(map_name, Frame(None)) == frame}
 
     def location(self, place: Place) -> tuple[str, str | None]:
         """A unit's ``location`` and ``hex`` at a place: on the map only in a cell of the main map."""
@@ -423,7 +439,11 @@ class PositionReader:
         map_name = self.terrain.map or self.profile.main_map
         frame = frames.get(map_name, Frame(None))
         if frame not in self._boards:
-            self.geometry(map_name, frame)      # a layout the module cannot place is named as such
+            try:
+                self.geometry(map_name, frame)
+            except ProfileError as error:         # a layout the module cannot place: no terrain there
+                self._unplaced.setdefault((map_name, frame), error.message)
+                return {}
             cells = list(board_hexes(self.module, map_name, self.terrain.board, frame.layout))
             self._boards[frame] = hex_states(self.terrain, cells)
         return dict(self._boards[frame])
@@ -431,7 +451,8 @@ class PositionReader:
     # -- whole positions -------------------------------------------------------------------------
     def read(self, save: SavedGame) -> Imported:
         """Read ``save`` into a Game; see the module docstring for the rules."""
-        state = _State(self, SaveSource(save), save_frames(save, self.profile))
+        state = _State(self, SaveSource(save), save_frames(save, self.profile),
+                       {k: tuple(v) for k, v in save.board_layouts().items()})
         state.refresh(set(state.source.ids()))
         return state.imported(turn=self.turn(save), missions=self.missions(save))
 
@@ -457,14 +478,17 @@ class PositionReader:
 class _State:
     """The units, markers and hexes of one position, kept up to date piece by piece."""
 
-    def __init__(self, reader: PositionReader, source: PieceSource, frames: dict[str, Frame]) -> None:
+    def __init__(self, reader: PositionReader, source: PieceSource, frames: dict[str, Frame],
+                 layouts: dict[str, tuple[PlacedBoard, ...]] | None = None) -> None:
         self.reader, self.source, self.frames = reader, source, frames
+        self.layouts = layouts or {}
         self.profile = reader.profile
         self.kinds: dict[str, Kind] = {}
         self.key_of: dict[str, str] = {}                 # piece id -> unit key (kept while the piece lives)
         self.piece_of: dict[str, str] = {}               # unit key -> piece id, for the units there are now
         self.facts_of: dict[str, UnitFacts] = {}         # unit piece -> what it says of itself
         self.counts: dict[str, int] = {}                 # table key -> counters numbered so far
+        self.keys_taken: set[str] = set()
         self.units: dict[str, Unit] = {}
         self.positions: dict[str, Position] = {}
         self.markers: dict[str, tuple[str, str | None]] = {}       # marker piece -> (name, owner piece)
@@ -538,14 +562,14 @@ class _State:
             return
         assert kind.entry is not None
         base = kind.entry.key
-        taken = set(self.key_of.values())
         count = self.counts.get(base, 0) + 1
         key = base if count == 1 else f"{base}-{count}"
-        while key in taken:
+        while key in self.keys_taken:
             count += 1
             key = f"{base}-{count}"
         self.counts[base] = count
         self.key_of[pid] = key
+        self.keys_taken.add(key)
 
     def _report(self, pid: str, texts: Texts, reason: str) -> None:
         place = self.reader.place(self.source.position(pid), self.frames)
@@ -607,8 +631,7 @@ class _State:
         raw = self.source.position(pid)
         place = self.reader.place(raw, self.frames)
         location, hex_name = self.reader.location(place)
-        frame = self.frames.get(raw[0] or "", Frame(None))
-        self.positions[key] = (raw[0], raw[1] + frame.dx, raw[2] + frame.dy)
+        self.positions[key] = raw
         self.piece_of[key] = pid
         self._set_unit(key, Unit(key=key, type=facts.type, side=facts.side, nation=facts.nation,
                                  formation=facts.formation, hex=hex_name, strength=facts.strength,
@@ -655,7 +678,7 @@ class _State:
         unrecognised = [self.unknown[pid] for pid in sorted(self.unknown, key=_id_order)]
         positions = {key: self.positions[key] for key in sorted(self.units) if key in self.positions}
         return Imported(self.game(turn, missions), pieces, table_keys, unit_markers, hex_markers, unrecognised,
-                        positions)
+                        positions, self.layouts, self.reader.unplaced(self.frames))
 
 
 def _status_field(name: str) -> tuple[str, Any]:
@@ -678,10 +701,7 @@ def _own_statuses(profile: Profile, piece_id: str, piece: Piece, rule: UnitRule)
     if rule.status_properties:
         props = piece.properties()
         for name, shown in rule.status_properties.items():
-            if shown.property not in props:
-                raise ProfileError(f"units[{rule.index}].status_properties.{name}: the piece has no property "
-                                   f"{shown.property!r}", file=profile.file, piece=piece_id)
-            if props[shown.property] == shown.value:
+            if props.get(shown.property) == shown.value:      # a piece without the property does not show it
                 field_name, value = _status_field(name)
                 found[field_name] = value
     return found

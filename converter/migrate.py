@@ -44,6 +44,8 @@ class Migration:
     unmatched: list[tuple[str, str, str]] = field(default_factory=list)   # id, name, why
     module_from: str = ""
     module_to: str = ""
+    refused: str | None = None
+    """Why the migrated save was not written (too few pieces matched), or None."""
 
     @property
     def matched(self) -> int:
@@ -58,13 +60,16 @@ class Migration:
                  f"{len(self.by_gpid)} matched by gpid, {len(self.by_name)} by name "
                  f"({len(self.unchanged)} already identical), {len(self.unmatched)} not matched"]
         lines += [f"  not matched: {pid} {name!r}: {why}" for pid, name, why in self.unmatched]
+        if self.refused:
+            lines.append(f"REFUSED: {self.refused}")
         return "\n".join(lines)
 
     def to_dict(self) -> dict[str, Any]:
         return {"from": self.module_from, "to": self.module_to, "pieces": self.total,
                 "matched_by_gpid": len(self.by_gpid), "matched_by_name": len(self.by_name),
                 "unchanged": len(self.unchanged),
-                "unmatched": [{"piece": p, "name": n, "why": w} for p, n, w in self.unmatched]}
+                "unmatched": [{"piece": p, "name": n, "why": w} for p, n, w in self.unmatched],
+                "written": self.refused is None, "refused": self.refused}
 
 
 def _name(trait: Any) -> str:
@@ -176,17 +181,31 @@ def _rename_module(save: SavedGame, module: Module) -> None:
         entry.data = text.encode("utf-8", "surrogateescape")
 
 
+#: Below this share of pieces matched by a PieceSlot, ``migrate`` writes nothing unless asked:
+#: a save that few pieces of match is most likely a save of another module.
+MIN_MATCHED = 0.5
+
+
 def migrate_file(source: str | os.PathLike[str], module_path: str | os.PathLike[str],
-                 output: str | os.PathLike[str], *, overwrite: bool = False) -> Migration:
-    """Read, migrate and write atomically; ``overwrite`` replaces an older output, never the input."""
+                 output: str | os.PathLike[str], *, overwrite: bool = False, min_matched: float = MIN_MATCHED,
+                 allow_unmatched: bool = False) -> Migration:
+    """Read, migrate and write atomically; ``overwrite`` replaces an older output, never the input.
+
+    When fewer than ``min_matched`` of the pieces match a PieceSlot of the new module, nothing is
+    written (``Migration.refused`` says why) unless ``allow_unmatched``."""
     if Path(output).resolve() == Path(source).resolve():
         raise ContainerError("is the save being migrated; write the migrated save to another file", file=str(output))
     check_target(output, overwrite=overwrite)
     save = SavedGame.read(source)
     module = Module.read(module_path)
     report = migrate(save, module)
+    if report.total and report.matched / report.total < min_matched and not allow_unmatched:
+        report.refused = (f"only {report.matched} of {report.total} pieces ({report.matched / report.total:.0%}) match "
+                          f"a PieceSlot of {module.name!r}, fewer than {min_matched:.0%}: is it the save's module? "
+                          f"Nothing was written (--allow-unmatched writes it anyway)")
+        return report
     save.write(output, overwrite=overwrite)
     return report
 
 
-__all__ = ["Migration", "MigrateError", "migrate", "migrate_file", "carry_state", "migrated_piece"]
+__all__ = ["MIN_MATCHED", "Migration", "MigrateError", "migrate", "migrate_file", "carry_state", "migrated_piece"]

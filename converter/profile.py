@@ -16,11 +16,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from converter.errors import ProfileError
+from converter.errors import ProfileError, WawkitError
 from converter.schema import load_document, validate
 from converter.vassal.module import Module
-from converter.vassal.pieces import Piece, PrototypeText
+from converter.vassal.pieces import Piece, PrototypeText, decode_piece
 from converter.vassal.traits.layers import Layer
+from converter.vassal.traits.properties import Marker
 
 #: Unit status fields a marker piece can stand for (boolean fields of referee.model.Status).
 FLAG_MARKERS = ("disrupted", "ops_complete", "out_of_command", "moving", "fired", "wounded")
@@ -29,28 +30,80 @@ FLAG_MARKERS = ("disrupted", "ops_complete", "out_of_command", "moving", "fired"
 class SeenPiece(Piece):
     """A piece as a profile reads it: expanded through the module's prototypes, so that
     properties, layers and images a prototype defines are seen (a palette piece names its
-    prototypes; VASSAL expands them only when it places the piece), while
-    :meth:`prototypes` still names the prototypes the piece uses (``match.prototype``)."""
+    prototypes; VASSAL expands them when it places the piece), while :meth:`prototypes`
+    still names the prototypes the piece uses (``match.prototype``) -- for a piece VASSAL
+    saved, the prototypes whose traits it carries."""
 
     __slots__ = ("uses",)
 
-    def __init__(self, piece: Piece, prototypes: Mapping[str, PrototypeText]) -> None:
-        expanded = piece.expand(prototypes)
+    def __init__(self, piece: Piece, prototypes: Mapping[str, PrototypeText], uses: list[str] | None = None) -> None:
+        expanded = piece.expand(prototypes) if piece.prototypes() else piece
         super().__init__(expanded.traits, quoting=expanded.quoting, piece_id=expanded.piece_id)
-        self.uses = piece.prototypes()
+        self.uses = piece.prototypes() if uses is None else uses
 
     def prototypes(self) -> list[str]:
         return list(self.uses)
 
 
-def prototype_texts(module: Module) -> dict[str, PrototypeText]:
-    """The module's prototypes as (type, state): a prototype's Marker values live in its state."""
-    return {name: (definition.type_text, definition.state_text) for name, definition in module.prototypes.items()}
+class Prototypes(dict):  # type: ignore[type-arg]
+    """A module's prototypes as (type, state) by name (a prototype's Marker values live in its
+    state), and the trait types each one expands to, to tell which prototypes a piece that VASSAL
+    saved was made from: a saved piece carries its prototypes' traits, not their names."""
+
+    def __init__(self, texts: Mapping[str, PrototypeText]) -> None:
+        super().__init__(texts)
+        self._signatures: dict[str, tuple[str, ...]] | None = None
+
+    @property
+    def signatures(self) -> dict[str, tuple[str, ...]]:
+        """Prototype name -> the traits it expands to (outermost first): their type texts, and a
+        Marker's values too (fixed in play: two prototypes may differ only by a Marker's value)."""
+        if self._signatures is None:
+            found = {}
+            for name, text in self.items():
+                type_text, state_text = text if isinstance(text, tuple) else (text, None)
+                try:
+                    piece = decode_piece(type_text, state_text).expand(self)
+                except WawkitError:
+                    continue
+                traits = tuple(_signature(t) for t in piece.decorators)
+                if traits:
+                    found[name] = traits
+            self._signatures = found
+        return self._signatures
+
+    def carried_by(self, piece: Piece) -> list[str]:
+        """The prototypes whose traits a piece carries, in a row, as VASSAL expands them."""
+        if not self:
+            return []
+        types = [_signature(t) for t in piece.decorators]
+        joined = "\x00".join(types)
+        return [name for name, traits in self.signatures.items()
+                if len(traits) <= len(types) and "\x00".join(traits) in joined and _contiguous(types, traits)]
+
+
+def _signature(trait: Any) -> str:
+    return trait.type_text() + ("\x01" + (trait.state_text() or "") if isinstance(trait, Marker) else "")
+
+
+def _contiguous(types: list[str], traits: tuple[str, ...]) -> bool:
+    width = len(traits)
+    return any(tuple(types[i:i + width]) == traits for i in range(len(types) - width + 1))
+
+
+def prototype_texts(module: Module) -> Prototypes:
+    """The module's prototypes as (type, state), knowing the traits each expands to."""
+    return Prototypes({name: (definition.type_text, definition.state_text)
+                       for name, definition in module.prototypes.items()})
 
 
 def seen(piece: Piece, prototypes: Mapping[str, PrototypeText]) -> Piece:
-    """``piece`` as profiles read it: a :class:`SeenPiece` when it uses prototypes, else itself."""
-    return SeenPiece(piece, prototypes) if piece.prototypes() else piece
+    """``piece`` as profiles read it: expanded through its prototypes (a :class:`SeenPiece`), or,
+    a piece VASSAL saved with its prototypes expanded, knowing which ones it carries."""
+    if piece.prototypes():
+        return SeenPiece(piece, prototypes)
+    carried = prototypes.carried_by(piece) if isinstance(prototypes, Prototypes) else []
+    return SeenPiece(piece, prototypes, carried) if carried else piece
 
 
 def _regex(pattern: str, path: str, file: str | None) -> re.Pattern[str]:
@@ -186,10 +239,11 @@ class ReducedSide:
         return layer.active and bool(self.image.search(layer.image)) if self.image is not None else False
 
     def show(self, piece: Piece, reduced: bool) -> None:
-        """Turn the piece to its reduced (or full) side; the full side is level 1, or the layer switched off."""
+        """Turn the piece to its reduced (or full) side; the full side is level 1, or the layer
+        switched off when level 1 is the reduced side (a one-level Flip layer)."""
         layer = self._layer(piece)
         if self.layer is not None:
-            layer.set_level(self.level if reduced else 1)
+            layer.set_level(self.level if reduced else (-1 if self.level == 1 else 1))
             return
         assert self.image is not None
         index = next(i for i, image in enumerate(layer.images) if self.image.search(image)) + 1
@@ -370,5 +424,5 @@ def read_profile(path: str | os.PathLike[str]) -> Profile:
     return Profile.from_document(load_document(path, "profile"), file=str(path))
 
 
-__all__ = ["DEFAULT_RULES", "FLAG_MARKERS", "Profile", "Rules", "StatusProperty", "ReducedSide", "SeenPiece", "Selector", "UnitRule", "ValueRule", "image_match",
+__all__ = ["DEFAULT_RULES", "FLAG_MARKERS", "Profile", "Prototypes", "Rules", "StatusProperty", "ReducedSide", "SeenPiece", "Selector", "UnitRule", "ValueRule", "image_match",
            "prototype_texts", "read_profile", "seen"]

@@ -21,6 +21,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from converter.actions_text import resolve_actor, resolve_target
 from converter.audit import AuditRecord
+from converter.drawn_board import draw_board
 from converter.errors import GeometryError, WawkitError
 from converter.files import head
 from converter.resolve import read_position, ruleset_named
@@ -43,6 +44,8 @@ RESULT_COLOUR = (210, 20, 20)
 RESULT_TEXT = {"disrupted": "DISRUPTED", "reduced": "REDUCED", "disrupted_and_reduced": "DISRUPTED + REDUCED",
                "eliminated": "ELIMINATED", "none": "NO EFFECT"}
 COUNTER = 54
+#: On a board drawn from the module's grid, cells are drawn at least this many pixels across.
+DRAWN_CELL = 96
 #: How far each counter of a stack lies right of and below the one under it.
 STACK_STEP = 14
 _NAME = re.compile(r"^([A-Za-z]+)(\d+)$")
@@ -85,6 +88,12 @@ class Scene:
     sights: list[Sight] = field(default_factory=list)
     results: dict[str, str] = field(default_factory=dict)
     title: str = ""
+    boxes: list[tuple[str, list[Point]]] = field(default_factory=list)
+    """Holding boxes drawn on a board (zones named for themselves), when the board is drawn."""
+    outlines: list[tuple[str, list[Point]]] = field(default_factory=list)
+    """Board outlines, when the board is drawn from the module's geometry."""
+    note: str = ""
+    """Said under the title: how the board was drawn."""
     notes: list[str] = field(default_factory=list)
     """What could not be drawn (a board image that cannot be read), for the command to say."""
 
@@ -111,17 +120,24 @@ def side_index(game: Game) -> Callable[[Unit], int]:
     return lambda unit: sides.index(unit.side) % len(SIDE_COLOURS) if unit.side in sides else 2
 
 
-def counters(game: Game, centre: Callable[[str], Point]) -> list[Counter]:
-    """The units on the map as counters; stacked units fan out a little."""
+def counters(game: Game, centre: Callable[[str], Point],
+             placed: Mapping[str, Point] | None = None) -> list[Counter]:
+    """The units on the map as counters, and those of ``placed`` (units in a box drawn on the
+    map, at their point); stacked units fan out a little."""
     side = side_index(game)
     drawn: list[Counter] = []
-    seen: dict[str, int] = {}
-    for unit in sorted(game.units.values(), key=lambda u: (u.hex or "", u.stack_order or 99, u.key)):
-        if not unit.on_map or unit.hex is None:
+    seen: dict[Any, int] = {}
+    placed = placed or {}
+    for unit in sorted(game.units.values(), key=lambda u: (u.hex or u.location, u.stack_order or 99, u.key)):
+        if unit.on_map and unit.hex is not None:
+            spot: Any = unit.hex
+            x, y = centre(unit.hex)
+        elif unit.key in placed:
+            x, y = spot = placed[unit.key]
+        else:
             continue
-        x, y = centre(unit.hex)
-        offset = seen.get(unit.hex, 0)
-        seen[unit.hex] = offset + 1
+        offset = seen.get(spot, 0)
+        seen[spot] = offset + 1
         drawn.append(Counter(unit.key, unit.name, (x + STACK_STEP * offset, y + STACK_STEP * offset), side(unit),
                              _tags(unit),
                              unit.strength == "reduced"))
@@ -130,61 +146,252 @@ def counters(game: Game, centre: Callable[[str], Point]) -> list[Counter]:
 
 # -- drawing -------------------------------------------------------------------------------
 
-def draw(scene: Scene) -> Image.Image:
-    """The scene as an RGB image."""
-    image = Image.new("RGB", scene.size, (244, 240, 226))
-    if scene.background is not None:
-        image.paste(scene.background.convert("RGB"), (0, 0))
-    pen = ImageDraw.Draw(image)
-    for name, corners, terrain in scene.hexes:
-        pen.polygon(corners, fill=TERRAIN_FILL.get(terrain or "clear", (226, 222, 186)), outline=(90, 90, 90))
-        cx = sum(p[0] for p in corners) / len(corners)
-        top = min(p[1] for p in corners)
-        pen.text((cx, top + 8), name, fill=(40, 40, 40), font=_font(10), anchor="mm")
-    for sight in scene.sights:
-        _draw_sight(pen, sight)
-    spots = [c.at for c in scene.counters]
+Box = tuple[float, float, float, float]
+TAG_FONT, NAME_FONT, STRIP_FONT = 9, 12, 9
+#: Ink of hex and box names, and of board outlines, on a board drawn from the module's grid.
+GRID_INK, BOX_FILL = (90, 90, 90), (236, 232, 214)
+
+
+def _measure() -> ImageDraw.ImageDraw:
+    return ImageDraw.Draw(Image.new("RGB", (1, 1)))
+
+
+def _overlaps(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _inside(box: Box, size: tuple[int, int]) -> bool:
+    return box[0] >= 0 and box[1] >= 0 and box[2] <= size[0] and box[3] <= size[1]
+
+
+def _clamped(box: Box, size: tuple[int, int], margin: float = 2) -> Box:
+    """``box`` moved (not shrunk) to lie inside the picture, as far as it fits."""
+    width, height = box[2] - box[0], box[3] - box[1]
+    left = min(max(box[0], margin), max(margin, size[0] - margin - width))
+    top = min(max(box[1], margin), max(margin, size[1] - margin - height))
+    return (left, top, left + width, top + height)
+
+
+@dataclass
+class Layout:
+    """Where each piece of text goes, decided before drawing so that none hides another:
+    the name of each counter (centred, or on the strip a covering counter leaves), the status
+    badges of each counter (beside it where they cover no name and stay in the picture), and
+    the label of each line of sight (inside the picture)."""
+
+    names: dict[int, list[tuple[Point, str, int, str]]] = field(default_factory=dict)   # counter -> (xy, text, size, anchor)
+    name_boxes: dict[int, Box] = field(default_factory=dict)
+    badges: dict[int, list[tuple[Box, str]]] = field(default_factory=dict)
+    results: dict[int, tuple[Box, str]] = field(default_factory=dict)
+    labels: list[tuple[Box, str]] = field(default_factory=list)
+
+
+def _covered(scene: Scene, index: int) -> bool:
+    x, y = scene.counters[index].at
+    return any(0 < ox - x <= STACK_STEP and 0 < oy - y <= STACK_STEP for ox, oy in
+               (c.at for c in scene.counters[index + 1:]))
+
+
+def text_layout(scene: Scene) -> Layout:
+    """The :class:`Layout` of a scene (what :func:`draw` draws; tests check its boxes)."""
+    pen = _measure()
+    plan = Layout()
+    half = COUNTER / 2
     for index, counter in enumerate(scene.counters):
         x, y = counter.at
-        covered = any(0 < ox - x <= STACK_STEP and 0 < oy - y <= STACK_STEP for ox, oy in spots[index + 1:])
-        _draw_counter(pen, counter, scene.results.get(counter.key), covered)
-    if scene.title:
-        _draw_title(pen, scene.title, scene.size)
-    _draw_legend(pen, scene)
+        if _covered(scene, index):      # another counter lies on this one: its name goes on the strip still visible
+            spot = (x - half + 3, y - half + 2)
+            name = _cut(pen, counter.name, COUNTER - 6, STRIP_FONT)
+            plan.names[index] = [(spot, name, STRIP_FONT, "la")]
+            box = pen.textbbox(spot, name, font=_font(STRIP_FONT), anchor="la")
+        else:
+            lines, font_size = _fitted(pen, counter.name, COUNTER - 6)
+            plan.names[index] = [((x, y - 6 + 13 * i), line, font_size, "mm") for i, line in enumerate(lines)]
+            boxes = [pen.textbbox(xy, text, font=_font(font_size), anchor="mm") for xy, text, _s, _a in
+                     plan.names[index]] or [(x, y, x, y)]
+            box = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
+                   max(b[3] for b in boxes))
+        plan.name_boxes[index] = box
+    taken = list(plan.name_boxes.values())
+    for index, counter in enumerate(scene.counters):
+        if counter.tags:
+            plan.badges[index] = _place_badges(pen, scene, counter, taken)
+            taken += [box for box, _tag in plan.badges[index]]
+    for index, counter in enumerate(scene.counters):
+        result = scene.results.get(counter.key)
+        if result is not None:
+            box = _place_result(pen, scene, counter, RESULT_TEXT.get(result, result.upper()), taken)
+            plan.results[index] = (box, RESULT_TEXT.get(result, result.upper()))
+            taken.append(box)
+    for sight in scene.sights:
+        box = _place_label(pen, scene, sight, taken)
+        label = "\n".join(_title_lines(pen, sight.label, LABEL_WIDTH(scene), 12))
+        plan.labels.append((box, label))
+        taken.append(box)
+    return plan
+
+
+def _place_result(pen: ImageDraw.ImageDraw, scene: Scene, counter: Counter, text: str, taken: list[Box]) -> Box:
+    """The result of the last resolution under the counter's ring, else above it, else beside it."""
+    half = COUNTER / 2 + 8
+    x, y = counter.at
+    size = pen.textbbox((0, 0), text, font=_font(13), anchor="la")
+    width, height = size[2] - size[0] + 8, size[3] - size[1] + 6
+    spots = [(x - width / 2, y + half + 4), (x - width / 2, y - half - 4 - height), (x + half + 4, y - height / 2),
+             (x - half - 4 - width, y - height / 2)]
+    boxes = [_clamped((left, top, left + width, top + height), scene.size) for left, top in spots]
+    return next((b for b in boxes if not any(_overlaps(b, t) for t in taken)), boxes[0])
+
+
+def LABEL_WIDTH(scene: Scene) -> float:  # noqa: N802 (a width, read like a constant)
+    """How wide a line's label may be before it wraps: 240 pixels, or the picture less a margin."""
+    return max(min(240.0, scene.size[0] - 12.0), 40.0)
+
+
+#: Where along a line of sight its label is tried, in order (the middle first).
+LABEL_SPOTS = (0.5, 0.38, 0.62, 0.28, 0.72, 0.2, 0.8)
+
+
+def _place_label(pen: ImageDraw.ImageDraw, scene: Scene, sight: Sight, taken: list[Box]) -> Box:
+    """A line's label just above a point of the line, inside the picture, hiding no name, badge
+    or other label where one of the spots allows."""
+    label = "\n".join(_title_lines(pen, sight.label, LABEL_WIDTH(scene), 12))
+    boxes = []
+    for shift in (-14, 14):                 # above the line, then below it
+        for t in LABEL_SPOTS:
+            x = sight.start[0] + (sight.end[0] - sight.start[0]) * t
+            y = sight.start[1] + (sight.end[1] - sight.start[1]) * t + shift
+            text = pen.multiline_textbbox((x, y), label, font=_font(12), anchor="mm", align="center")
+            box = _clamped((text[0] - 3, text[1] - 2, text[2] + 3, text[3] + 2), scene.size)
+            if not any(_overlaps(box, other) for other in taken):
+                return box
+            boxes.append(box)
+    return min(boxes, key=lambda box: sum(_overlap_area(box, other) for other in taken))   # the least hidden
+
+
+def _overlap_area(a: Box, b: Box) -> float:
+    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+
+
+def _place_badges(pen: ImageDraw.ImageDraw, scene: Scene, counter: Counter, taken: list[Box]) -> list[tuple[Box, str]]:
+    """Status badges in a column beside the counter: right of it, else left, else below, else
+    above; the first place where they hide no counter's name and stay in the picture."""
+    half = COUNTER / 2
+    x, y = counter.at
+    sizes = [pen.textbbox((0, 0), tag, font=_font(TAG_FONT), anchor="la") for tag in counter.tags]
+    widths = [b[2] - b[0] + 4 for b in sizes]
+    height = max(b[3] - b[1] for b in sizes) + 3
+    column = max(widths)
+    starts = [(x + half + 6, y - half), (x - half - 6 - column, y - half), (x - half, y + half + 6),
+              (x - half, y - half - 6 - height * len(counter.tags))]
+    best: list[tuple[Box, str]] | None = None
+    for left, top in starts:
+        boxes = [((left, top + height * i, left + widths[i], top + height * (i + 1) - 1), tag)
+                 for i, tag in enumerate(counter.tags)]
+        if all(_inside(b, scene.size) and not any(_overlaps(b, t) for t in taken) for b, _tag in boxes):
+            return boxes
+        best = best or boxes
+    assert best is not None
+    return [(_clamped(b, scene.size), tag) for b, tag in best]
+
+
+def draw(scene: Scene) -> Image.Image:
+    """The scene as an RGB image: a header with the title (and how the board was drawn), the
+    board with its counters, lines and labels, and a footer with the key of the colours used.
+    Header and footer lie outside the board, so they never hide a counter; a point (x, y) of
+    the scene is at (x, y + :func:`header_height`) in the image."""
+    board = _draw_board(scene)
+    measure = _measure()
+    header = _header_lines(measure, scene)
+    legend = _legend_entries(scene)
+    head = header_height(scene)
+    foot = 18 * len(legend) + 12 if legend else 0
+    image = Image.new("RGB", (scene.size[0], head + scene.size[1] + foot), (255, 255, 255))
+    image.paste(board, (0, head))
+    pen = ImageDraw.Draw(image)
+    y = 6
+    for text, size in header:
+        pen.text((8, y), text, fill=(20, 20, 20), font=_font(size))
+        y += size + 5
+    if head:
+        pen.line((0, head - 1, scene.size[0], head - 1), fill=(60, 60, 60))
+    top = head + scene.size[1]
+    if legend:
+        pen.line((0, top, scene.size[0], top), fill=(60, 60, 60))
+    for index, (colour, text) in enumerate(legend):
+        y = top + 14 + 18 * index
+        pen.line((8, y, 28, y), fill=colour, width=4)
+        pen.text((34, y), text, fill=(20, 20, 20), font=_font(12), anchor="lm")
     return image
 
 
-def _draw_legend(pen: ImageDraw.ImageDraw, scene: Scene) -> None:
-    """A key in the lower left corner for the colours the picture uses (only those it uses)."""
+def header_height(scene: Scene) -> int:
+    """The height of the band above the board that holds the title and the note."""
+    lines = _header_lines(_measure(), scene)
+    return sum(size + 5 for _text, size in lines) + 8 if lines else 0
+
+
+def _header_lines(pen: ImageDraw.ImageDraw, scene: Scene) -> list[tuple[str, int]]:
+    width = max(scene.size[0] - 16, 40)
+    lines = [(line, 14) for line in _title_lines(pen, scene.title, width, 14)] if scene.title else []
+    lines += [(line, 11) for line in _title_lines(pen, scene.note, width, 11)] if scene.note else []
+    return lines
+
+
+def _legend_entries(scene: Scene) -> list[tuple[tuple[int, int, int], str]]:
+    """The colours the picture uses, for the key (only those it uses)."""
     entries = [(LOS_COLOURS[clear], text) for clear, text in ((True, "LOS clear"), (False, "LOS blocked"),
                                                              (None, "LOS not known"))
                if any(s.clear is clear for s in scene.sights)]
     if scene.results:
         entries.append((RESULT_COLOUR, "result of the last resolution"))
-    if not entries:
-        return
-    font = _font(12)
-    width = max(pen.textlength(text, font=font) for _c, text in entries) + 40
-    height = 18 * len(entries) + 8
-    x0, y0 = 8, scene.size[1] - height - 8
-    pen.rectangle((x0, y0, x0 + width, y0 + height), fill=(255, 255, 255), outline=(60, 60, 60))
-    for index, (colour, text) in enumerate(entries):
-        y = y0 + 13 + 18 * index
-        pen.line((x0 + 6, y, x0 + 26, y), fill=colour, width=4)
-        pen.text((x0 + 32, y), text, fill=(20, 20, 20), font=font, anchor="lm")
+    return entries
 
 
-def _draw_sight(pen: ImageDraw.ImageDraw, sight: Sight) -> None:
+def _draw_board(scene: Scene) -> Image.Image:
+    image = Image.new("RGB", scene.size, (244, 240, 226))
+    if scene.background is not None:
+        image.paste(scene.background.convert("RGB"), (0, 0))
+    pen = ImageDraw.Draw(image)
+    for _name, outline in scene.outlines:
+        pen.polygon(outline, outline=(40, 40, 40), width=3)
+    for name, polygon in scene.boxes:
+        pen.polygon(polygon, fill=BOX_FILL, outline=GRID_INK, width=2)
+        top = min(p[1] for p in polygon)
+        cx = sum(p[0] for p in polygon) / len(polygon)
+        pen.text((cx, top + 4), name, fill=(40, 40, 40), font=_font(11), anchor="ma")
+    for name, corners, terrain in scene.hexes:
+        pen.polygon(corners, fill=TERRAIN_FILL.get(terrain or "clear", (226, 222, 186)), outline=GRID_INK)
+        cx = sum(p[0] for p in corners) / len(corners)
+        top = min(p[1] for p in corners)
+        pen.text((cx, top + 8), name, fill=(40, 40, 40), font=_font(10), anchor="mm")
+    plan = text_layout(scene)
+    for sight in scene.sights:
+        _draw_line(pen, sight)
+    for index, counter in enumerate(scene.counters):
+        _draw_counter(pen, counter, scene.results.get(counter.key), plan.names[index])
+    for box, text in plan.results.values():
+        pen.rectangle(box, fill=RESULT_COLOUR)
+        pen.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, fill=(255, 255, 255), font=_font(13),
+                 anchor="mm")
+    for boxes in plan.badges.values():
+        for box, tag in boxes:
+            pen.rectangle(box, fill=(235, 200, 40), outline=(60, 60, 60))
+            pen.text((box[0] + 2, box[1] + 1), tag, fill=(0, 0, 0), font=_font(TAG_FONT), anchor="la")
+    for (box, text), sight in zip(plan.labels, scene.sights):
+        colour = LOS_COLOURS[sight.clear]
+        pen.rectangle(box, fill=(255, 255, 255), outline=colour)
+        pen.multiline_text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, fill=colour, font=_font(12),
+                           anchor="mm", align="center")
+    return image
+
+
+def _draw_line(pen: ImageDraw.ImageDraw, sight: Sight) -> None:
     colour = LOS_COLOURS[sight.clear]
     if sight.clear is None:
         _dashed(pen, sight.start, sight.end, colour)
     else:
         pen.line([sight.start, sight.end], fill=colour, width=4)
-    mx, my = (sight.start[0] + sight.end[0]) / 2, (sight.start[1] + sight.end[1]) / 2 - 14
-    text = sight.label
-    box = pen.textbbox((mx, my), text, font=_font(12), anchor="mm")
-    pen.rectangle((box[0] - 3, box[1] - 2, box[2] + 3, box[3] + 2), fill=(255, 255, 255), outline=colour)
-    pen.text((mx, my), text, fill=colour, font=_font(12), anchor="mm")
 
 
 def _dashed(pen: ImageDraw.ImageDraw, start: Point, end: Point, colour: tuple[int, int, int]) -> None:
@@ -196,50 +403,63 @@ def _dashed(pen: ImageDraw.ImageDraw, start: Point, end: Point, colour: tuple[in
                   (start[0] + (end[0] - start[0]) * b, start[1] + (end[1] - start[1]) * b)], fill=colour, width=4)
 
 
-def _draw_counter(pen: ImageDraw.ImageDraw, counter: Counter, result: str | None, covered: bool = False) -> None:
+def _draw_counter(pen: ImageDraw.ImageDraw, counter: Counter, result: str | None,
+                  names: list[tuple[Point, str, int, str]]) -> None:
     fill, ink = SIDE_COLOURS[counter.side]
     x, y = counter.at
     half = COUNTER / 2
     box = (x - half, y - half, x + half, y + half)
     pen.rectangle((box[0] + 2, box[1] + 2, box[2] + 2, box[3] + 2), fill=(60, 60, 60))
     pen.rectangle(box, fill=fill, outline=ink, width=2)
-    if covered:      # another counter lies on this one: its name goes on the strip still visible
-        pen.text((box[0] + 3, box[1] + 2), counter.name, fill=ink, font=_font(9))
-    else:
-        for index, line in enumerate(_wrap(pen, counter.name, COUNTER - 6)):
-            pen.text((x, y - 6 + 13 * index), line, fill=ink, font=_font(12), anchor="mm")
+    for xy, text, font_size, anchor in names:
+        pen.text(xy, text, fill=ink, font=_font(font_size), anchor=anchor)
     if counter.reduced:
         pen.rectangle((box[0] + 3, box[3] - 14, box[2] - 3, box[3] - 3), fill=ink)
         pen.text((x, box[3] - 8), "REDUCED", fill=fill, font=_font(9), anchor="mm")
-    for index, tag in enumerate(counter.tags):
-        tx, ty = x + half - 2, y - half + 2 + 13 * index
-        tb = pen.textbbox((tx, ty), tag, font=_font(9), anchor="ra")
-        pen.rectangle((tb[0] - 2, tb[1] - 1, tb[2] + 2, tb[3] + 1), fill=(235, 200, 40), outline=(60, 60, 60))
-        pen.text((tx, ty), tag, fill=(0, 0, 0), font=_font(9), anchor="ra")
     if result is not None:
         pen.ellipse((x - half - 8, y - half - 8, x + half + 8, y + half + 8), outline=RESULT_COLOUR, width=4)
-        text = RESULT_TEXT.get(result, result.upper())
-        tb = pen.textbbox((x, y + half + 18), text, font=_font(13), anchor="mm")
-        pen.rectangle((tb[0] - 4, tb[1] - 3, tb[2] + 4, tb[3] + 3), fill=RESULT_COLOUR)
-        pen.text((x, y + half + 18), text, fill=(255, 255, 255), font=_font(13), anchor="mm")
 
 
-def _wrap(pen: ImageDraw.ImageDraw, text: str, width: int) -> list[str]:
-    """The counter's name on at most two lines that fit its width."""
+def _wrap(pen: ImageDraw.ImageDraw, text: str, width: int, size: int = NAME_FONT) -> list[str]:
+    """The counter's name on at most two lines that fit its width (a long name is cut with an ellipsis)."""
     words = text.split()
     lines: list[str] = []
     for word in words:
-        if lines and pen.textlength(f"{lines[-1]} {word}", font=_font(12)) <= width:
+        if lines and pen.textlength(f"{lines[-1]} {word}", font=_font(size)) <= width:
             lines[-1] = f"{lines[-1]} {word}"
         else:
             lines.append(word)
-    return lines[:2]
+    if len(lines) > 2:
+        lines = [lines[0], " ".join(lines[1:])]
+    return [_cut(pen, line, width, size) for line in lines]
 
 
-def _draw_title(pen: ImageDraw.ImageDraw, title: str, size: tuple[int, int]) -> None:
-    box = pen.textbbox((8, 6), title, font=_font(14))
-    pen.rectangle((box[0] - 4, box[1] - 3, box[2] + 4, box[3] + 3), fill=(255, 255, 255), outline=(60, 60, 60))
-    pen.text((8, 6), title, fill=(20, 20, 20), font=_font(14))
+def _cut(pen: ImageDraw.ImageDraw, line: str, width: int, size: int) -> str:
+    if pen.textlength(line, font=_font(size)) <= width:
+        return line
+    while line and pen.textlength(line + "…", font=_font(size)) > width:
+        line = line[:-1]
+    return line + "…"
+
+
+def _fitted(pen: ImageDraw.ImageDraw, text: str, width: int) -> tuple[list[str], int]:
+    """The name's lines in the largest font (12 down to 8) at which no word is cut, else at 8."""
+    for size in (NAME_FONT, 11, 10, 9, 8):
+        lines = _wrap(pen, text, width, size)
+        if not any(line.endswith("…") for line in lines):
+            return lines, size
+    return _wrap(pen, text, width, 8), 8
+
+
+def _title_lines(pen: ImageDraw.ImageDraw, text: str, width: float, size: int = 14) -> list[str]:
+    """Text broken into lines no wider than ``width`` at font ``size``."""
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and pen.textlength(f"{lines[-1]} {word}", font=_font(size)) <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines
 
 
 def png_bytes(scene: Scene) -> bytes:
@@ -287,28 +507,42 @@ def board_image(module: Any, geometry: Any) -> tuple[Image.Image | None, tuple[i
     return canvas, size
 
 
-def scene_for_map(game: Game, module: Any, map_name: str, layout: Any = None, *, title: str = "") -> Scene:
-    """Units of ``game`` on a module map: its board image, or drawn hexes where it has none."""
-    geometry = module.map(map_name).geometry(layout)
+def scene_for_map(game: Game, module: Any, map_name: str, layout: Any = None, *, title: str = "",
+                  positions: Mapping[str, tuple[str | None, int, int]] | None = None,
+                  shift: tuple[int, int] = (0, 0)) -> Scene:
+    """Units of ``game`` on a module map: on its board image, or on the board drawn from the
+    module's geometry (grid cells with their names, boxes, board outlines) where the module
+    has no image, and the scene says so. A unit in a box drawn on the map (a place, not a
+    hex) is drawn where ``positions`` (from the save) has it, shifted by ``shift`` (an
+    aliased board's offset)."""
+    geometry = module.map(map_name).geometry(layout, assign_names=True)
     background, size = board_image(module, geometry)
 
     def centre(hex_id: str) -> Point:
         x, y = geometry.locate(hex_id)
         return float(x), float(y)
     notes = list(getattr(module, "notes", []))
+    boxed = {key: (float(x + shift[0]), float(y + shift[1])) for key, (where, x, y) in (positions or {}).items()
+             if where == map_name and key in game.units and not game.units[key].on_map}
     if background is not None:
-        return Scene(size, background, title=title, counters=counters(game, _safe(centre)), notes=notes)
-    # No board image: draw the hexes the game names, cropped to them.
-    names = sorted({h for h in game.hexes} | {u.hex for u in game.units.values() if u.hex and u.on_map})
-    raw = {name: _safe(centre)(name) for name in names}
-    left = min((x for x, _ in raw.values()), default=0.0) - 60
-    top = min((y for _, y in raw.values()), default=0.0) - 60
+        return Scene(size, background, title=title, counters=counters(game, _safe(centre), boxed), notes=notes)
+    points = [_safe(centre)(u.hex) for u in game.units.values() if u.on_map and u.hex] + list(boxed.values())
+    drawn = draw_board(geometry, points)
+    scale = max(1.0, DRAWN_CELL / drawn.cell_size)
+    left, top = drawn.area[0] - 20 / scale, drawn.area[1] - 20 / scale
 
-    def cropped(hex_id: str) -> Point:
-        x, y = raw[hex_id]
-        return x - left, y - top
-    scene = Scene((0, 0), None, _hex_outlines(game, cropped), counters(game, cropped), title=title, notes=notes)
-    scene.size = _fit(scene)
+    def place(point: Point) -> Point:
+        return (point[0] - left) * scale, (point[1] - top) * scale
+    terrain = {name: state.terrain for name, state in game.hexes.items()}
+    scene = Scene((0, 0), None, [(name, [place(p) for p in corners], terrain.get(name))
+                                 for name, corners in drawn.cells],
+                  counters(game, lambda hex_id: place(_safe(centre)(hex_id)),
+                           {key: place(point) for key, point in boxed.items()}), title=title,
+                  boxes=[(name, [place(p) for p in polygon]) for name, polygon in drawn.boxes],
+                  outlines=[(name, [place(p) for p in outline]) for name, outline in drawn.outlines], notes=notes)
+    scene.note = "board drawn from the module's grid: the module has no image of it" + \
+        ("; hex names are wawkit's (the grid has no numbering: VASSAL shows none)" if drawn.assigned else "")
+    scene.size = (int((drawn.area[2] - left) * scale + 20), int((drawn.area[3] - top) * scale + 20))
     return scene
 
 
@@ -434,9 +668,13 @@ def picture(source: str | os.PathLike[str], output: str | os.PathLike[str], *, m
         rules = judged
         chosen_map = map_name or position.profile.main_map
         layout = position.save.board_layouts().get(chosen_map)
-        if layout and any(placed.name in position.profile.board_aliases for placed in layout):
-            layout = None      # boards of an older module: the import placed their hexes on today's board
-        scene = scene_for_map(game, position.module, chosen_map, layout, title=title)
+        shift = (0, 0)
+        if layout and len(layout) == 1 and layout[0].name in position.profile.board_aliases:
+            _board, *offset = position.profile.board_aliases[layout[0].name]
+            shift = (offset[0], offset[1])
+            layout = None      # a board of an older module: the import placed its hexes on today's board
+        scene = scene_for_map(game, position.module, chosen_map, layout, title=title,
+                              positions=position.imported.positions, shift=shift)
     else:
         game = read_scenario(source).game
         if module is not None:
@@ -461,5 +699,5 @@ def picture(source: str | os.PathLike[str], output: str | os.PathLike[str], *, m
     return scene
 
 
-__all__ = ["picture", "Scene", "Counter", "Sight", "draw", "png_bytes", "write_png", "scene_for_map", "scene_for_game",
+__all__ = ["picture", "Scene", "Counter", "Sight", "Layout", "draw", "text_layout", "png_bytes", "write_png", "scene_for_map", "scene_for_game",
            "add_sight", "mark_results", "offset_centre", "RenderError"]

@@ -21,8 +21,8 @@ from typing import Any, Callable, Mapping, Sequence
 from converter.actions_text import (MAX_GIVEN_DICE, TUPLE_FIELDS, ActionSpec, ActionSyntaxError, check_dice,
                                     check_fields)
 from converter.audit import AuditRecord, describe_input, event_record, plain, relative_to, rolls_of, sha256_bytes
-from converter.errors import WawkitError
-from converter.exporter import apply_events
+from converter.errors import ProfileError, WawkitError
+from converter.exporter import ResultNotWritable, apply_events
 from converter.importer import Imported, read_inputs
 from converter.profile import Profile
 from converter.vassal.container import read_container
@@ -79,6 +79,8 @@ def read_position(save: str | os.PathLike[str] | SavedGame, module: str | os.Pat
     save_obj = save if isinstance(save, SavedGame) else read_save(save)
     read = read_inputs(profile, units, terrain)
     imported = read.reader(module_obj).read(save_obj)
+    if read.profile.main_map in imported.unplaced:        # no hexes: nothing could be refereed
+        raise ProfileError(imported.unplaced[read.profile.main_map], file=module_obj.file)
     inputs: dict[str, Path] = {}
     if save_obj.path:
         inputs["save"] = Path(save_obj.path)
@@ -351,7 +353,12 @@ def run(position: Position, specs: Sequence[ActionSpec], *, ruleset: str | None 
         refused=outcome.refused.to_dict() if outcome.refused else None, report=report)
     if outcome.refused is not None:
         return Resolved(outcome, report, record, None)
-    apply_events(position.save, position.module, position.profile, position.imported, outcome.events)
+    try:
+        apply_events(position.save, position.module, position.profile, position.imported, outcome.events)
+    except ResultNotWritable as error:      # the module has nothing to show a result: write none of them
+        report += f"\nCANNOT BE WRITTEN: {error.message}\nNothing was written."
+        record.report = report
+        return Resolved(outcome, report, record, None)
     record.output = {"plaintext_sha256": sha256_bytes(position.save.to_plaintext())}
     unused = source.remaining if isinstance(source, GivenDice) else ()
     return Resolved(outcome, report, record, position.save, unused)

@@ -21,6 +21,7 @@ import yaml
 from converter.errors import SchemaError
 from converter.schema import parse_text, read_text, validate
 from converter.vassal.container import write_atomic
+from converter.vassal.grids.placement import PlacedBoard
 from referee.hexes import Hex
 from referee.model import (AssaultValue, Facts, Formation, Game, HexState, Relation, Status, Unit, UnitType,
                            Weapon)
@@ -39,7 +40,9 @@ class Scenario:
     save: str | None = None
     unrecognised: list[dict[str, Any]] = field(default_factory=list)
     positions: dict[str, tuple[str | None, int, int]] = field(default_factory=dict)
-    """Unit key -> (map, x, y) of its piece in the save it came from (module board frame)."""
+    """Unit key -> (map, x, y) of its piece in the save it came from."""
+    layouts: dict[str, tuple[PlacedBoard, ...]] = field(default_factory=dict)
+    """Map id -> the boards that save laid out on it."""
 
 
 # -- writing ------------------------------------------------------------------------------
@@ -112,9 +115,11 @@ def to_document(scenario: Scenario) -> dict[str, Any]:
     if game.facts != Facts():
         doc["facts"] = _plain(game.facts)
     positions = {key: _Flow(where) for key, where in scenario.positions.items()}
+    layouts = {map_id: [_Flow([b.name, b.reversed, b.column, b.row]) for b in boards]
+               for map_id, boards in scenario.layouts.items()}
     vassal = {k: v for k, v in (("module", scenario.module), ("save", scenario.save),
                                 ("pieces", scenario.pieces), ("unrecognised", scenario.unrecognised),
-                                ("positions", positions)) if v}
+                                ("layouts", layouts), ("positions", positions)) if v}
     if vassal:
         doc["vassal"] = vassal
     return doc
@@ -205,8 +210,10 @@ def from_document(doc: Mapping[str, Any], *, file: str | None = None) -> Scenari
                 turn=doc.get("turn"), phase=doc.get("phase"), missions_left=_mapping(doc.get("missions_left") or {}))
     vassal = doc.get("vassal") or {}
     positions = {key: (where[0], where[1], where[2]) for key, where in (vassal.get("positions") or {}).items()}
+    layouts = {map_id: tuple(PlacedBoard(*board) for board in boards)
+               for map_id, boards in (vassal.get("layouts") or {}).items()}
     return Scenario(game, doc.get("name"), dict(vassal.get("pieces") or {}), vassal.get("module"), vassal.get("save"),
-                    list(vassal.get("unrecognised") or ()), positions)
+                    list(vassal.get("unrecognised") or ()), positions, layouts)
 
 
 def loads(text: str, *, file: str | None = None, fmt: str | None = None) -> Scenario:

@@ -11,6 +11,7 @@ exception: a status marker that is not listed is not on the counter.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any, Mapping, TypeVar
 
@@ -269,9 +270,21 @@ class Game:
         """Units on the map in ``hex_id`` (stack order first, then key order)."""
         if hex_id is None:
             return []
-        found = [u for u in self.units.values()
-                 if u.hex == hex_id and u.on_map and u.key != exclude]
+        if isinstance(self.units, MappingProxyType):      # read-only: indexed once per Game
+            found = [u for u in self._on_map_by_hex.get(hex_id, ()) if u.key != exclude]
+        else:
+            found = [u for u in self.units.values() if u.hex == hex_id and u.on_map and u.key != exclude]
         return sorted(found, key=lambda u: (u.stack_order or 99, u.key))
+
+    @cached_property
+    def _on_map_by_hex(self) -> dict[str, list[Unit]]:
+        """The units on the map by hex. Built only over units held read-only (a Game changes by
+        events, which make a new Game), so a position of thousands of units asks each hex once."""
+        found: dict[str, list[Unit]] = {}
+        for unit in self.units.values():
+            if unit.on_map and unit.hex is not None:
+                found.setdefault(unit.hex, []).append(unit)
+        return found
 
     def with_unit(self, unit: Unit) -> "Game":
         units = dict(self.units)

@@ -13,6 +13,7 @@ whose cost depends on a fact not stated), the answer says so and names why.
 from __future__ import annotations
 
 import heapq
+from types import MappingProxyType
 from dataclasses import dataclass, replace
 
 from referee.actions import make_action
@@ -38,6 +39,20 @@ class Route:
     hexes: tuple[str, ...]
 
 
+_NAMES_AT: list[tuple[object, dict[object, str]]] = []
+
+
+def _names_at(game: Game) -> dict[object, str]:
+    """Hex name by map position, for the board of ``game`` (kept for the last board asked: a
+    log's replay asks about one board thousands of times)."""
+    if _NAMES_AT and _NAMES_AT[0][0] is game.hexes:
+        return _NAMES_AT[0][1]
+    names = {h.at: name for name, h in game.hexes.items() if h.at is not None}
+    if isinstance(game.hexes, MappingProxyType):            # read-only: the same board until a new Game
+        _NAMES_AT[:] = [(game.hexes, names)]
+    return names
+
+
 def cheapest_route(game: Game, ruleset: Ruleset, unit_key: str, goal: str, limit: int) -> Route | None:
     """The cheapest route from the unit's hex to ``goal``, each step priced by the referee's
     own Move check; None when no route within ``limit`` MP reaches it.
@@ -49,7 +64,7 @@ def cheapest_route(game: Game, ruleset: Ruleset, unit_key: str, goal: str, limit
     here_state, goal_state = game.hexes.get(unit.hex or ""), game.hexes.get(goal)
     if here_state is None or goal_state is None or here_state.at is None or goal_state.at is None:
         raise RouteUnknown(f"the positions of {unit.hex} and {goal} on the map are not known")
-    name_at = {h.at: name for name, h in game.hexes.items() if h.at is not None}
+    name_at = _names_at(game)
     start = unit.hex
     assert start is not None
     best = {start: 0}

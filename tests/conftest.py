@@ -2,7 +2,9 @@
 
 Property tests run derandomized, so a test run is reproducible: the same examples
 every time, on every machine (CI included). Exploring new random inputs is the job of
-``make fuzz``, not of ``make test``.
+``make fuzz``, not of ``make test``. They are not timed either (no deadline, no "too slow"
+health check): speed is measured in benchmarks, and a machine shared with other test runs
+must not fail a test that is right.
 
 Markers are given by place, so they cannot drift from the truth: every test under
 ``tests/interop/`` runs VASSAL's classes (or the JDK) under Java and is ``interop``;
@@ -15,9 +17,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import settings
+from hypothesis import HealthCheck, settings
 
-settings.register_profile("wawkit", derandomize=True, database=None, print_blob=True)
+settings.register_profile("wawkit", derandomize=True, database=None, print_blob=True, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("wawkit")
 
 HERE = Path(__file__).resolve().parent

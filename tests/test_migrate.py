@@ -121,6 +121,19 @@ def test_cli_migrate_reports_and_exit_codes(tmp_path: Path) -> None:
     assert other.exit_code == 1
     data = json.loads(other.stdout)
     assert (data["pieces"], data["matched_by_gpid"], len(data["unmatched"])) == (99, 0, 99)
+    assert (data["written"], data["refused"]) == (False, (
+        "only 0 of 99 pieces (0%) match a PieceSlot of \"Hex'n'Counters template\", fewer than 50%: is it the save's "
+        "module? Nothing was written (--allow-unmatched writes it anyway)"))
+    assert not (tmp_path / "other.vsav").exists()
+    text = runner.invoke(main, ["migrate", str(CORPUS / "ragnarok-spi" / "ragnarok-start.vsav"), "--to-module",
+                                str(CORPUS / "hexncounters-template" / "template-src" / "buildFile.xml"),
+                                "-o", str(tmp_path / "other.vsav")])
+    assert text.exit_code == 1 and text.stdout.splitlines()[-1].startswith("REFUSED: only 0 of 99 pieces (0%)")
+    anyway = runner.invoke(main, ["migrate", str(CORPUS / "ragnarok-spi" / "ragnarok-start.vsav"), "--to-module",
+                                  str(CORPUS / "hexncounters-template" / "template-src" / "buildFile.xml"),
+                                  "-o", str(tmp_path / "other.vsav"), "--allow-unmatched", "--json"])
+    assert anyway.exit_code == 1 and json.loads(anyway.stdout)["written"] is True
+    assert (tmp_path / "other.vsav").exists()
     bad = tmp_path / "bad.vsav"
     bad.write_bytes(b"nonsense")
     broken = runner.invoke(main, ["migrate", str(bad), "--to-module", str(samples / "waw-sample.vmod"),

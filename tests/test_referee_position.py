@@ -124,3 +124,16 @@ def test_a_change_no_event_describes_is_refused() -> None:
         events_between(board(Unit("a", TANK, hex="1,0", strength="full")), board(Unit("a", TANK, hex="1,0")))
     with pytest.raises(NoEvent, match=r"only in the new one: \['b'\]; only in the old one: \['a'\]"):
         events_between(board(Unit("a", TANK, hex="1,0")), board(Unit("b", TANK, hex="1,0")))
+
+
+def test_a_read_only_positions_stacks_are_indexed_and_a_new_position_sees_its_moves() -> None:
+    from types import MappingProxyType
+    units = {k: Unit(k, TANK, hex=h, stack_order=o) for k, h, o in (("b", "1,0", 2), ("a", "1,0", 1),
+                                                                       ("c", "2,0", None))}
+    units["d"] = Unit("d", TANK, hex="1,0", location="eliminated")
+    plain, frozen = Game(units=dict(units)), Game(units=MappingProxyType(dict(units)))
+    assert [u.key for u in frozen.stack("1,0")] == [u.key for u in plain.stack("1,0")] == ["a", "b"]
+    assert [u.key for u in frozen.stack("1,0", exclude="a")] == ["b"] and frozen.stack("9,9") == []
+    moved = frozen.with_unit(Unit("c", TANK, hex="1,0"))
+    assert [u.key for u in moved.stack("1,0")] == ["a", "b", "c"] and moved.stack("2,0") == []
+    assert [u.key for u in frozen.stack("2,0")] == ["c"]             # the old position is unchanged

@@ -11,8 +11,8 @@ from PIL import Image
 
 from converter.actions_text import ActionSyntaxError
 from converter.cli import main
-from converter.render import (COUNTER, LOS_COLOURS, RESULT_COLOUR, TERRAIN_FILL, RenderError, draw, offset_centre,
-                              picture, scene_for_game)
+from converter.render import (COUNTER, LOS_COLOURS, RESULT_COLOUR, TERRAIN_FILL, Counter, RenderError, Scene, Sight,
+                              draw, header_height, offset_centre, picture, scene_for_game, text_layout)
 from referee.model import Game, HexState, Unit, UnitType
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
@@ -20,15 +20,16 @@ SAVE, MODULE, PROFILE = SAMPLES / "demo.vsav", SAMPLES / "waw-sample.vmod", SAMP
 COMMON = {"module": str(MODULE), "profile": str(PROFILE)}
 
 
-def _along(start: tuple[float, float], end: tuple[float, float], t: float) -> tuple[int, int]:
-    return round(start[0] + (end[0] - start[0]) * t), round(start[1] + (end[1] - start[1]) * t)
+def _along(start: tuple[float, float], end: tuple[float, float], t: float, dy: int = 0) -> tuple[int, int]:
+    return round(start[0] + (end[0] - start[0]) * t), round(start[1] + (end[1] - start[1]) * t) + dy
 
 
 def test_save_is_drawn_on_the_board_image_with_its_units(tmp_path: Path) -> None:
     out = tmp_path / "pos.png"
     scene = picture(SAVE, out, **COMMON)
     image = Image.open(out)
-    assert image.size == (808, 688) and image.format == "PNG"
+    assert scene.size == (808, 688)                 # the board image; the title is in a band above it
+    assert image.size == (808, 688 + header_height(scene)) and image.format == "PNG"
     assert sorted(c.name for c in scene.counters) == ["BMP-1", "Leopard C1", "M113", "Soviet HQ", "Soviet Infantry",
                                                       "T-64", "US HQ", "US Infantry"]
     m113 = next(c for c in scene.counters if c.name == "M113")
@@ -42,8 +43,9 @@ def test_los_lines_take_the_referees_colour(tmp_path: Path) -> None:
     assert (clear.clear, clear.label) == (True, "LOS clear")
     assert blocked.clear is False and blocked.label.startswith("LOS blocked: ")
     image = Image.open(out).convert("RGB")
-    assert image.getpixel(_along(clear.start, clear.end, 0.3)) == LOS_COLOURS[True]
-    assert image.getpixel(_along(blocked.start, blocked.end, 0.3)) == LOS_COLOURS[False]
+    head = header_height(scene)
+    assert image.getpixel(_along(clear.start, clear.end, 0.3, head)) == LOS_COLOURS[True]
+    assert image.getpixel(_along(blocked.start, blocked.end, 0.3, head)) == LOS_COLOURS[False]
 
 
 def test_last_resolution_is_marked(tmp_path: Path) -> None:
@@ -73,7 +75,7 @@ def test_result_ring_is_drawn_round_the_target(tmp_path: Path) -> None:
     t64 = next(c for c in scene.counters if c.key == "t-64")
     x, y = t64.at
     image = Image.open(out).convert("RGB")
-    assert image.getpixel((round(x + COUNTER / 2 + 6), round(y))) == RESULT_COLOUR
+    assert image.getpixel((round(x + COUNTER / 2 + 6), round(y) + header_height(scene))) == RESULT_COLOUR
 
 
 def test_a_game_without_module_is_drawn_on_a_hex_map() -> None:
@@ -84,7 +86,7 @@ def test_a_game_without_module_is_drawn_on_a_hex_map() -> None:
     assert [name for name, _c, _t in scene.hexes] == ["B2", "C2", "D3"]
     image = draw(scene)
     cx, cy = offset_centre("C2")
-    assert image.getpixel((round(cx), round(cy) + 12)) == TERRAIN_FILL["woods"]
+    assert image.getpixel((round(cx), round(cy) + 12 + header_height(scene))) == TERRAIN_FILL["woods"]
     assert [c.reduced for c in scene.counters] == [False, True]
 
 
@@ -96,7 +98,7 @@ def test_scenario_file_renders_without_module(tmp_path: Path) -> None:
     plain = picture(scenario, tmp_path / "plain.png")
     on_board = picture(scenario, tmp_path / "board.png", module=str(MODULE))
     assert len(plain.counters) == len(on_board.counters) == 8
-    assert Image.open(tmp_path / "board.png").size == (808, 688)
+    assert on_board.size == (808, 688)
 
 
 def test_bad_requests_are_typed_errors(tmp_path: Path) -> None:
@@ -131,5 +133,51 @@ def test_module_without_board_images_gets_a_cropped_drawn_map(tmp_path: Path) ->
                     units=str(tld / "faces.csv"))
     assert scene.background is None
     assert len(scene.counters) == 12
-    assert min(p[0] for _n, corners, _t in scene.hexes for p in corners) > 0
-    assert Image.open(tmp_path / "tld.png").size == scene.size
+    assert min(p[0] for _n, corners, _t in scene.hexes for p in corners) > -COUNTER
+    assert Image.open(tmp_path / "tld.png").size == (scene.size[0], scene.size[1] + header_height(scene))
+    assert scene.note == "board drawn from the module's grid: the module has no image of it"
+    names = {name for name, _c, _t in scene.hexes}
+    assert {"6059", "6964"} <= names and len(names) > 400      # every cell around the units, named
+    centre = {name: (sum(p[0] for p in c) / 6, sum(p[1] for p in c) / 6) for name, c, _t in scene.hexes}
+    unit_hexes = {c.name: c.at for c in scene.counters}
+    assert all(min(abs(at[0] - x) + abs(at[1] - y) for x, y in centre.values()) < 2 for at in unit_hexes.values()
+               if at not in [c.at for c in scene.counters if c.at != at])
+
+
+def test_a_zoned_board_without_images_draws_its_cells_and_its_boxes(tmp_path: Path) -> None:
+    """Ragnarok's main map is a ZonedGrid whose hex cells live in a zone, with boxes (the
+    Endurance track) beside them; a draft profile reads its start position."""
+    from converter.profile_draft import write_draft
+    from converter.vassal.module import Module
+    corpus = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "ragnarok-spi"
+    written = write_draft(Module.read(corpus / "buildFile.xml"), tmp_path / "ragnarok.yaml")
+    scene = picture(corpus / "ragnarok-start.vsav", tmp_path / "r.png", module=str(corpus / "buildFile.xml"),
+                    profile=written.profile)
+    assert len(scene.hexes) > 300
+    assert len(scene.counters) == 13                  # the other 84 units are on the deployment map
+    names = {name for name, _c, _t in scene.hexes}
+    assert {"Endurance 001", "Endurance 020", "1701"} <= names      # the track's boxes are cells of a zone's grid
+    assert [name for name, _p in scene.boxes] == ["warrior"]         # a zone named for itself: a box
+    assert scene.outlines == []                       # the board's size is not known: no outline to draw
+
+
+def test_badges_never_hide_a_name_and_labels_stay_inside_the_picture() -> None:
+    counters = [Counter("a", "Leopard C1 Battalion HQ", (30, 30), 0, ("DISR", "OPS", "OOC")),
+                Counter("b", "T-64", (44, 44), 1, ("DISR",)), Counter("c", "BMP-1", (58, 58), 1, ("FIRED", "OPS")),
+                Counter("d", "M113", (200, 150), 0, ("OPS",))]
+    scene = Scene((320, 200), counters=counters, title="a title long enough to be wrapped over two lines or more",
+                  sights=[Sight((58, 58), (300, 190), True, "LOS clear"),
+                          Sight((200, 150), (318, 10), False, "LOS blocked: a city hex between them blocks (TUS §7.1)")],
+                  results={"b": "disrupted", "d": "eliminated"})
+    plan = text_layout(scene)
+    names = list(plan.name_boxes.values())
+    badges = [box for boxes in plan.badges.values() for box, _tag in boxes]
+    assert len(badges) == 7 and [tag for _box, tag in plan.badges[0]] == ["DISR", "OPS", "OOC"]
+    others = badges + [box for box, _t in plan.results.values()] + [box for box, _t in plan.labels]
+    assert not [(n, o) for n in names for o in others if n[0] < o[2] and o[0] < n[2] and n[1] < o[3] and o[1] < n[3]]
+    for box in others:
+        assert box[0] >= 0 and box[1] >= 0 and box[2] <= 320 and box[3] <= 200, box
+    assert plan.labels[1][1] == "LOS blocked: a city hex between them\nblocks (TUS §7.1)"
+    assert plan.names[0] == [((6.0, 5.0), "Leopard…", 9, "la")]     # covered: cut to the visible strip
+    image = draw(scene)
+    assert image.size == (320, header_height(scene) + 200 + 18 * 3 + 12)      # title above, key below

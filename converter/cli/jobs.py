@@ -104,7 +104,9 @@ def _validate_one(path: str, options: object, as_json: bool) -> object:
 
 # -- resolve, verify -------------------------------------------------------------------------
 
-@main.command()
+@main.command(epilog="Every action kind, its fields and short form: wawkit actions. Exit codes: 0 resolved and "
+                     "written; 1 an action refused, or a result the profile cannot write (nothing is written); "
+                     "2 an input that cannot be read.")
 @click.argument("save", type=EXISTING)
 @click.option("--module", "module_path", required=True, type=EXISTING, help="The module (.vmod or buildFile).")
 @click.option("--profile", "profile_path", required=True, type=EXISTING, help="The module profile (YAML).")
@@ -197,18 +199,24 @@ def render(source: str, module_path: str | None, profile_path: str | None, units
 
 # -- migrate ---------------------------------------------------------------------------------
 
-@main.command()
+@main.command(epilog="Exit codes: 0 every piece matched; 1 some pieces left as they were, or nothing written "
+                     "because too few matched; 2 an input that cannot be read.")
 @click.argument("save", type=EXISTING)
 @click.option("--to-module", "module_path", required=True, type=EXISTING, help="The new module (.vmod or buildFile).")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="Migrated save to write.")
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
+@click.option("--min-match", type=click.IntRange(0, 100), default=50, show_default=True,
+              help="Write nothing when fewer than this percent of the pieces match a PieceSlot.")
+@click.option("--allow-unmatched", is_flag=True, help="Write the migrated save however few pieces match.")
 @click.option("--json", "as_json", is_flag=True, help="Report as JSON.")
-def migrate(save: str, module_path: str, output: str, force: bool, as_json: bool) -> None:
+def migrate(save: str, module_path: str, output: str, force: bool, min_match: int, allow_unmatched: bool,
+            as_json: bool) -> None:
     """Re-create every piece of SAVE from the new module's PieceSlots (by gpid, then name)."""
     from converter.migrate import migrate_file
-    report = migrate_file(save, module_path, output, overwrite=force)
+    report = migrate_file(save, module_path, output, overwrite=force, min_matched=min_match / 100,
+                          allow_unmatched=allow_unmatched)
     click.echo(json.dumps(report.to_dict(), indent=2) if as_json else report.to_text())
-    _exit(EXIT_FINDINGS if report.unmatched else EXIT_OK)
+    _exit(EXIT_FINDINGS if report.unmatched or report.refused else EXIT_OK)
 
 
 __all__ = ["validate", "resolve", "verify", "render", "migrate"]

@@ -99,8 +99,8 @@ def _grid_line(grid: dict[str, Any] | None) -> str:
     text = f"{grid['kind']} grid dx={grid['dx']} dy={grid['dy']} origin=({grid['x0']},{grid['y0']})"
     if grid["kind"] == "hex" and grid["sideways"]:
         text += " sideways"
-    if numbering is None:
-        return text + ", unnumbered"
+    if numbering is None:      # wawkit names its cells for terrain, LOS and moves (grids/assigned.py)
+        return text + ", unnumbered (VASSAL shows no names; wawkit names its cells 0101, 0102...)"
     flags = [f"first={numbering['first']}", f"sep={numbering['sep']!r}",
              f"h={numbering['h_type']}{numbering['h_off']:+d}{' desc' if numbering['h_descend'] else ''}",
              f"v={numbering['v_type']}{numbering['v_off']:+d}{' desc' if numbering['v_descend'] else ''}"]
@@ -174,12 +174,19 @@ def _layout(module: Module, map_name: str, save: str | None, layout: tuple[str, 
 @click.option("--board", help="Board to look the name up on, when several boards carry it.")
 @click.option("--save", type=click.Path(exists=True, dir_okay=False), help="Take the board layout from this save.")
 @click.option("--layout", multiple=True, metavar="BOARD[:COL:ROW[:rev]]", help="Board layout, one per board.")
+@click.option("--profile", "profile_path", type=click.Path(exists=True, dir_okay=False),
+              help="With --save: the module profile whose board_aliases place boards of older module versions.")
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
 def locate(module: str, map_name: str, where: tuple[str, ...], board: str | None, save: str | None,
-           layout: tuple[str, ...], as_json: bool) -> None:
+           layout: tuple[str, ...], profile_path: str | None, as_json: bool) -> None:
     """Name the location of map pixel X Y, or give the pixel of location NAME."""
     from converter.vassal.module import Module, location_of
     loaded = Module.read(module)
+    if profile_path is not None:
+        if save is None:
+            raise click.UsageError("--profile needs --save: its board_aliases place the boards a save lays out")
+        _locate_through_profile(loaded, map_name, where, board, save, profile_path, as_json)
+        return
     try:  # a location or board the module lacks is named with the module file
         placed = _layout(loaded, map_name, save, layout)
         if len(where) == 2 and all(w.lstrip("-").isdigit() for w in where):
@@ -193,7 +200,32 @@ def locate(module: str, map_name: str, where: tuple[str, ...], board: str | None
             answer = {"map": map_name, "location": name, "x": x, "y": y}
             text = f"{x} {y}"
     except GeometryError as error:
-        raise error.located(file=module) from None
+        hint = "; --profile with board_aliases places boards of older module versions" \
+            if save is not None and "has no board" in error.message else ""
+        raise GeometryError(error.message + hint, file=module) from None
+    click.echo(json.dumps(answer, ensure_ascii=False) if as_json else text)
+
+
+def _locate_through_profile(module: Module, map_name: str, where: tuple[str, ...], board: str | None, save: str,
+                            profile_path: str, as_json: bool) -> None:
+    """``locate`` in a save's own pixels, its boards placed as the profile's board_aliases say."""
+    from converter.importer import name_point, point_name, save_frames
+    from converter.profile import read_profile
+    from converter.vassal.save import SavedGame
+    frames = save_frames(SavedGame.read(save), read_profile(profile_path))
+    if len(where) == 2 and all(w.lstrip("-").isdigit() for w in where):
+        x, y = int(where[0]), int(where[1])
+        name, _at = point_name(module, map_name, x, y, frames)
+        answer: dict[str, Any] = {"map": map_name, "x": x, "y": y, "location": name or "offboard"}
+        text = name or "offboard"
+    else:
+        name = " ".join(where)
+        try:
+            x, y = name_point(module, map_name, name, frames)
+        except GeometryError as error:
+            raise error.located(file=module.file) from None
+        answer = {"map": map_name, "location": name, "x": x, "y": y}
+        text = f"{x} {y}"
     click.echo(json.dumps(answer, ensure_ascii=False) if as_json else text)
 
 

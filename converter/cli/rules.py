@@ -252,3 +252,23 @@ def los(scenario: str, source: str, target: str, ruleset: str, book: str | None,
         click.echo(f"  {reason['text']}" + ("" if cited else f" ({reason['section']})"))
     for gap in answer["gaps"]:
         click.echo(f"  {gap}")
+
+
+# -- wawkit actions -----------------------------------------------------------------------------
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Print the listing as JSON.")
+@click.option("--markdown", is_flag=True, help="Print the listing as Markdown (docs/actions.md).")
+def actions(as_json: bool, markdown: bool) -> None:
+    """Every action kind the referee accepts: its fields, its short form and an example.
+
+    Generated from the referee's rulesets and the short action syntax, so it lists what
+    `wawkit resolve --action` and actions files accept today.
+    """
+    from converter import actions_help
+    if as_json:
+        click.echo(json.dumps([item.to_dict() for item in actions_help.catalogue()], indent=1))
+    elif markdown:
+        click.echo(actions_help.to_markdown(), nl=False)
+    else:
+        click.echo(actions_help.to_text(), nl=False)

@@ -65,10 +65,13 @@ def import_command(save: str, module_path: str, profile_path: str, terrain: str 
     module = Module.read(module_path)
     _, imported = _import(save, module, profile, table, terrain_map)
     scenario = Scenario(imported.game, Path(save).stem, imported.pieces, module.name, str(save),
-                        [u.to_dict() for u in imported.unrecognised], imported.positions)
+                        [u.to_dict() for u in imported.unrecognised], imported.positions, imported.layouts)
     write_scenario(scenario, output, overwrite=force)
     click.echo(f"{len(imported.game.units)} units, {sum(len(v) for v in imported.unit_markers.values())} unit "
                f"markers, {sum(len(v) for v in imported.hex_markers.values())} hex markers -> {output}")
+    for map_name, why in sorted(imported.unplaced.items()):
+        click.echo(f"note: {why}: the pieces on map {map_name!r} are in a place (the map), not in hexes",
+                   err=True)
     for piece in imported.unrecognised:
         click.echo(f"not recognised: piece {piece.piece} {piece.name!r} on {piece.map} {piece.location}: "
                    f"{piece.reason}", err=True)
@@ -96,7 +99,8 @@ def export_command(scenario: str, module_path: str, profile_path: str, units: st
     wanted = read_scenario(scenario)
     if onto is None:
         notes: list[str] = []
-        save, _ = export_game(wanted.game, module, profile, table, positions=wanted.positions, notes=notes)
+        save, _ = export_game(wanted.game, module, profile, table, positions=wanted.positions,
+                              layouts=wanted.layouts, notes=notes)
         save.write(output, overwrite=force)
         click.echo(f"{len(wanted.game.units)} units -> new save {output}")
         for note in notes:
@@ -114,6 +118,50 @@ def export_command(scenario: str, module_path: str, profile_path: str, units: st
         raise ProfileError("is the input save; refusing to overwrite it (use --force)", file=output)
     write_atomic(output, save.to_bytes(), overwrite=force)
     click.echo(f"{len(events)} change(s) written onto {onto} -> {output}")
+
+
+@main.group()
+def profile() -> None:
+    """Module profiles: which pieces of a module are units, markers and places."""
+
+
+@profile.command("init")
+@click.argument("module_path", metavar="MODULE", type=EXISTING)
+@click.option("-o", "--output", type=click.Path(dir_okay=False),
+              help="Profile to write (default: NAME.profile.yaml in this folder, NAME from the module's name).")
+@click.option("--units", "units_path", type=click.Path(dir_okay=False),
+              help="Unit table to write (default: beside the profile, .units.yaml for .yaml).")
+@click.option("--force", is_flag=True, help="Replace the profile and unit table if they exist.")
+def profile_init(module_path: str, output: str | None, units_path: str | None, force: bool) -> None:
+    """Draft a profile of MODULE, and a unit table listing every unit type found.
+
+    Each guess in the profile says why it was made (# why: ...); the unit table has what
+    the module states (names, sides, nations, formations, steps) and waits for the factors.
+    `wawkit import` reads the module's saves with the draft as it is.
+    """
+    import re
+    from converter.profile_draft import write_draft
+    module = Module.read(module_path)
+    if output is None:
+        output = (re.sub(r"[^a-z0-9]+", "-", module.name.lower()).strip("-") or "module") + ".profile.yaml"
+    written = write_draft(module, output, units_path, overwrite=force)
+    found = written.draft
+    units = found.table_entries()
+    groups = [g for g in found.groups if g.units]
+    statuses = [*found.unit_markers, *found.status_layers, *found.status_properties]
+    click.echo(f"drafted {written.profile} and {written.units} from {module.name!r} {module.version}:")
+    click.echo(f"  main map {found.main_map.value!r}: {found.main_map.why}")
+    click.echo(f"  {len(units)} unit type(s) in {len(groups)} group(s): "
+               + ", ".join(f"{g.label} {len(g.slots)}" for g in groups[:4]) + (" ..." if len(groups) > 4 else ""))
+    click.echo(f"  statuses: {', '.join(statuses) or 'none found'}"
+               + (f"; not found: {', '.join(found.missing)}" if found.missing else ""))
+    if found.hex_markers:
+        click.echo(f"  hex markers: {', '.join(found.hex_markers)}")
+    if found.holding:
+        click.echo("  holding maps: " + ", ".join(f"{m} ({g.value})" for m, g in found.holding.items()))
+    for note in found.notes:
+        click.echo(f"  {note}")
+    click.echo(f"next: check each '# why' in {written.profile}; fill in the factors in {written.units}")
 
 
 @main.group()
@@ -157,4 +205,4 @@ def terrain_draft(module_path: str, board: str, palette: str, map_name: str | No
                    + ", ".join(proposal.unmatched), err=True)
 
 
-__all__ = ["export_command", "import_command", "terrain", "terrain_draft"]
+__all__ = ["export_command", "import_command", "profile", "profile_init", "terrain", "terrain_draft"]
