@@ -140,7 +140,9 @@ def profile_init(module_path: str, output: str | None, units_path: str | None, f
     `wawkit import` reads the module's saves with the draft as it is.
     """
     import re
+
     from converter.profile_draft import write_draft
+    from converter.vassal.module import Module
     module = Module.read(module_path)
     if output is None:
         output = (re.sub(r"[^a-z0-9]+", "-", module.name.lower()).strip("-") or "module") + ".profile.yaml"
