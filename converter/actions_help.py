@@ -39,7 +39,8 @@ FIELD_NOTES = {
     "path": "the hexes entered, in order",
 }
 #: Placeholders of the short forms, and the values their examples use (the sample position).
-EXAMPLE_WORDS = {"UNIT": "leopard-c1", "TARGET": "t-64", "HEX": "C7", "HEX...": "C7 D7"}
+EXAMPLE_WORDS = {"UNIT": "leopard-c1", "TARGET": "t-64", "HEX": "C7", "HEX...": "C7 D7", "CALLER": "us-hq",
+                 "fp=N": "fp=4", "to_hit=N": "to_hit=5"}
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,14 @@ A short action is one line: a verb, the units or hexes it names, then options::
     move C5 D5 E5          move the unit in C5 along D5, E5
     rally C5               rally a Disrupted unit
     los C5 F8              line of sight only
+    artillery us-hq F6 he fp=4 to_hit=5   a fire mission called by the HQ on hex F6
+    artillery mortar F6 he spotter=us-hq  an on-map mortar firing on F6, spotted by the HQ
+    airstrike a-10 F6      an airstrike counter attacking hex F6
+    markers                the Marker Removal Phase on the whole map (or ``markers F6``: one hex)
     fire leopard-c1 t-64   units may be named by key instead of hex
+
+An Assault that makes the defender retreat takes ``retreat=HEX``; a classic fire mission
+that strays (a 6) takes ``scatter=HEX``, the adjacent hex the opponent chooses.
 
 ``key=value`` words set any other action field (``hits=2``, ``mission=he``).
 Numbers are bounded by what the rules allow (:func:`check_fields`): an action file
@@ -46,15 +53,34 @@ VERBS: dict[str, str] = {
     "command": "command_check", "command_check": "command_check",
     "morale": "morale_check", "morale_check": "morale_check",
     "stacking": "stacking",
+    "artillery": "indirect_fire", "indirect_fire": "indirect_fire",
+    "airstrike": "airstrike",
+    "markers": "marker_removal", "marker_removal": "marker_removal",
 }
+#: Kinds that may name nothing: the Marker Removal Phase sweeps the whole map.
+WHOLE_MAP = frozenset({"marker_removal"})
+#: The mission types a short ``artillery`` action may name (EG/TUS §8.1-§8.6, WaW85 §14.6).
+MISSIONS = ("he", "smoke", "fascam", "chemical", "dpicm", "mlrs", "adm")
 WEAPONS = ("ap", "he", "aa")
+#: The short forms whose words are not the plain ``UNIT TARGET`` (``wawkit actions`` prints them).
+SYNTAX: dict[str, str] = {
+    "indirect_fire": "CALLER HEX [" + "|".join(MISSIONS) + "] fp=N to_hit=N [spotter=UNIT] [scatter=HEX]",
+    "airstrike": "UNIT HEX",
+    "marker_removal": "[HEX]",
+    "assault": "UNIT TARGET [retreat=HEX] [field=value ...]",
+    "overrun": "UNIT TARGET [path=HEX,...] [field=value ...]",
+    "move_and_fire": "UNIT TARGET [ap|he|aa] [path=HEX,...] [field=value ...]",
+}
 #: Kinds whose second reference is a hex (not a unit), and kinds with a path of hexes.
-HEX_TARGET = frozenset({"stacking"})
+HEX_TARGET = frozenset({"stacking", "indirect_fire", "airstrike"})
 PATH_KINDS = frozenset({"move"})
 #: Kinds that act on a target unit: without one the referee could only answer "not stated".
-TARGET_KINDS = frozenset({"direct_fire", "opportunity_fire", "move_and_fire", "assault", "overrun", "los"})
+TARGET_KINDS = frozenset({"direct_fire", "opportunity_fire", "move_and_fire", "assault", "overrun", "los",
+                          "indirect_fire", "airstrike"})
 TUPLE_FIELDS = frozenset({"bonus_from", "supporting", "path"})
 INT_FIELDS = frozenset({"hits", "count"})
+#: Fields of the ``mission`` of an ``artillery`` action, given as words (``fp=4 to_hit=5``).
+MISSION_INT_FIELDS = frozenset({"fp", "to_hit"})
 _WHOLE = re.compile(r"[+-]?[0-9]+")
 
 # -- what the rules allow ---------------------------------------------------------------
@@ -100,11 +126,22 @@ class ActionSpec:
 
     def bind(self, game: Game) -> Action:
         """The referee action, with each hex or name replaced by the unit key it means."""
+        if not self.refs and self.kind in WHOLE_MAP:
+            return _make(self)
         if not self.refs:
             raise ActionSyntaxError(f"{self.text or self.kind!r}: names no unit")
+        if self.kind in WHOLE_MAP:
+            return _make(self, target=self.refs[0] if self.refs[0] in game.hexes
+                         else resolve_actor(game, self.refs[0], self.text).key)
         if self.kind == "stacking":
             return _make(self, target=self.refs[0])
+        if self.kind == "indirect_fire":
+            return self._bind_mission(game)
         actor = resolve_actor(game, self.refs[0], self.text)
+        if self.kind in HEX_TARGET:
+            if len(self.refs) != 2:
+                raise ActionSyntaxError(f"{self.text!r}: give the unit, then the target hex")
+            return _make(self, unit=actor.key, target=_hex_of(game, self.refs[1]))
         values: dict[str, Any] = {"unit": actor.key}
         rest = self.refs[1:]
         if self.kind in PATH_KINDS:
@@ -120,6 +157,24 @@ class ActionSpec:
                                     f"(key, counter name or hex) after {self.refs[0]!r}")
         if self.weapon:
             values["weapon"] = self.weapon
+        return _make(self, **values)
+
+    def _bind_mission(self, game: Game) -> Action:
+        """``artillery CALLER HEX [MISSION]``: the first unit calls the mission (an HQ, recon
+        unit or leader) or fires it (a mortar or on-map artillery, ``spotter=`` naming its
+        spotter when it does not see the hex); the second word is the target hex."""
+        if len(self.refs) != 2:
+            raise ActionSyntaxError(f"{self.text!r}: give the calling (or firing) unit, then the target hex, "
+                                    "e.g. 'artillery us-hq F6 he fp=4 to_hit=5'")
+        first = resolve_actor(game, self.refs[0], self.text)
+        values: dict[str, Any] = {"target": _hex_of(game, self.refs[1])}
+        fires = "indirect_fire" in first.type.abilities or first.type.arty_type is not None
+        if fires:
+            values["unit"] = first.key
+        else:
+            values["spotter"] = first.key
+        if "spotter" in self.options:
+            values["spotter"] = resolve_actor(game, str(self.options["spotter"]), self.text).key
         return _make(self, **values)
 
 
@@ -151,25 +206,43 @@ def parse(text: str) -> ActionSpec:
     refs: list[str] = []
     weapon: str | None = None
     options: dict[str, Any] = {}
+    mission: dict[str, Any] = {}
     for index, word in enumerate(words[1:], start=1):
         if "=" in word:
             key, _, value = word.partition("=")
-            options[key] = _option(key, value, text)
-        elif word.lower() in WEAPONS and index > 1:
+            if kind == "indirect_fire" and key in MISSION_INT_FIELDS:
+                mission[key] = _whole(f"mission.{key}", value, text)
+            else:
+                options[key] = _option(key, value, text)
+        elif kind == "indirect_fire" and word.lower() in MISSIONS and index > 1:
+            mission["type"] = word.lower()
+        elif word.lower() in WEAPONS and index > 1 and kind != "indirect_fire":
             weapon = word.lower()
         else:
             refs.append(word)
+    if kind == "indirect_fire":
+        given = options.pop("mission", None)
+        mission = {"type": given.type, **mission} if isinstance(given, Mission) else mission
+        if "type" not in mission:
+            raise ActionSyntaxError(f"{text!r}: name the mission ({', '.join(MISSIONS)}), e.g. "
+                                    "'artillery us-hq F6 he fp=4 to_hit=5'")
+        options["mission"] = Mission(**mission)
     check_fields({**options, **({"path": refs[1:]} if kind in PATH_KINDS else {})}, {}, _shown(text))
     return ActionSpec(kind, tuple(refs), weapon, options, text.strip())
+
+
+def _whole(name: str, value: str, text: str) -> int:
+    """A whole number typed as ``name=value``, refused by name when it is not one."""
+    if not (_WHOLE.fullmatch(value) and len(value) <= 4000):  # int() itself refuses longer strings
+        raise ActionSyntaxError(f"{_shown(text)}: {name} must be a whole number, not {value[:40]!r}")
+    return int(value)
 
 
 def _option(key: str, value: str, text: str) -> Any:
     if key == "mission":
         return Mission(type=value)
     if key in INT_FIELDS:
-        if not (_WHOLE.fullmatch(value) and len(value) <= 4000):  # int() itself refuses longer strings
-            raise ActionSyntaxError(f"{_shown(text)}: {key} must be a whole number, not {value[:40]!r}")
-        number = int(value)
+        number = _whole(key, value, text)
         check_fields({key: number}, {}, _shown(text))
         return number
     if key in TUPLE_FIELDS:
@@ -327,6 +400,18 @@ def _specs(data: Any, name: str) -> list[ActionSpec]:
 
 
 # -- binding references ----------------------------------------------------------------
+
+def _hex_of(game: Game, ref: str) -> str:
+    """A target hex: a hex of the position, or the hex of the unit named."""
+    if ref in game.hexes:
+        return ref
+    if ref in game.units and game.units[ref].hex:
+        return str(game.units[ref].hex)
+    named = _by_name(game, ref)
+    if len(named) == 1 and named[0].hex:
+        return str(named[0].hex)
+    raise ActionSyntaxError(f"{ref!r} is not a hex of the map (nor a unit on it)")
+
 
 def _on_map(game: Game, hex_id: str) -> list[Unit]:
     return [u for u in game.stack(hex_id) if u.type.target_type not in ("marker",)]

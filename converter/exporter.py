@@ -26,7 +26,7 @@ from converter.vassal.module import Module, PieceSlot
 from converter.vassal.obfuscation import VCSK, Obfuscation
 from converter.vassal.save import SavedGame
 from converter.vassal.sequence import join
-from referee.events import (Event, MarkerFlipped, MarkerPlaced, MarkerRemoved, StatusChanged, UnitDisrupted,
+from referee.events import (MissionsSpent, Event, MarkerFlipped, MarkerPlaced, MarkerRemoved, StatusChanged, UnitDisrupted,
                             UnitEliminated, UnitMoved, UnitPlaced, UnitRallied, UnitReduced, UnitRemoved,
                             UnitRestored)
 from referee.diff import NoEvent
@@ -296,6 +296,13 @@ class _Writer:
     def _apply(self, event: Event) -> None:
         before = self.game
         self.game = apply_event(self.game, event)
+        if isinstance(event, MissionsSpent):
+            prop = self.profile.missions_properties.get(event.side)
+            if prop is None:
+                raise ProfileError(f"the profile names no property for {event.side}'s fire missions "
+                                   "(missions_properties)", file=self.profile.file)
+            self.save.set_global_property(prop, str(self.game.missions_left.get(event.side, 0)))
+            return
         if isinstance(event, (MarkerPlaced, MarkerRemoved, MarkerFlipped)):
             self.hex_event(event)
             return
@@ -369,6 +376,11 @@ class _Writer:
             if value != "none":
                 self.add_unit_marker(key, f"ammo:{value}")
             return
+        rule = self._rule(key)
+        known = field_name in self.profile.unit_markers or field_name in rule.status_layers \
+            or field_name in rule.status_properties
+        if field_name in ACTIVATION_STATES and not known:
+            return          # lasts only while the unit acts; a module without its marker does not show it
         if field_name not in FLAG_MARKERS:
             raise ProfileError(f"a save shows no status {field_name!r}: no marker of the profile stands for it",
                                file=self.profile.file, piece=self.unit_piece(key))
@@ -576,6 +588,12 @@ def _place_of(writer: _Writer, reader: PositionReader, unit: Unit, recorded: tup
 
 
 # -- the events between two positions --------------------------------------------------------
+
+#: States that last only while a unit acts (a move under Opportunity Fire, EG/TUS §6.2; a
+#: unit that has fired this activation): written where the profile names a marker for them,
+#: left out of the save where the module has none (they are not results of an action).
+ACTIVATION_STATES = frozenset({"moving", "fired"})
+
 
 def events_between(before: Game, after: Game) -> list[Event]:
     """The events that turn ``before`` into ``after`` as far as a save can show them: the

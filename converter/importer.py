@@ -39,7 +39,7 @@ from typing import Any, Iterable, Protocol
 
 from converter.errors import GeometryError, ProfileError
 from converter.profile import Profile, UnitRule, prototype_texts, read_profile, seen
-from converter.terrain import TerrainMap, board_hexes, hex_states, read_terrain
+from converter.terrain import TerrainMap, board_hexes, hex_states, read_tec, read_terrain
 from converter.unit_table import TableEntry, UnitTable, read_unit_table
 from converter.vassal.grids.placement import MapGeometry, PlacedBoard
 from converter.vassal.commands import AddPiece, ChangePiece, MovePiece, RemovePiece
@@ -293,6 +293,7 @@ class UnitFacts:
     formation: str | None
     strength: str | None
     statuses: dict[str, Any]
+    command: Mapping[str, Any] = field(default_factory=dict)   # an HQ's morale, leadership, command range
 
 
 # -- reading positions ---------------------------------------------------------------------------
@@ -386,7 +387,7 @@ class PositionReader:
         elif entry.type.steps is not None:
             strength = "full"
         return UnitFacts(entry.type, value("side"), value("nation"), value("formation"), strength,
-                         _own_statuses(self.profile, piece_id, piece, rule))
+                         _own_statuses(self.profile, piece_id, piece, rule), getattr(entry, "command", {}))
 
     # -- places ------------------------------------------------------------------------------
     def geometry(self, map_name: str, frame: Frame) -> MapGeometry:
@@ -640,7 +641,7 @@ class _State:
             # A step re-reads whole stacks: most of their units come out as they were, and are kept.
             self._set_unit(key, Unit(key=key, type=facts.type, side=facts.side, nation=facts.nation,
                                      formation=facts.formation, hex=hex_name, strength=facts.strength,
-                                     status=Status(**statuses), location=location))
+                                     status=Status(**statuses), location=location, **facts.command))
             self._made[key] = made
         if hex_name is not None:
             self.hexes.setdefault(hex_name, HexState(hex_name, at=place.at))
@@ -821,7 +822,11 @@ def read_inputs(profile_path: str | os.PathLike[str], units: str | os.PathLike[s
     files = {"profile": str(profile_path), "units": str(units_file)}
     if terrain_file:
         files["terrain"] = str(terrain_file)
-    return Inputs(profile, table, read_terrain(terrain_file) if terrain_file else None, files)
+    board = read_terrain(terrain_file) if terrain_file else None
+    if board is not None and profile.tec_file:
+        files["tec"] = str(profile.tec_file)
+        board.effects = read_tec(profile.tec_file)
+    return Inputs(profile, table, board, files)
 
 
 def import_save(save: SavedGame, module: Module, profile: Profile, table: UnitTable,

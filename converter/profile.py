@@ -315,6 +315,7 @@ class Profile:
     terrain_file: str | None = None
     board_aliases: dict[str, tuple[str, int, int]] = field(default_factory=dict)
     rules: Rules | None = DEFAULT_RULES
+    tec_file: str | None = None
 
     @classmethod
     def from_document(cls, data: Mapping[str, Any], *, file: str | None = None) -> "Profile":
@@ -356,7 +357,7 @@ class Profile:
                    dict(data.get("missions_properties") or {}), file,
                    _beside(file, data.get("units_file")), _beside(file, data.get("terrain_file")),
                    {name: (raw["board"], raw["x"], raw["y"]) for name, raw in (data.get("board_aliases") or {}).items()},
-                   _rules(data.get("rules", "default"), file))
+                   _rules(data.get("rules", "default"), file), _beside(file, data.get("tec_file")))
 
     def ruleset_name(self, override: str | None = None) -> str | None:
         """The ruleset positions are judged by, as ``--ruleset`` spells it (``override`` when

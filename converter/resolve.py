@@ -246,7 +246,10 @@ def _unresolved(index: int, spec: ActionSpec, answer: Answer) -> Refusal | None:
     is applied, so a save never shows half an action."""
     if not answer.gaps:
         return None
-    reasons = [("", f"{name}: {why}") for name, why in sorted(answer.gaps.items())]
+    fields_by_why: dict[str, list[str]] = {}
+    for name, why in sorted(answer.gaps.items()):
+        fields_by_why.setdefault(why, []).append(name)   # one missing fact stops many fields: said once
+    reasons = [("", f"{', '.join(names)}: {why}") for why, names in fields_by_why.items()]
     if any("dice." in why for why in answer.gaps.values()):
         reasons.append(("", "no dice for it: give --dice or --seed (or dice in the actions file)"))
     return Refusal(index, _spec_text(spec), reasons, "cannot be resolved")
@@ -281,6 +284,10 @@ def resolve_actions(game: Game, specs: Sequence[ActionSpec], ruleset: Ruleset, d
 
 # -- the report -----------------------------------------------------------------------------
 
+def position_units(outcome: Outcome) -> set[str]:
+    return set(outcome.before.units)
+
+
 def report_text(outcome: Outcome, position_name: Callable[[str], str], hex_of: Callable[[str], str | None]) -> str:
     """The chat-ready report: each action, its rolls, the rule decisions, the results."""
     lines: list[str] = []
@@ -290,15 +297,21 @@ def report_text(outcome: Outcome, position_name: Callable[[str], str], hex_of: C
         actor = step.action.actor
         target = step.action.target if isinstance(step.action.target, str) else None
 
-        def who(key: str | None) -> str:
+        def who(key: str | None, game: Game = game) -> str:
             if key is None:
                 return "?"
-            where = hex_of(key)
+            now = game.units.get(key)            # where the unit is when this action starts
+            where = now.hex if now is not None and now.on_map and now.hex else hex_of(key)
             return f"{position_name(key)} ({where})" if where else position_name(key)
         weapon = f" {step.action.weapon.upper()}" if step.action.weapon else ""
-        head = f"{step.action.kind.replace('_', ' ')}{weapon}: {who(actor)}"
+        if step.action.mission is not None and step.action.mission.type:
+            weapon = f" {step.action.mission.type.upper()}"
+        caller = actor or step.action.spotter
+        head = f"{step.action.kind.replace('_', ' ')}{weapon}" + (f": {who(caller)}" if caller else "")
+        if actor is None and step.action.spotter:
+            head += " calls"
         if target:
-            head += f" -> {who(target)}"
+            head += f" -> {who(target) if target in position_units(outcome) else target}"
         lines.append(head)
         for label, values in answer.rolls:
             lines.append(f"  roll {label}: {' '.join(map(str, values))}")

@@ -29,6 +29,7 @@ KINDS = {
     "scenario": "scenario.schema.json",
     "unit_table": "unit-table.schema.json",
     "terrain": "terrain.schema.json",
+    "tec": "tec.schema.json",
     "palette": "palette.schema.json",
     "profile": "profile.schema.json",
     "actions": "actions.schema.json",

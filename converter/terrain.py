@@ -50,6 +50,9 @@ class TerrainMap:
     roads: list[list[str]] = field(default_factory=list)
     hexsides: list[Hexside] = field(default_factory=list)
     map: str | None = None
+    #: The Terrain Effects Chart a profile gives for these terrain names (``tec_file``), for a
+    #: ruleset whose chart is not in its rulebook's text (WaW85 PAC03): see :func:`read_tec`.
+    effects: Mapping[str, Any] | None = None
 
     def terrain(self, hex_name: str) -> str:
         return self.hexes.get(hex_name, self.default)
@@ -112,6 +115,47 @@ def read_terrain(path: str | os.PathLike[str]) -> TerrainMap:
     return TerrainMap.from_document(load_document(path, "terrain"), file=str(path))
 
 
+@dataclass(frozen=True)
+class TecRow:
+    """One row of a transcribed Terrain Effects Chart (``schemas/tec.schema.json``)."""
+
+    db: Mapping[str, int]
+    los: str
+    obstacle_height: int
+    unit_height: int
+    mp: Mapping[str, int] | None = None
+
+
+#: The key of a chart's hexside costs among its rows (see :func:`read_tec`).
+HEXSIDES = "hexsides"
+
+
+def read_tec(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """A Terrain Effects Chart file: terrain name -> its row, and under :data:`HEXSIDES` the
+    MP its hexside features (and ``up_hill``) add, by mover."""
+    data = load_document(path, "tec")
+    chart: dict[str, Any] = {name: TecRow(dict(row["db"]), row["los"], row["obstacle_height"], row["unit_height"],
+                                          dict(row["mp"]) if "mp" in row else None)
+                             for name, row in data["terrain"].items()}
+    chart[HEXSIDES] = {name: dict(costs) for name, costs in (data.get("hexsides") or {}).items()}
+    return chart
+
+
+def _hex_state(terrain: TerrainMap, cell: "BoardHex") -> HexState:
+    """A hex with its terrain and features; with a chart, what the chart says of its terrain
+    (the Defensive Bonus columns, the LOS effect, heights above the hex's elevation)."""
+    name = terrain.terrain(cell.name)
+    row = terrain.effects.get(name) if terrain.effects is not None and name != HEXSIDES else None
+    if row is None:
+        return HexState(cell.name, terrain=name, features=terrain.features(cell.name), at=cell.at)
+    level = terrain.elevation.get(cell.name, 0)
+    return HexState(cell.name, terrain=name, features=terrain.features(cell.name), at=cell.at,
+                    terrain_db=row.db, los=row.los,
+                    stated={"obstacle_height": level + row.obstacle_height, "unit_height": level + row.unit_height,
+                            "elevation": level, "tec_hexsides": terrain.effects.get(HEXSIDES, {}),   # type: ignore[union-attr]
+                            **({"tec_mp": row.mp} if row.mp is not None else {})})
+
+
 # -- the board's hexes ---------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -158,8 +202,7 @@ def hex_states(terrain: TerrainMap | None, hexes: Iterator[BoardHex] | list[Boar
         if terrain is None:
             states[cell.name] = HexState(cell.name, at=cell.at)
         else:
-            states[cell.name] = HexState(cell.name, terrain=terrain.terrain(cell.name),
-                                         features=terrain.features(cell.name), at=cell.at)
+            states[cell.name] = _hex_state(terrain, cell)
     return states
 
 
@@ -256,4 +299,4 @@ def _map_of(module: Module, board: str) -> str:
 
 
 __all__ = ["BoardHex", "Draft", "Hexside", "TerrainMap", "board_hexes", "draft", "hex_states", "nearest_terrain",
-           "read_palette", "read_terrain"]
+           "read_palette", "read_tec", "read_terrain", "TecRow"]

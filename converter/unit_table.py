@@ -33,6 +33,10 @@ class TableEntry:
     formation: str | None = None
     factors: Mapping[str, Any] = field(default_factory=dict)
     sources: Mapping[str, str] = field(default_factory=dict)
+    #: What an HQ (or leader) counter prints about its Formation: the Formation's morale
+    #: ("as shown on the Formation's HQ", TUS §4.2, §1.6), its leadership (§1.3.3.4) and its
+    #: command range on each side (full, reduced; §1.3.3). Units carry them into the model.
+    command: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -81,12 +85,17 @@ def unit_type(raw: Mapping[str, Any]) -> UnitType:
     return front
 
 
+#: The HQ and leader values a table row may give (see :attr:`TableEntry.command`).
+COMMAND_VALUES = ("morale", "leadership", "command_range")
+
+
 def table_from_document(data: Mapping[str, Any], *, file: str | None = None) -> UnitTable:
     validate(data, "unit_table", file=file)
     entries = {}
     for key, raw in data["units"].items():
         entries[key] = TableEntry(key, unit_type(raw), raw.get("side"), raw.get("nation"), raw.get("formation"),
-                                  dict(raw.get("factors") or {}), dict(raw["sources"]))
+                                  dict(raw.get("factors") or {}), dict(raw["sources"]),
+                                  {name: raw[name] for name in COMMAND_VALUES if name in raw})
     return UnitTable(data["table"], entries, file)
 
 

@@ -43,6 +43,12 @@ class Action:
     count: int | None = None
     side: str | None = None
     path: tuple[str, ...] = ()
+    retreat: str | None = None
+    """The hex a defender retreats into when an Assault makes it retreat (EG/TUS §6.3,
+    WaW85 §13.2.2); without it the referee takes the only legal hex or lists them."""
+    scatter: str | None = None
+    """The hex a fire mission lands in when it misses (classic §8.0: the opponent chooses
+    an adjacent hex)."""
 
     @property
     def actors(self) -> tuple[str, ...]:
@@ -85,7 +91,7 @@ Rally = _action("rally", "Rally of a disrupted unit (§4.3).")
 MoraleCheck = _action("morale_check", "A plain morale check (§1.6).")
 ConditionalMorale = _action("conditional_morale", "Conditional morale (001 §1.6.1).")
 MissileAmmoCheck = _action("missile_ammo_check", "Missile depletion after a shot (§6.1.4).")
-MarkerRemoval = _action("marker_removal", "Marker Removal Phase on a unit or hex (§3.2).")
+MarkerRemoval = _action("marker_removal", "Marker Removal Phase on the whole map, or on one unit or hex (§3.2).")
 MinefieldAttack = _action("minefield_attack", "A Mines marker attacks a unit (§8.3, 001 §12.2).")
 ChemicalAttack = _action("chemical_attack", "Chemical strike morale check (§8.4).")
 OperationsPhase = _action("operations_phase", "When the Operations Phase ends (§3.1).")

@@ -1,211 +1,72 @@
-"""Artillery (§8): fire missions called by HQs, recon and leaders, mortars (§1.3.4.3),
-on-map artillery (001 §8.6), HE / DPICM barrages, smoke, FASCAM, chemical, MLRS, and
-the Mines marker's attack (§8.3, 001 §12.2)."""
+"""Indirect fire, once for every book: a fire mission or Strike is called on a hex, its
+accuracy is rolled in the book's order, and it lands where that roll says before anything
+else is rolled (EG/TUS §8.0, §1.3.4.3, TUS §8.6; WaW85 §14.1-§14.5).
+
+    1. who fires and who calls or spots it, and with what (the ruleset's ``fire_mission``):
+       legality, the mission's type and numbers, whether an accuracy roll is needed;
+    2. the accuracy roll (``accuracy``): classic 1d6, 1-5 on the hex, 6 on an adjacent hex
+       the opponent chooses; WaW85 the Scatter Check with its direction table;
+    3. the Strike where it landed (``strike``): markers, attacks on every unit there.
+
+A caller is never marked Ops Complete (EG/TUS §8.0, WaW85 §14.3); an on-map firer is.
+"""
 from __future__ import annotations
 
-from referee import damage
-from referee.errors import NotStated, NotSupported
-from referee.events import MarkerPlaced, MarkerRemoved, StatusChanged, UnitDisrupted
-from referee.fire import range_rule, terrain_db
-from referee.model import Unit, need
+from dataclasses import dataclass
+
+from referee.errors import NotStated
+from referee.model import Unit
 from referee.ruleset import Ctx
 
-#: 001 §8.6: "HE (34)" for the Warsaw Pact, "DPICM (23)" for NATO.
-MLRS = {"pact": ("he", 3, 4), "nato": ("dpicm", 2, 3)}
-AREA_MISSIONS = {"chemical", "mlrs"}
-CALLERS = ("hq", "leader")
 
+@dataclass(frozen=True)
+class Strike:
+    """One fire mission, once its legality is known: where it is aimed, what it is, who
+    fires it (``None`` off the map) and calls it, and whether its accuracy is rolled."""
 
-def _spotter_ok(ctx: Ctx, spotter: Unit, firer: Unit | None, mission: bool = True) -> bool:
-    """HQ, recon (§1.3.4.4) or leader (001 §1.3.6) of the firer's Formation, seeing the target.
-    A fire mission (§8.0, and on-map artillery through it, 001 §8.6) is called by an HQ only
-    in 002, and must be the caller's FIRST action; a mortar's spotter (§1.3.4.3) is not."""
-    calls = spotter.type.target_type in CALLERS or "recon" in spotter.type.abilities
-    if not calls:
-        ctx.answer.illegal("§8.0", f"{spotter.name} cannot call artillery")
-        return False
-    if spotter.type.target_type == "leader":
-        ctx.params.require("leaders", "001 §8.0")
-    if mission and spotter.type.target_type not in CALLERS and not ctx.params.recon_calls_missions:
-        ctx.answer.illegal("002 §8.0", f"{spotter.name} is not an HQ: only an HQ calls fire missions")
-        return False
-    spent = spotter.status.mp_spent
-    if mission and (spotter.status.ops_complete or spotter.status.moving or spotter.status.fired
-                    or (isinstance(spent, int) and spent > 0)):
-        ctx.answer.illegal("§8.0", f"calling artillery must be {spotter.name}'s FIRST action")
-        return False
-    if firer is not None and spotter.formation != firer.formation:
-        ctx.answer.illegal("§1.3.4.3, 001 §8.6", f"{spotter.name} is not of {firer.name}'s Formation")
-        return False
-    if ctx.game.facts.relation(spotter.key).los is False:
-        ctx.answer.illegal("§8.0", f"{spotter.name} has no LOS to the target")
-        return False
-    ctx.answer.because("§8.0", f"{spotter.name} calls the fire")
-    return True
-
-
-def _on_map(ctx: Ctx, firer: Unit) -> None:
-    """Mortar or on-map artillery firing indirectly at a unit or hex."""
-    ans = ctx.answer
-    he = firer.current.he
-    if he is not None:
-        ans.set("bands", range_rule("he", he, None).bands)
-    target = ctx.action.target
-    sees = ctx.game.facts.relation(target).los if isinstance(target, str) and target in ctx.game.units else None
-    if firer.type.arty_type not in ("mrtr", "spm"):
-        ctx.params.require("on_map_artillery", "001 §8.6")
-    if sees:
-        ans.set("roll_required", False)
-        ans.because("§1.3.4.3, 001 §8.6", f"{firer.name} sees the target: no accuracy roll")
-    elif ctx.action.spotter:
-        if _spotter_ok(ctx, ctx.game.unit(ctx.action.spotter), firer, firer.type.arty_type != "mrtr"):
-            ans.set("roll_required", True)
-    elif sees is False:
-        ans.illegal("§1.3.4.3, 001 §8.6", "target outside the LOS and no spotter of the Formation")
-    else:
-        raise NotStated("units.<target>.los")
-    if ans.legal is None:
-        ans.set("legal", True)
-        ctx.emit(StatusChanged(firer.key, "ops_complete", True))
-        ans.because("§1.3.4.3, 001 §8.6", f"{firer.name} is marked Ops Complete")
+    hex: str | None
+    kind: str
+    fp: int | None = None
+    to_hit: int | None = None
+    firer: Unit | None = None
+    caller: Unit | None = None
+    roll_required: bool = True
 
 
 def indirect_fire(ctx: Ctx) -> None:
-    """§8: a fire mission on a hex, called by a spotter, or fired by a mortar (§1.3.4.3) or
-    on-map artillery (001 §8.6); HE and DPICM are resolved, other types place their marker."""
-    ans, action = ctx.answer, ctx.action
-    firer = ctx.game.unit(action.actor) if action.actor else None
-    if firer is not None:
-        _on_map(ctx, firer)
-    elif action.spotter:
-        if _spotter_ok(ctx, ctx.game.unit(action.spotter), None):
-            ans.set("roll_required", True)
-        if (action.count or 1) > 2:
-            ans.illegal("§8.0", "up to two fire missions may be called at once")
-        if ctx.game.facts.get("strikes_left") == 0:
-            ans.illegal("§8.0", "no fire missions of this type are left")
-        if ans.legal is None:
-            ans.set("legal", True)
-    mission = action.mission
-    kind = mission.type if mission else ("he" if firer is not None else None)
-    kind = need(kind, "query.mission.type")
-    fp = mission.fp if mission else None
-    to_hit = mission.to_hit if mission else None
-    if firer is not None and firer.current.he is not None:
-        fp = fp if fp is not None else firer.current.he.fp
-        to_hit = to_hit if to_hit is not None else firer.current.he.to_hit
-    if ctx.game.missions_left.get(kind) == 0:
-        ans.illegal("§8.0", f"no {kind.upper()} fire missions are left")
-    if kind == "mlrs":
-        ctx.params.require("mlrs", "001 §8.6 MLRS Strike")
-        side = need(action.side or (firer.side if firer else None), "query.side")
-        kind, fp, to_hit = MLRS[side]
-        ans.set("mission", {"type": kind, "fp": fp, "to_hit": to_hit})
-        ans.because("001 §8.6", f"MLRS: {kind.upper()} {fp}/{to_hit}+ on the hex and its six neighbours")
-        ans.set("hexes_affected", 7)
-    else:
-        ans.set("mission", {"type": kind, "fp": fp, "to_hit": to_hit})
-        ans.set("hexes_affected", 7 if kind in AREA_MISSIONS else 1)
-    hex_id = action.target if isinstance(action.target, str) and action.target not in ctx.game.units \
-        else (ctx.game.unit(action.target).hex if isinstance(action.target, str) else None)
-    if kind in ("smoke", "fascam", "chemical"):
-        marker = {"smoke": "smoke_2", "fascam": "mines", "chemical": "chemical"}[kind]
-        if hex_id is not None:
-            ctx.emit(MarkerPlaced(hex_id, marker))
-        ans.because("§8.2-§8.4", f"{marker.replace('_', ' ')} marker placed")
-        if kind == "chemical" and hex_id is not None and ans.legal is not False and ctx.dice is not None:
-            ctx.stage("units", lambda: chemical_barrage(ctx, hex_id))
+    """The ``indirect_fire`` procedure (the ``artillery`` action of the command line)."""
+    rules, ans = ctx.rules, ctx.answer
+    strike = rules.fire_mission(ctx)
+    if ans.legal is None and not ({"legal", "*"} & set(ans.gaps)):
+        ans.set("legal", True)
+    if not ans.legal or strike is None:
         return
-    if hex_id is not None and fp is not None and to_hit is not None and ans.legal is not False:
-        ctx.stage(("hits", "saves", "net_hits", "defense_dice"),
-                  lambda: barrage(ctx, hex_id, kind, fp, to_hit))
+    if strike.caller is not None:
+        ans.because(rules.section("artillery_caller"), f"{strike.caller.name} calls the mission: it is not "
+                    "marked Ops Complete and may still act")
+    if ctx.dice is None and ctx.action.hits is None:
+        return
+    landing = ctx.stage(("hits", "saves", "net_hits", "units", "hexes", "scatter"), lambda: land(ctx, strike))
+    if landing is not None:
+        ctx.stage(("hits", "saves", "net_hits", "units", "hexes", "situation"),
+                  lambda: rules.strike(ctx, strike, landing))
 
 
-def barrage(ctx: Ctx, hex_id: str, kind: str, fp: int, to_hit: int) -> None:
-    """§8.1 HE and §8.5 DPICM: roll FP dice, infantry DB saves on 5+, spread the hits."""
-    ans = ctx.answer
-    units = [u for u in ctx.game.stack(hex_id) if u.type.target_type not in ("hq", "leader", "support_weapon")]
-    if kind == "dpicm":
-        units = [u for u in units if damage.is_armored(u)]
-    dice = ctx.roll(fp, "attack")
-    hits = sum(1 for d in dice if d >= to_hit)
-    db = terrain_db(ctx, hex_id, "infantry")
-    ans.set("hits", hits)
-    ans.set("defense_dice", db)
-    ans.set("save_number", ctx.params.soft_save)
-    saves = sum(1 for d in ctx.roll(db, "save") if d >= ctx.params.soft_save) if hits else 0
-    net = max(0, hits - saves)
-    ans.set("saves", saves)
-    ans.set("net_hits", net)
-    ans.because("§8.1", f"{fp} dice at {to_hit}+: {hits} hits; {db} DB dice at 5+: {saves} saved; {net} net")
-    for key, n in damage.spread(ctx, [u.key for u in units], net).items():
-        damage.take_hits(ctx, key, n, barrage=kind == "he")
-    damage.aftermath(ctx, [u.key for u in units])
+def land(ctx: Ctx, strike: Strike) -> str | None:
+    """The hex the Strike lands in: its target when no accuracy roll is needed, else what
+    the book's accuracy roll says (``None`` when it is cancelled)."""
+    if strike.hex is None:
+        raise NotStated("query.target (the target hex)")
+    if not strike.roll_required:
+        ctx.answer.set("scatter", [])
+        return strike.hex
+    return ctx.rules.accuracy(ctx, strike)
 
 
-def minefield_attack(ctx: Ctx) -> None:
-    """Mines attack a unit entering the hex or its neighbours: one 1d6, parity by book."""
-    unit = ctx.unit(ctx.action.actor)
-    hex_id = ctx.action.target if isinstance(ctx.action.target, str) else None
-    mines_attack(ctx, unit, hex_id)
-
-
-def mines_attack(ctx: Ctx, unit: Unit, hex_id: str | None, label: str = "d6") -> bool:
-    """One attack of the Mines marker in ``hex_id`` on ``unit`` (002 §8.3 even / 001 §12.2 odd
-    disrupts; a 6 removes the marker). Returns whether the marker was removed."""
-    roll = ctx.roll(1, label)[0]
-    odd = roll % 2 == 1
-    disrupts = odd if ctx.params.mines_disrupt_on == "odd" else not odd
-    section = "001 §12.2" if ctx.params.mines_disrupt_on == "odd" else "002 §8.3"
-    ctx.answer.because(section, f"mines 1d6 = {roll}: " + ("disrupted" if disrupts else "no effect"))
-    already = unit.status.disrupted or any(
-        isinstance(e, UnitDisrupted) and e.unit == unit.key for e in ctx.answer.events)
-    if disrupts and not already:
-        ctx.emit(UnitDisrupted(unit.key))
-    if roll == 6 and hex_id is not None:
-        ctx.emit(MarkerRemoved(hex_id, "mines"))
-        ctx.answer.because(section, "a 6 removes the Mines marker")
-        return True
-    return False
-
-
-def scatter(ctx: Ctx) -> None:
-    """§8.0 accuracy: 1d6, 1-5 on the target hex, 6 on an adjacent hex the opponent picks."""
-    roll = ctx.roll(1, "d6")[0]
-    on_target = roll <= 5
-    ctx.answer.set("modified_roll", roll)
-    ctx.answer.set("passed", on_target)
-    ctx.answer.set("outcome", "on_target" if on_target else "adjacent_hex_chosen_by_opponent")
-    ctx.answer.because("§8.0", f"accuracy 1d6 = {roll}: " + (
-        "the mission hits the target hex" if on_target else "the opponent picks an adjacent hex"))
-
-
-def place_marker(ctx: Ctx) -> None:
-    """Place a Smoke 2, Mines or Chemical marker (§8.2-§8.4) with its immediate effect:
-    a Chemical marker makes every unit in the hex and its six neighbours check morale."""
-    hex_id = ctx.action.target if isinstance(ctx.action.target, str) else None
-    hex_id = need(hex_id, "query.target")
-    marker = ctx.action.choice
-    if marker not in ("smoke_2", "mines", "chemical", "improved_position"):
-        raise NotSupported("§8", f"placing a {marker} marker")
-    ctx.emit(MarkerPlaced(hex_id, marker))
-    ctx.answer.set("legal", True)
-    ctx.answer.because("§8.2-§8.4, 001 §12", f"{marker.replace('_', ' ')} marker placed in {hex_id}")
-    if marker == "chemical":
-        chemical_barrage(ctx, hex_id)
-
-
-def chemical_barrage(ctx: Ctx, hex_id: str) -> None:
-    """§8.4: the barrage "immediately affects all units in that hex and its six neighboring
-    hexes": each checks morale (passengers share their carrier's result)."""
-    from referee.morale import chemical_check
+def adjacent_hexes(ctx: Ctx, hex_id: str) -> list[str] | None:
+    """The hexes next to ``hex_id`` on the map (or as stated), or ``None`` if not known."""
     at = ctx.game.hex(hex_id).at
-    hexes = [hex_id]
     if at is None:
-        ctx.answer.gap("neighbours", f"not stated: hexes.{hex_id} position (its six neighbours are attacked too, §8.4)")
-    else:
-        hexes += sorted(h.id for h in ctx.game.hexes.values() if h.at is not None and at.distance(h.at) == 1)
-    for h in hexes:
-        for unit in ctx.game.stack(h):
-            if unit.carried_by is None and unit.type.target_type not in ("hq", "leader", "support_weapon"):
-                chemical_check(ctx, unit)
+        stated = sorted(h for h, facts in ctx.game.facts.hexes.items() if hex_id in (facts.get("adjacent_to") or ()))
+        return stated or None
+    return sorted(h.id for h in ctx.game.hexes.values() if h.at is not None and at.distance(h.at) == 1)

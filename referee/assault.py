@@ -1,20 +1,45 @@
-"""Assault (§6.3) and Overrun (§6.4): both sides roll at once, hits are spread, the loser
-retreats. Infantry against all-vehicle stacks gets the §6.3.1 bonus; augmented assault
-(001 §6.3.2) rolls one extra die and keeps the best."""
+"""Assault, once for every book (EG/TUS §6.3, WaW85 §13): the attackers move into the enemy
+hex, both sides roll their Assault dice at once (no saves), the hits are spread one per unit
+before any takes two, and then who holds the hex: an eliminated defender leaves it to the
+attacker; a defender that took more hits than it inflicted retreats one hex and the
+attacker enters; otherwise the attacker falls back to the hex it entered from. Every
+participant is marked Ops Complete.
+
+What a book words its own way is a hook of the ruleset: who may assault or counterattack
+(``may_fight``), each unit's dice and To-Hit (``assault_numbers``), which hexes a
+defender may retreat into (``retreat_hexes``), and the knock-ons of the hits
+(``aftermath``). A retreat is finished here too: the hex the player names
+(``Action.retreat``), the only legal hex, or, when the defender has none, its
+elimination; when several are legal and none is named, the answer lists them.
+"""
 from __future__ import annotations
 
-from referee import damage
+from dataclasses import dataclass
+
+from referee import damage, situation
+from referee.defence import improved_position
 from referee.errors import NotStated
 from referee.events import StatusChanged, UnitEliminated, UnitMoved, result_of
-from referee.fire import attack_bonus, improved_position
 from referee.model import Unit, need
 from referee.ruleset import Ctx
 
+#: Units in an assaulted hex that are not attacked themselves (HQs, Leaders and Support
+#: Weapons suffer only through the units they are with: EG/TUS §1.3.3.2, WaW85 §10.7.2).
+NOT_ASSAULTED = frozenset({"hq", "leader", "support_weapon"})
 
-def assault_targets(ctx: Ctx, exclude: frozenset[str] = frozenset()) -> list[Unit]:
-    """The units an Assault or Overrun attacks: the named unit(s), or the stack of the named
-    hex less the target types ``exclude`` names (a ruleset whose HQs, leaders or support
-    weapons in the hex are not attacked says so)."""
+
+@dataclass(frozen=True)
+class Numbers:
+    """One unit's Assault dice and To-Hit, and the most hits it may score (TUS §6.3.2)."""
+
+    fp: int | None
+    to_hit: int | None
+    max_hits: int | None = None
+
+
+def assault_targets(ctx: Ctx, exclude: frozenset[str] = NOT_ASSAULTED) -> list[Unit]:
+    """The units an Assault attacks: the named unit(s), or the stack of the named hex less
+    the units that are never attacked themselves."""
     target = ctx.action.target
     if isinstance(target, str) and target in ctx.game.units:
         return [ctx.game.unit(target)]
@@ -25,321 +50,257 @@ def assault_targets(ctx: Ctx, exclude: frozenset[str] = frozenset()) -> list[Uni
     raise NotStated("query.target")
 
 
-def _hex_of(units: list[Unit]) -> str | None:
-    return next((u.hex for u in units if u.hex), None)
+def target_hex(ctx: Ctx, defenders: list[Unit]) -> str | None:
+    target = ctx.action.target
+    if isinstance(target, str) and target not in ctx.game.units:
+        return target
+    return next((u.hex for u in defenders if u.hex), None)
 
 
-def assault_values(ctx: Ctx, unit: Unit, foes: list[Unit], hex_id: str | None,
-                   defending: bool) -> tuple[int, int]:
-    """(dice, to-hit) of one unit in an assault, with §6.3.1 and §6.3.2 applied."""
-    value = unit.current.assault
-    if value is None:
-        raise NotStated(f"units.{unit.key}.assault")
-    fp = need(value.fp, f"units.{unit.key}.assault.fp")
-    to_hit = need(value.to_hit, f"units.{unit.key}.assault.to_hit")
-    if defending and unit.status.disrupted:
-        ctx.answer.because("§6.3", f"{unit.name} was disrupted: counterattacks at 6")
-        return fp, 6
-    kinds = [f.type.target_type for f in foes]
-    if unit.type.is_infantry and kinds and all(k is not None for k in kinds) \
-            and all(f.type.is_vehicle for f in foes):
-        to_hit -= 1
-        ctx.answer.because("§6.3.1", f"{unit.name}: infantry against vehicles only, to-hit -1")
-        terrain = ctx.game.hex(hex_id).terrain if hex_id else None
-        if terrain is None:
-            raise NotStated("hexes.terrain")
-        if terrain == "city":
-            fp += 1
-            ctx.answer.because("§6.3.1", f"{unit.name}: and in a City, assault factor +1")
-    elif unit.type.is_infantry and any(k is None for k in kinds):
-        raise NotStated("target_type of the opposing units")
-    if value.augmented and not defending:
-        ctx.params.require("augmented_assault", "001 §6.3.2")
-        ctx.answer.because("001 §6.3.2", f"{unit.name}: augmented, rolls one extra die")
-        fp += 1
-    return fp, to_hit
+def entry_hex(ctx: Ctx, unit: Unit) -> str | None:
+    """The hex the attacker enters the assaulted hex from: the last of its route, or its own."""
+    return ctx.action.path[-1] if ctx.action.path else unit.hex
 
 
-def _roll(ctx: Ctx, units: list[Unit], foes: list[Unit], hex_id: str | None, defending: bool,
-          label: str, bonus: int = 0) -> int:
-    """Each unit rolls its assault dice; an HQ's leadership backs the first one (§6.3)."""
-    hits = 0
-    for index, unit in enumerate(units):
-        fp, to_hit = assault_values(ctx, unit, foes, hex_id, defending)
-        fp += bonus if index == 0 else 0
-        dice = ctx.roll(fp, label)
-        scored = sum(1 for d in dice if d >= to_hit)
-        if unit.current.assault and unit.current.assault.augmented and not defending:
-            scored = min(scored, fp - 1)
-        hits += scored
-    return hits
+def assault(ctx: Ctx) -> None:
+    """The Assault of ``query.unit`` (one unit or a stack) into ``query.target``."""
+    rules, ans = ctx.rules, ctx.answer
+    attackers = [ctx.unit(k) for k in ctx.action.actors] or [ctx.unit(None)]
+    attackers = rules.assault_attackers(ctx, attackers)
+    defenders = assault_targets(ctx)
+    if not defenders:
+        raise NotStated("units in the target hex")
+    hex_id = target_hex(ctx, defenders)
+    for defender in defenders:
+        rules.may_be_assaulted(ctx, defender)
+    participants = [u for u in attackers if _may_assault(ctx, u, defenders)]
+    if not participants and ans.legal is not False:
+        ans.illegal(rules.section("assault"), "no unit with an Assault value")
+    if participants and len(participants) < len(attackers) and ans.legal is not False:
+        ans.because(rules.section("assault"), "the stack splits: units without an Assault value halt outside")
+    ans.set("participants", [u.key for u in participants])
+    if ans.legal is None:
+        ans.set("legal", True)
+    for unit in (participants or attackers)[:1]:
+        # the numbers are reported even when the Assault is refused: what it would roll
+        ctx.stage(("fp", "to_hit", "max_hits"), lambda: _report(ctx, unit, defenders, hex_id, attacking=True))
+    fighting = [d for d in defenders if rules.may_fight(ctx, d, participants or attackers, attacking=False)]
+    for d in fighting:
+        ctx.stage((f"units.{d.key}.fp", f"units.{d.key}.to_hit"),
+                  lambda d=d: _report(ctx, d, participants or attackers, hex_id, attacking=False))
+    if ans.legal is False:
+        return
+    retreat_to = ctx.stage(("legal",), lambda: _named_retreat(ctx, defenders, participants))
+    if ans.legal is False:
+        return
+    for unit in participants:
+        if hex_id is not None and unit.hex != hex_id:
+            ctx.emit(UnitMoved(unit.key, hex_id))
+    ans.because(rules.section("assault_resolution"), "the attackers enter the defenders' hex: the Assault is resolved")
+    fields = ("hits", "net_hits", "hit_allocation", *(f"units.{u.key}" for u in participants + defenders))
+    ctx.stage(fields, lambda: _resolve(ctx, participants, defenders, fighting, hex_id, retreat_to))
 
 
-def _may_attack(ctx: Ctx, unit: Unit, how: str) -> None:
-    """Assault and Overrun happen by moving into the enemy hex: an Ops Complete unit cannot
-    (§4.4), a Disrupted one may not come closer to an enemy in its LOS (§6.1.7, assault only:
-    §6.4 states its own Good Order rule), and a unit that made Moving Fire may not (§6.1.3)."""
+def _may_assault(ctx: Ctx, unit: Unit, defenders: list[Unit]) -> bool:
+    """An Assault is a move into the enemy hex: not for a unit marked Ops Complete or
+    Disrupted (EG/TUS §5.0, §6.1.7; WaW85 §13.0), nor one that made Moving Fire (EG/TUS
+    §6.1.3); then the book's own rules on who may assault whom."""
+    rules, ans = ctx.rules, ctx.answer
+    ok = True
     if unit.status.ops_complete:
-        ctx.answer.illegal("§4.4", f"{unit.name} is Ops Complete and cannot {how}")
-    if how == "assault" and unit.status.disrupted:
-        ctx.answer.illegal("§6.1.7", f"disrupted {unit.name} may not move into an enemy's hex")
+        ans.illegal(rules.section("assault_ops_complete"), f"{unit.name} is Ops Complete and cannot assault")
+        ok = False
+    if unit.status.disrupted:
+        ans.illegal(rules.section("assault_disrupted"), f"disrupted {unit.name} may not move into an enemy's hex")
+        ok = False
     if unit.status.fired and unit.status.moving:
-        ctx.answer.illegal("§6.1.3", f"{unit.name} made Moving Fire and cannot {how}")
+        ans.illegal(rules.section("moving_fire"), f"{unit.name} made Moving Fire and cannot assault")
+        ok = False
+    return ok and rules.may_fight(ctx, unit, defenders, attacking=True)
 
 
-def _hits_given(ctx: Ctx, attackers: list[Unit], defenders: list[Unit]) -> tuple[int, int] | None:
-    given = ctx.action.hits
+def _report(ctx: Ctx, unit: Unit, foes: list[Unit], hex_id: str | None, *, attacking: bool) -> None:
+    got = ctx.rules.assault_numbers(ctx, unit, foes, hex_id, attacking=attacking)
+    if attacking:
+        for name in ("fp", "to_hit", "max_hits"):
+            value = getattr(got, name)
+            if value is not None:
+                ctx.answer.set(name, value)
+            elif name != "max_hits":
+                ctx.answer.gap(name, f"not stated: units.{unit.key}.assault.{name}")
+    else:
+        ctx.answer.unit(unit.key, **{n: getattr(got, n) for n in ("fp", "to_hit") if getattr(got, n) is not None})
+
+
+def _given_hits(ctx: Ctx, attackers: list[Unit], defenders: list[Unit]) -> tuple[int, int] | None:
+    given = ctx.rules.assault_stated_hits(ctx)
     if given is None:
         return None
     if isinstance(given, int):
         return given, 0
-    on_defenders = sum(given.get(u.key, 0) for u in defenders)
-    on_attackers = sum(given.get(u.key, 0) for u in attackers)
-    return on_defenders, on_attackers
+    return (sum(given.get(u.key, 0) for u in defenders), sum(given.get(u.key, 0) for u in attackers))
 
 
-def assault(ctx: Ctx) -> None:
-    """§6.3: attackers and defenders roll at once, hits are spread, then the loser retreats."""
+def _roll_side(ctx: Ctx, units: list[Unit], foes: list[Unit], hex_id: str | None, attacking: bool) -> int:
+    """Each unit rolls its Assault dice; each die at or over its To-Hit is a hit."""
+    hits = 0
+    for unit in units:
+        got = ctx.rules.assault_numbers(ctx, unit, foes, hex_id, attacking=attacking)
+        fp = need(got.fp, f"units.{unit.key}.assault.fp")
+        to_hit = need(got.to_hit, f"units.{unit.key}.assault.to_hit")
+        scored = sum(1 for d in ctx.roll(fp, "attack" if attacking else "counter") if d >= to_hit)
+        hits += scored if got.max_hits is None else min(scored, got.max_hits)
+    return hits
+
+
+def _resolve(ctx: Ctx, attackers: list[Unit], defenders: list[Unit], fighting: list[Unit],
+             hex_id: str | None, retreat_to: str | None) -> None:
     ans = ctx.answer
-    attackers = [ctx.game.unit(k) for k in ctx.action.actors]
-    if not attackers:
-        raise NotStated("query.unit")
-    defenders = assault_targets(ctx)
-    if not defenders:
-        raise NotStated("units in the target hex")
-    hex_id = _hex_of(defenders)
-    actor = attackers[0]
-    for unit in attackers:
-        if unit.current.assault is not None and unit.current.assault.fp == 0:
-            ans.illegal("§6.3", f"{unit.name} has no Assault Factor and cannot assault")
-        _may_attack(ctx, unit, "assault")
-    if ans.legal is None:
-        ans.set("legal", True)
-    first = defenders[0]
-    ctx.stage(("fp", "to_hit", "max_hits"), lambda: _report(ctx, actor, defenders, hex_id, False))
-    for d in defenders:
-        if d.current.assault is not None:
-            ctx.stage(f"units.{d.key}.fp", lambda d=d: _report_unit(ctx, d, attackers, hex_id))
-    if ans.legal is False:
-        return
-    given = _hits_given(ctx, attackers, defenders)
+    given = _given_hits(ctx, attackers, defenders)
     if given is None:
-        fighting = [d for d in defenders if d.current.assault is not None]
-        bonus = ctx.stage(("hits", "net_hits"), lambda: attack_bonus(ctx, actor)) or 0
-        rolled = ctx.stage(("hits", "net_hits"), lambda: (
-            _roll(ctx, attackers, defenders, hex_id, False, "attack", bonus),
-            _roll(ctx, fighting, attackers, hex_id, True, "counter") if fighting else 0))
-        if rolled is None:
-            return
-        on_defenders, on_attackers = rolled
+        on_defenders = _roll_side(ctx, attackers, defenders, hex_id, True)
+        on_attackers = _roll_side(ctx, fighting, attackers, hex_id, False) if fighting else 0
     else:
         on_defenders, on_attackers = given
     ans.set("hits", on_defenders)
-    net = improved_position(ctx, first, on_defenders)
+    ans.set("saves_allowed", False)     # no Armor or Defensive Bonus saves in an Assault
+    net = improved_position(ctx, defenders[0], on_defenders)
     ans.set("net_hits", net)
-    _settle(ctx, attackers, defenders, net, on_attackers, hex_id)
+    settle(ctx, attackers, defenders, net, on_attackers, hex_id, retreat_to)
 
 
-def _report(ctx: Ctx, actor: Unit, defenders: list[Unit], hex_id: str | None, defending: bool) -> None:
-    fp, to_hit = assault_values(ctx, actor, defenders, hex_id, defending)
-    fp += attack_bonus(ctx, actor) if ctx.action.bonus_from else 0
-    ctx.answer.set("fp", fp)
-    ctx.answer.set("to_hit", to_hit)
-    if actor.current.assault and actor.current.assault.augmented:
-        ctx.answer.set("max_hits", fp - 1)
-
-
-def _report_unit(ctx: Ctx, unit: Unit, foes: list[Unit], hex_id: str | None) -> None:
-    fp, to_hit = assault_values(ctx, unit, foes, hex_id, True)
-    ctx.answer.unit(unit.key, fp=fp, to_hit=to_hit)
-
-
-def _settle(ctx: Ctx, attackers: list[Unit], defenders: list[Unit], on_defenders: int,
-            on_attackers: int, hex_id: str | None) -> None:
-    """Apply both sides' hits, then who holds the hex (§6.3)."""
+def settle(ctx: Ctx, attackers: list[Unit], defenders: list[Unit], on_defenders: int, on_attackers: int,
+           hex_id: str | None, retreat_to: str | None = None) -> None:
+    """Apply both sides' hits, spread one per unit before any takes two, then who holds the
+    hex, the retreat, and Ops Complete for every participant."""
+    rules, ans = ctx.rules, ctx.answer
+    allocation: dict[str, int] = {}
     for side, hits in ((defenders, on_defenders), (attackers, on_attackers)):
         for key, n in damage.spread(ctx, [u.key for u in side], hits).items():
+            allocation[key] = n
             damage.take_hits(ctx, key, n)
-    damage.aftermath(ctx, [u.key for u in defenders + attackers])
-    all_gone = all(result_of(d.key, ctx.answer.events) == "eliminated" for d in defenders)
+    ans.set("hit_allocation", "spread")
+    rules.aftermath(ctx, [u.key for u in defenders + attackers])
     for unit in defenders + attackers:
-        ctx.answer.unit(unit.key, retreat=0)
-    if all_gone:
-        ctx.answer.because("§6.3", "defender eliminated: the attacker holds the hex")
-        for a in attackers:
-            ctx.emit(UnitMoved(a.key, hex_id))
+        ans.unit(unit.key, retreat=0)
+    alive = [d for d in defenders if result_of(d.key, ans.events) != "eliminated"]
+    section = rules.section("assault_resolution")
+    if not alive:
+        ans.because(section, "the defender is eliminated: the attacker occupies the hex")
     elif on_defenders > on_attackers:
-        ctx.answer.because("§6.3", "defender took more hits: it retreats one hex, the attacker enters")
-        for d in defenders:
-            if result_of(d.key, ctx.answer.events) != "eliminated":
-                ctx.answer.unit(d.key, retreat=1)
-                ctx.answer.gap(f"units.{d.key}.hex", "not stated: retreat hex (§6.3)")
-        for a in attackers:
-            ctx.emit(UnitMoved(a.key, hex_id))
+        ans.because(section, "the defender took more hits than it inflicted: it retreats one hex, "
+                    "the attacker occupies the hex")
+        for d in alive:
+            ans.unit(d.key, retreat=1)
+        for c in _commanders(ctx, alive):
+            ans.unit(c.key, retreat=1)
+        retreat(ctx, alive, attackers, retreat_to)
     else:
-        ctx.answer.because("§6.3", "defender took no more hits than the attacker: the attacker falls back")
+        ans.because(section, "the attacker did not inflict more hits than it received: it retreats to the "
+                    "hex it entered from")
         for a in attackers:
-            ctx.answer.unit(a.key, retreat=1)
+            ans.unit(a.key, retreat=1)
+            back = entry_hex(ctx, a)
+            if back is not None and back != hex_id and result_of(a.key, ans.events) != "eliminated":
+                ctx.emit(UnitMoved(a.key, back))
     for unit in defenders + attackers:
-        if result_of(unit.key, ctx.answer.events) != "eliminated":
+        if result_of(unit.key, ans.events) != "eliminated" and ctx.after.unit(unit.key).on_map:
             ctx.emit(StatusChanged(unit.key, "ops_complete", True))
+    ans.because(rules.section("assault_ops_complete_mark"), "every participant is marked Ops Complete")
 
 
-def overrun(ctx: Ctx) -> None:
-    """§6.4: AFVs triple their assault factor against infantry in open or hill terrain, pay the
-    terrain + 1 MP, keep the MP to enter an enemy-free exit hex (``path``: the exit hex first),
-    and never overrun the same hex twice in one impulse (001) or turn (002)."""
-    ans = ctx.answer
-    actor = ctx.unit(ctx.action.actor)
-    defenders = assault_targets(ctx)
-    hex_id = _hex_of(defenders)
-    hex_state = ctx.game.hex(hex_id)
-    if not actor.type.is_vehicle:
-        ans.illegal("§6.4", "only AFVs can overrun")
-    if hex_state.terrain is not None and hex_state.terrain not in ("clear", "hill"):
-        ans.illegal("§6.4", f"overrun only in open or Hill terrain, not {hex_state.terrain}")
-    if actor.status.disrupted:
-        ans.illegal("§6.4", "only Good Order AFVs can overrun")
-    _may_attack(ctx, actor, "overrun")
-    for d in defenders:
-        if d.type.is_vehicle:
-            ans.illegal("§6.4", f"AFVs overrun enemy infantry: {d.name} is a vehicle")
-    ctx.stage("same_hex_twice", lambda: _overrun_once(ctx, actor, hex_state.id))
-    entry = hex_state.mp_cost
-    if entry is None:
-        row = ctx.tec.terrain(hex_state.terrain)
-        entry = need((row.mp or {}).get("vehicle"), f"hexes.{hex_state.id}.mp_cost")
-    cost = entry + 1
-    ans.set("cost", cost)
-    ans.because("§6.4", f"overrun costs terrain {entry} + 1 = {cost} MP")
-    if actor.status.mp_left is not None:
-        left = actor.status.mp_left
-    else:
-        spent = actor.status.mp_spent if isinstance(actor.status.mp_spent, int) else 0
-        left = need(actor.current.mp, f"units.{actor.key}.mp") - spent
-    exit_hex = ctx.action.path[0] if ctx.action.path else None
-    if exit_hex is None:
-        if left - cost < 1:
-            ans.illegal("§6.4", f"{left} MP left: after paying {cost} none remain to exit")
-    else:
-        ctx.stage(("exit_cost", "legal"), lambda: _exit(ctx, actor, hex_state.id, exit_hex, left - cost))
-    if "legal" in ans.gaps:
+# ---------------------------------------------------------------- retreats --------
+
+def retreat_hexes(ctx: Ctx, defenders: list[Unit], attackers: list[Unit]) -> list[str] | None:
+    """The hexes the defenders may retreat into, in the book's order of preference, or
+    ``None`` when the map does not say (no positions)."""
+    here = situation.position(ctx.game, defenders[0].key)
+    came_from = entry_hex(ctx, attackers[0]) if attackers else None
+    if here is None or came_from is None or ctx.game.hex(came_from).at is None:
+        return None
+    return ctx.rules.retreat_hexes(ctx, defenders, attackers, ctx.game.hex(came_from).at)
+
+
+def _named_retreat(ctx: Ctx, defenders: list[Unit], attackers: list[Unit]) -> str | None:
+    """A retreat hex the player named (``retreat=HEX``) must be one the defenders may take,
+    which is known before the dice are rolled."""
+    named = ctx.action.retreat
+    if named is None:
+        return None
+    legal = retreat_hexes(ctx, defenders, attackers)
+    if legal is not None and named not in legal:
+        ctx.answer.illegal(ctx.rules.section("retreat"), f"{named} is not a hex the defenders may retreat into"
+                           + (f" (legal: {', '.join(legal)})" if legal else " (they have none)"))
+    return named
+
+
+def retreat(ctx: Ctx, units: list[Unit], attackers: list[Unit], named: str | None) -> None:
+    """Finish a defender's retreat: the named hex, else the only legal one; with none it is
+    eliminated (EG/TUS §6.3, WaW85 §13.2.2); several and none named: the answer lists them."""
+    rules, ans = ctx.rules, ctx.answer
+    section = rules.section("retreat")
+    legal = retreat_hexes(ctx, units, attackers)
+    if named is not None:
+        chosen: str | None = named
+    elif legal is None:
+        for unit in units:
+            ans.gap(f"units.{unit.key}.hex", f"not stated: retreat hex ({ctx.rules.cite(section)})")
         return
-    if ans.legal is None:
-        ans.set("legal", True)
-    fp = need(actor.current.assault and actor.current.assault.fp, f"units.{actor.key}.assault.fp") * 3
-    ans.set("fp", fp)
-    for d in defenders:
-        if d.current.assault is not None:
-            ctx.stage(f"units.{d.key}.fp", lambda d=d: ctx.answer.unit(
-                d.key, fp=d.current.assault.fp, to_hit=6 if d.status.disrupted else d.current.assault.to_hit))
-    if ans.legal is False:
-        return
-    given = _hits_given(ctx, [actor], defenders)
-    if given is None:
-        to_hit = need(actor.current.assault.to_hit, f"units.{actor.key}.assault.to_hit")
-        dice = ctx.roll(fp, "attack")
-        on_defenders = sum(1 for d in dice if d >= to_hit)
-        on_actor = 0
-        for d in defenders:
-            if d.current.assault is None:
-                continue
-            d_hit = 6 if d.status.disrupted else need(d.current.assault.to_hit, f"units.{d.key}.assault.to_hit")
-            counter = ctx.roll(need(d.current.assault.fp, f"units.{d.key}.assault.fp"), "counter")
-            on_actor += sum(1 for x in counter if x >= d_hit)
-    else:
-        on_defenders, on_actor = given
-    ans.set("hits", on_defenders)
-    for key, n in damage.spread(ctx, [d.key for d in defenders], on_defenders).items():
-        damage.take_hits(ctx, key, n)
-    damage.take_hits(ctx, actor.key, on_actor)
-    damage.aftermath(ctx, [d.key for d in defenders] + [actor.key])
-    if result_of(actor.key, ctx.answer.events) in ("disrupted", "reduced", "disrupted_and_reduced"):
-        ans.because("§6.4", f"{actor.name} was hurt: back to the hex it entered from")
-        ctx.emit(UnitMoved(actor.key, actor.hex))
-    elif result_of(actor.key, ctx.answer.events) == "none":
-        if exit_hex is None:
-            ans.gap(f"units.{actor.key}.hex", "not stated: exit hex (§6.4)")
-        else:
-            ans.because("§6.4", f"{actor.name} passes through and exits into {exit_hex}")
-            ctx.emit(UnitMoved(actor.key, exit_hex))
-
-
-def _overrun_once(ctx: Ctx, actor: Unit, hex_id: str) -> None:
-    """§6.4: "it cannot overrun the same hex twice in the same impulse" (001) / "turn" (002);
-    the hexes already overrun are the stated fact ``overrun_hexes_this_<scope>`` by unit."""
-    scope = ctx.params.overrun_repeat_scope
-    name = f"overrun_hexes_this_{scope}"
-    done = ctx.game.facts.get(name)
-    if done is None:
-        raise NotStated(f"situation.{name}")
-    if hex_id in (done.get(actor.key) or ()):
-        ctx.answer.illegal("§6.4", f"{actor.name} already overran {hex_id} this {scope}")
-    ctx.answer.set("same_hex_twice", hex_id in (done.get(actor.key) or ()))
-
-
-def _exit(ctx: Ctx, actor: Unit, hex_id: str, exit_hex: str, left: int) -> None:
-    """§6.4: after paying for the overrun the AFV keeps the MP to enter an adjacent hex
-    that holds no enemy units (nor two friendly combat units: §1.4 always applies)."""
-    from referee.movement import check_stacking, entry_cost
-    ans = ctx.answer
-    here, there = ctx.game.hex(hex_id).at, ctx.game.hex(exit_hex).at
-    if here is not None and there is not None and here.distance(there) != 1:
-        ans.illegal("§6.4", f"the exit hex {exit_hex} is not adjacent to {hex_id}")
-        return
-    if any(u.side and actor.side and u.side != actor.side for u in ctx.game.stack(exit_hex)):
-        ans.illegal("§6.4", f"the exit hex {exit_hex} holds enemy units")
-    check_stacking(ctx, actor, exit_hex)
-    cost = entry_cost(ctx, actor, exit_hex, hex_id)
-    if cost is None:
-        ans.illegal("§6.4, TEC", f"{actor.name} cannot enter the exit hex {exit_hex}")
-        return
-    ans.set("exit_cost", cost)
-    if left < cost:
-        ans.illegal("§6.4", f"{left} MP left after the overrun: entering {exit_hex} costs {cost}")
-
-
-def retreat(ctx: Ctx) -> None:
-    """§6.3: retreat directly away from the attacker, never into or next to an enemy (other
-    than the assaulting stack) or over the stacking limit; a defender who cannot is eliminated."""
-    unit = ctx.unit(ctx.action.actor)
-    ans = ctx.answer
-    target = ctx.action.target
-    if not isinstance(target, str):
-        possible = ctx.game.facts.get("retreat_possible")
-        if possible is None:
-            raise NotStated("situation.retreat_possible")
-        if not possible:
-            ans.set("legal", False)
-            ans.because("§6.3", f"{unit.name} cannot retreat and is eliminated")
+    elif not legal:
+        for unit in units:
             ctx.emit(UnitEliminated(unit.key))
+        ans.because(section, "no hex to retreat into: the defender is eliminated")
         return
-    hex_state = ctx.game.hex(target)
-    facts = ctx.game.facts.hexes.get(target, {})
-    enemies = [u for u in ctx.game.stack(target) if u.side and unit.side and u.side != unit.side]
-    if enemies or facts.get("enemy_units"):
-        ans.illegal("§6.3", "cannot retreat into an enemy-occupied hex")
-    if facts.get("adjacent_to_enemy"):
-        ans.illegal("§6.3", "cannot retreat next to an enemy unit other than the assaulting stack")
-    if facts.get("away_from_attacker") is False:
-        ans.illegal("§6.3", "the retreat must lead directly away from the attacker")
-    friends = [u for u in ctx.game.stack(target) if u.type.target_type not in ("hq", "helicopter", "leader", "support_weapon")]
-    if len(friends) + (facts.get("friendly_units") or 0) >= 2:
-        ans.illegal("§1.4, §6.3", "the retreat would break the stacking limit")
-    if ans.legal is None:
-        ans.set("legal", True)
-        ctx.emit(UnitMoved(unit.key, hex_state.id))
+    elif len(legal) == 1:
+        chosen = legal[0]
+    else:
+        for unit in units:
+            ans.gap(f"units.{unit.key}.hex", f"not stated: retreat hex (name one with retreat=HEX: "
+                    f"{', '.join(legal)})")
+        return
+    moving = [*units, *_commanders(ctx, units)]
+    for unit in moving:
+        ctx.emit(UnitMoved(unit.key, chosen))
+        ans.unit(unit.key, retreat=1)
+    ans.because(section, f"the defender retreats into {chosen}")
+
+
+def _commanders(ctx: Ctx, units: list[Unit]) -> list[Unit]:
+    """HQs and Leaders stay with their units: they retreat with the survivors (WaW85
+    §13.1.1; EG/TUS §1.3.3.1 an HQ remains in a hex with units of its formation)."""
+    keys = {u.key for u in units}
+    hexes = {u.hex for u in units if u.hex}
+    return [u for h in hexes for u in ctx.after.stack(h) if u.key not in keys
+            and u.type.target_type in ("hq", "leader") and u.on_map]
+
+
+def retreat_action(ctx: Ctx) -> None:
+    """The ``retreat`` procedure: may ``query.unit`` retreat into ``query.target``? (A unit
+    that cannot retreat at all is eliminated.)"""
+    ctx.rules.retreat_check(ctx)
 
 
 def counterattack(ctx: Ctx) -> None:
-    """§6.3: the assaulted unit rolls its Assault Factor back (to-hit 6 if it was disrupted)."""
+    """May the assaulted ``query.unit`` counterattack ``query.target``, with which dice?"""
+    rules = ctx.rules
     unit = ctx.unit(ctx.action.actor)
-    foes = assault_targets(ctx)
-    fp, to_hit = assault_values(ctx, unit, foes, unit.hex, True)
-    ctx.answer.set("fp", fp)
-    ctx.answer.set("to_hit", to_hit)
+    target = ctx.unit(ctx.action.target if isinstance(ctx.action.target, str) else None, "target") \
+        if isinstance(ctx.action.target, str) else None
+    foes = [target] if target is not None else assault_targets(ctx)
+    if not rules.may_fight(ctx, unit, foes, attacking=False):
+        if ctx.answer.legal is None:
+            ctx.answer.illegal(rules.section("assault"), f"{unit.name} has no Assault value and may not counterattack")
+        return
+    if ctx.answer.legal is None:
+        ctx.answer.set("legal", True)
+    got = ctx.stage(("fp", "to_hit"), lambda: rules.assault_numbers(ctx, unit, foes, unit.hex, attacking=False))
+    if got is None:
+        return
+    for name in ("fp", "to_hit"):
+        if getattr(got, name) is not None:
+            ctx.answer.set(name, getattr(got, name))
     if ctx.action.hits is not None:
-        hits = ctx.action.hits if isinstance(ctx.action.hits, int) else sum(ctx.action.hits.values())
-    else:
-        hits = sum(1 for d in ctx.roll(fp, "counter") if d >= to_hit)
-    ctx.answer.set("hits", hits)
+        ctx.answer.set("hits", ctx.action.hits if isinstance(ctx.action.hits, int) else sum(ctx.action.hits.values()))
+    elif ctx.dice is not None and got.fp is not None and got.to_hit is not None:
+        ctx.stage("hits", lambda: ctx.answer.set(
+            "hits", sum(1 for d in ctx.roll(got.fp, "counter") if d >= got.to_hit)))

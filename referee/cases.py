@@ -50,6 +50,10 @@ class CaseDice:
         self.log.append((label, values))
         return values
 
+    def lacks(self, label: str) -> bool:
+        """A roll the case does not list is not part of the case (FORMAT.md)."""
+        return label not in self.pools
+
     def roll_total(self, n: int, label: str) -> int:
         return self.roll(1, f"{n}d6")[0]
 

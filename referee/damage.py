@@ -17,8 +17,9 @@ STEP_RESULTS = ("reduced", "disrupted_and_reduced", "eliminated")
 
 
 def is_one_step(unit: Unit) -> bool:
-    """Helicopters and AA vehicles are one-step units (§1.3.2, §1.3.4.5)."""
-    return unit.type.target_type == "helicopter" or unit.type.steps == 1
+    """Helicopters and AA vehicles are one-step units (§1.3.2, §1.3.4.5); a Bridge unit is
+    disrupted by one hit and destroyed by the second (TUS §1.3.4.6)."""
+    return unit.type.target_type == "helicopter" or unit.type.steps == 1 or "bridge" in unit.type.abilities
 
 
 def is_armored(unit: Unit) -> bool:
@@ -27,14 +28,16 @@ def is_armored(unit: Unit) -> bool:
 
 
 def random_pick(ctx: Ctx, keys: list[str], why: str) -> str:
-    """Pick one unit at random with 1d6 (equal bands of the die)."""
+    """Pick one unit at random with 1d6, in equal bands of the die over the units in stack
+    order (two units: 1-3 the top one, 4-6 the bottom one, WaW85 §13.2.1)."""
     if len(keys) == 1:
         return keys[0]
+    section = ctx.rules.section("odd_hit")
     if 6 % len(keys):
-        raise NotSupported("§6.3", f"random pick among {len(keys)} units with 1d6")
+        raise NotSupported(ctx.rules.cite(section), f"random pick among {len(keys)} units with 1d6")
     roll = ctx.roll(1, "d6")[0]
     pick = keys[(roll - 1) // (6 // len(keys))]
-    ctx.answer.because("§6.3", f"{why}: 1d6 = {roll} picks {ctx.game.unit(pick).name}")
+    ctx.answer.because(section, f"{why}: 1d6 = {roll} picks {ctx.game.unit(pick).name}")
     return pick
 
 
@@ -69,6 +72,9 @@ def take_hits(ctx: Ctx, key: str, hits: int, *, weapon: str | None = None,
                 ctx.answer.because("001 §1.3.3.2", f"{unit.name}: unarmored vehicle, AP hit also reduces")
                 gone = step_loss(ctx, unit, lost)
                 lost += 1
+            elif unarmored and weapon == "ap" and ctx.params.ruleset == "classic":
+                ctx.answer.because("002 §1.3.4.2", f"{unit.name}: unarmored vehicle, the first AP hit only "
+                                   "disrupts, as in the section's Example 1 (its text says each hit reduces)")
             continue
         if barrage and is_armored(unit):
             ctx.answer.because("§8.1", f"{unit.name}: AFVs are only disrupted by an HE barrage")
@@ -106,6 +112,11 @@ def aftermath(ctx: Ctx, attacked: list[str]) -> None:
     _falling_helicopters(ctx, attacked, results)
 
 
+#: Where both classic books place a Wreck for an eliminated unit: a vehicle §6.1.7 (every
+#: vehicle, thin-skinned and unarmored ones too), a helicopter §9.3, an HQ §1.3.3.2.
+WRECK_SECTIONS = {"helicopter": "§9.3", "hq": "§1.3.3.2"}
+
+
 def _place_wreck(ctx: Ctx, hex_id: str | None, why: str, section: str) -> None:
     if hex_id is not None and "wrecks" not in ctx.after.hex(hex_id).markers:
         ctx.emit(MarkerPlaced(hex_id, "wrecks"))
@@ -115,8 +126,12 @@ def _place_wreck(ctx: Ctx, hex_id: str | None, why: str, section: str) -> None:
 def _wrecks(ctx: Ctx, attacked: list[str], results: dict[str, str]) -> None:
     for key in attacked:
         unit = ctx.game.unit(key)
-        if results[key] == "eliminated" and (unit.type.is_vehicle or unit.type.target_type in ("helicopter", "hq")):
-            _place_wreck(ctx, unit.hex, f"{unit.name} eliminated", "§6.1.7, §9.3")
+        if results[key] != "eliminated":
+            continue
+        if "bridge" in unit.type.abilities and unit.mode == "deployed":
+            ctx.answer.because("001 §1.3.4.6", f"the deployed {unit.name} is destroyed and removed: no Wreck")
+        elif unit.type.is_vehicle or unit.type.target_type in ("helicopter", "hq"):
+            _place_wreck(ctx, unit.hex, f"{unit.name} eliminated", WRECK_SECTIONS.get(unit.type.target_type, "§6.1.7"))
 
 
 def _passengers(ctx: Ctx, attacked: list[str], results: dict[str, str]) -> None:
@@ -211,12 +226,14 @@ def _falling_helicopters(ctx: Ctx, attacked: list[str], results: dict[str, str])
 
 
 def spread(ctx: Ctx, keys: list[str], hits: int) -> dict[str, int]:
-    """All units take one hit before any takes two; odd hits go to a random unit (§6.3, §8.1)."""
+    """All units take one hit before any takes two; an odd hit goes to a unit picked by 1d6
+    (EG/TUS §6.3, §8.1; WaW85 §13.2.1). ``keys`` in stack order, top first."""
     if not keys:
         return {}
-    share, extra = divmod(hits, len(keys))
+    order = [u.key for u in sorted((ctx.game.unit(k) for k in keys), key=lambda u: (u.stack_order or 99, u.key))]
+    share, extra = divmod(hits, len(order))
     allocation = {k: share for k in keys}
-    pool = list(keys)
+    pool = list(order)
     for _ in range(extra):
         pick = random_pick(ctx, pool, "odd hit")
         allocation[pick] += 1
@@ -232,6 +249,10 @@ def apply_damage(ctx: Ctx) -> None:
     if ctx.action.hits is not None:
         if not isinstance(ctx.action.hits, int):
             raise NotStated("query.hits (an integer)")
+        if ctx.game.unit(target).type.target_type == "aircraft":
+            from referee.classic.air import aircraft_results
+            aircraft_results(ctx, ctx.game.unit(target), ctx.action.hits)
+            return
         take_hits(ctx, target, ctx.action.hits, weapon=ctx.action.weapon)
     elif ctx.action.result is not None:
         impose(ctx, target, ctx.action.result)

@@ -103,8 +103,16 @@ class MarkerFlipped:
     new: str
 
 
+@dataclass(frozen=True)
+class MissionsSpent:
+    """Fire missions used from a side's allotment (EG/TUS §8.0 "1 x 4/5", WaW85 §14.2)."""
+
+    side: str
+    count: int = 1
+
+
 Event = Union[UnitDisrupted, UnitRallied, UnitReduced, UnitRestored, UnitEliminated, UnitRemoved, UnitPlaced,
-              UnitMoved, StatusChanged, ModeChanged, MarkerPlaced, MarkerRemoved, MarkerFlipped]
+              UnitMoved, StatusChanged, ModeChanged, MarkerPlaced, MarkerRemoved, MarkerFlipped, MissionsSpent]
 
 #: Events that count as a combat result on a unit, in the order they are reported.
 RESULT_EVENTS = (UnitDisrupted, UnitReduced, UnitEliminated)
@@ -112,6 +120,11 @@ RESULT_EVENTS = (UnitDisrupted, UnitReduced, UnitEliminated)
 
 def apply(game: Game, event: Event) -> Game:
     """Return ``game`` with one event applied."""
+    if isinstance(event, MissionsSpent):
+        left = dict(game.missions_left)
+        left[event.side] = max(0, left.get(event.side, 0) - event.count)
+        from types import MappingProxyType
+        return replace(game, missions_left=MappingProxyType(left))
     if isinstance(event, (MarkerPlaced, MarkerRemoved, MarkerFlipped)):
         hex_state = game.hex(event.hex)
         markers = set(hex_state.markers)
@@ -214,4 +227,8 @@ def describe(event: Event, game: Game) -> str:
         return f"{event.marker.replace('_', ' ').title()} marker placed in {event.hex}"
     if isinstance(event, MarkerRemoved):
         return f"{event.marker.replace('_', ' ').title()} marker removed from {event.hex}"
+    if isinstance(event, MissionsSpent):
+        left = game.missions_left.get(event.side)
+        return f"{event.side}: {event.count} fire mission(s) used" + (
+            f", {max(0, left - event.count)} left" if left is not None else "")
     return f"{event.old} flipped to {event.new} in {event.hex}"

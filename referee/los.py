@@ -421,10 +421,11 @@ def _level(ctx: Ctx, unit: Unit, hex_state: HexState | None) -> int:
 def helicopter_level(ctx: Ctx, unit: Unit) -> int:
     """§9.4 Helicopter LOS Table: one level above the terrain below."""
     if unit.level is not None:
-        return unit.level
-    terrain = ctx.game.hex(unit.hex).terrain if unit.hex else None
-    terrain = need(terrain, f"hexes.{unit.hex}.terrain")
-    height = HELICOPTER_HEIGHT.get(terrain, 1)
+        height = unit.level
+    else:
+        terrain = ctx.game.hex(unit.hex).terrain if unit.hex else None
+        terrain = need(terrain, f"hexes.{unit.hex}.terrain")
+        height = HELICOPTER_HEIGHT.get(terrain, 1)
     if ctx.action.choice == "pop_up" and unit.mode == "hovering":
         ctx.params.require("popup", "001 §9.2.1")
         height += 1
@@ -471,9 +472,16 @@ def helicopter_blocked(ctx: Ctx, height: int, over: str | None, target_level: in
     return found.blocked, f"{found.text} (§{found.section})"
 
 
-def smoke_screen(ctx: Ctx, attacker: Unit, target: Unit, intervening: list[Mapping[str, Any]] | None = None) -> str | None:
-    """§8.2 alone: why Smoke screens the LOS from ``attacker`` to ``target``, or None."""
+def smoke_screen(ctx: Ctx, attacker: Unit, target: Unit, intervening: list[Mapping[str, Any]] | None = None,
+                 *, thermal_sees: bool = True) -> str | None:
+    """§8.2 alone: why Smoke screens the LOS from ``attacker`` to ``target``, or None;
+    ``thermal_sees=False`` asks whether it would screen a unit without thermal sights
+    (what a thermal unit fires through, EG §8.2)."""
     if (_adjacent_range(ctx, attacker, target) or 2) <= 1:
         return None
-    found = _smoke(ctx, line(ctx, attacker, target), attacker, target, True)
+    viewer = attacker
+    if not thermal_sees and _thermal(ctx, attacker):
+        from dataclasses import replace
+        viewer = replace(attacker, type=replace(attacker.type, name="", abilities=attacker.type.abilities - {"thermal"}))
+    found = _smoke(ctx, line(ctx, attacker, target), viewer, target, True)
     return f"{found.text} (§{found.section})" if found else None

@@ -1,114 +1,25 @@
-"""Turn structure: the Operations Phase draw (§3.1), the Marker Removal Phase (§3.2)
-and HQ replacement (§1.3.3.3)."""
+"""Phases that sweep the whole map, the same in every book: the ruleset's procedure for one
+unit or hex, run for each in turn.
+
+The Marker Removal Phase takes every unit's and every hex's markers (EG/TUS §3.2; WaW85
+§2.3); a player ending the turn asks for it once, not counter by counter.
+"""
 from __future__ import annotations
 
-from referee.errors import NotStated
-from referee.events import (MarkerFlipped, MarkerRemoved, StatusChanged, UnitEliminated, UnitPlaced,
-                            UnitRemoved)
-from referee.model import need
+from dataclasses import replace
+from typing import Callable
+
 from referee.ruleset import Ctx
 
-FLIPS = {"smoke_2": "smoke_1"}
-REMOVED = ("smoke_1", "chemical")
 
-
-def operations_phase(ctx: Ctx) -> None:
-    """The phase ends on the second End Turn marker or when no Formation marker is left."""
-    draws = need(ctx.game.facts.get("draws"), "situation.draws")
-    left = ctx.game.facts.get("formation_markers_left")
-    ends = 0
-    for number, draw in enumerate(draws, start=1):
-        ends += draw == "end"
-        if ends >= 2 or (number == len(draws) and left == 0):
-            ctx.answer.set("ends_after_draw", number)
-            ctx.answer.because("§3.1", f"draw {number}: the Operations Phase ends")
-            return
-    raise NotStated("situation.draws (the phase has not ended)")
-
-
-def marker_removal(ctx: Ctx) -> None:
-    """§3.2: the Marker Removal Phase for one unit or hex."""
-    target = ctx.action.target
-    if isinstance(target, str) and target in ctx.game.units:
-        _unit_markers(ctx, target)
-    elif isinstance(target, str):
-        hex_state = ctx.game.hex(target)
-        for marker in sorted(hex_state.markers):
-            if marker in FLIPS:
-                ctx.emit(MarkerFlipped(target, marker, FLIPS[marker]))
-            elif marker in REMOVED:
-                ctx.emit(MarkerRemoved(target, marker))
-    else:
-        raise NotStated("query.target")
-
-
-def _unit_markers(ctx: Ctx, key: str) -> None:
-    unit = ctx.game.unit(key)
-    if unit.status.ammo == "depleted_2":
-        ctx.emit(StatusChanged(key, "ammo", "depleted_1"))
-        ctx.answer.because("§6.1.4", "Ammo Depleted 2 flips to Ammo Depleted 1")
-    elif unit.status.ammo == "depleted_1":
-        ctx.emit(StatusChanged(key, "ammo", "none"))
-        ctx.answer.because("§6.1.4", "Ammo Depleted 1 is removed")
-    if unit.status.ops_complete:
-        ctx.emit(StatusChanged(key, "ops_complete", False))
-    if "air_cover" in unit.type.abilities and unit.location == "held" and not unit.status.fired:
-        ctx.params.require("air_cover", "001 §9.6")
-        ctx.emit(UnitRemoved(key, "cup"))
-        ctx.answer.because("001 §9.6", "unused air cover returns to the cup")
-    if unit.status.ew_marker in ("jammed", "resolving") and ctx.params.has("jamming"):
-        roll = ctx.roll(1, "d6")[0]
-        if roll % 2 == 0:
-            flipped = "resolving" if unit.status.ew_marker == "jammed" else None
-            ctx.emit(StatusChanged(key, "ew_marker", flipped))
-        ctx.answer.because("001 Jamming d", f"1d6 = {roll}: " + (
-            "the Jammed marker flips to Resolving" if roll % 2 == 0 and unit.status.ew_marker == "jammed"
-            else "the Resolving marker is removed" if roll % 2 == 0 else "the marker stays"))
-    if unit.type.target_type == "hq" and unit.location == "eliminated":
-        hq_replacement(ctx)
-
-
-def hq_replacement(ctx: Ctx) -> None:
-    """Reduced side up, in a hex with a unit of the HQ's type and Formation; else never."""
-    hq = ctx.unit(ctx.action.actor or (ctx.action.target if isinstance(ctx.action.target, str) else None))
-    if hq.location != "eliminated":
-        return
-    for unit in ctx.game.units.values():
-        if unit.key == hq.key or not unit.on_map or unit.formation != hq.formation:
-            continue
-        if unit.type.target_type in ("hq", "leader", "support_weapon"):
-            continue
-        if hq.type.name is not None and unit.type.name != hq.type.name:
-            if unit.type.name is None:
-                raise NotStated(f"units.{unit.key}.name")
-            continue
-        ctx.emit(UnitPlaced(hq.key, unit.hex, "reduced"))
-        ctx.answer.because("§1.3.3.3", f"{hq.name} returns reduced with {unit.name}")
-        return
-    ctx.answer.because("§1.3.3.3", "no unit of the HQ's type and Formation: the HQ cannot be replaced")
-
-
-def sw_loss_check(ctx: Ctx) -> None:
-    """001 §1.3.5: an infantry platoon lost before all SWs are placed may cost one SW:
-    1d6, less one per eliminated platoon after the first; on 1 the opponent removes one."""
-    side = need(ctx.action.side, "query.side")
-    lost = [u for u in ctx.game.units.values() if u.side == side and u.location == "eliminated"
-            and u.type.target_type == "troops"]
-    unplaced = [u for u in ctx.game.units.values() if u.side == side and u.location == "unplaced"
-                and u.type.target_type == "support_weapon"]
-    if not lost or not unplaced:
-        ctx.answer.set("roll_required", False)
-        return
-    ctx.answer.set("roll_required", True)
-    roll = ctx.roll(1, "d6")[0]
-    modifier = -(len(lost) - 1)
-    modified = roll + modifier
-    ctx.answer.set("modified_roll", modified)
-    if modifier:
-        ctx.answer.modify("roll", modifier, "each eliminated platoon after the first", "001 §1.3.5")
-    loses = modified <= 1
-    ctx.answer.set("passed", not loses)
-    ctx.answer.because("001 §1.3.5", f"1d6 = {roll}{modifier:+d} = {modified}: "
-                       + ("the opponent eliminates one unplaced SW" if loses else "no loss"))
-    if loses and len(unplaced) == 1:
-        ctx.emit(UnitEliminated(unplaced[0].key))
+def each_unit_and_hex(ctx: Ctx, one: Callable[[Ctx], None]) -> None:
+    """``one`` for every unit on the map, then every hex holding a marker, in key order, all
+    into the one answer. Each reads the position as the phase found it: one counter's or
+    hex's markers never depend on another's."""
+    game = ctx.game
+    targets = [key for key in sorted(game.units) if game.units[key].on_map]
+    targets += [hex_id for hex_id in sorted(game.hexes) if game.hexes[hex_id].markers]
+    if not targets:
+        ctx.answer.because(ctx.rules.section("marker_removal"), "no unit and no marker on the map")
+    for target in targets:
+        one(Ctx(ctx.rules, game, replace(ctx.action, target=target), ctx.dice, ctx.answer))

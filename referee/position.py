@@ -82,7 +82,7 @@ def _terrain_problems(ruleset: Ruleset, unit: Unit, terrain: str) -> list[Proble
     mover = "vehicle" if unit.type.is_vehicle else "infantry"
     if (row.mp or {}).get(mover) == "none" and "amphibious" not in unit.type.abilities \
             and unit.type.target_type != "helicopter":
-        return [Problem("terrain", f"{mover} units may not be in {row.name}", ruleset.cite("TEC"), **where)]
+        return [Problem("terrain", f"{mover} units may not be in {row.name}", ruleset.cite("002 TEC"), **where)]
     return []
 
 

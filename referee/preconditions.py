@@ -28,6 +28,7 @@ WEAPONS = ("ap", "he", "aa")
 def check(ctx: Ctx) -> None:
     """Record every precondition the action breaks (the first one is its ``reason_rule``)."""
     kind = ctx.action.kind
+    _in_play(ctx)
     if kind not in ATTACKS:
         return
     actors = [ctx.game.units[k] for k in ctx.action.actors if k in ctx.game.units]
@@ -36,9 +37,17 @@ def check(ctx: Ctx) -> None:
         _enemies(ctx, actor, targets)
         if kind in FIRE:
             _fire_factor(ctx, actor)
-        elif kind in ("assault", "counterattack"):
+            _fire_once(ctx, actor)
+        elif kind in ("counterattack", "overrun") or (kind == "assault" and len(actors) == 1):
             _assault_factor(ctx, actor, kind)
+        if kind in CLOSE_COMBAT:
+            _may_close(ctx, actor)
+    if kind in FIRE:
+        _targetable(ctx, targets)
+    if kind == "assault" and len(actors) > 1 and all(_lacks_assault(ctx, a) for a in actors):
+        ctx.answer.illegal(ctx.rules.section("assault"), "no unit of the stack has an Assault Factor")
     if kind in CLOSE_COMBAT and actors:
+        _side_stacking(ctx, actors)
         _reach(ctx, actors, targets)
 
 
@@ -78,12 +87,97 @@ def _fire_factor(ctx: Ctx, actor: Unit) -> None:
         ctx.answer.illegal(section, f"{actor.name} prints no Firepower to fire with")
 
 
+def _fire_once(ctx: Ctx, actor: Unit) -> None:
+    """A unit attacks once per Formation impulse (EG/TUS §6.1); in WaW85 a unit acts once
+    per activation (§7.6). Opportunity Fire is the enemy's impulse."""
+    if actor.status.fired and ctx.action.kind not in ("opportunity_fire", "aa_fire"):
+        ctx.answer.illegal(ctx.rules.section("fire_once"), f"{actor.name} has already fired in this impulse")
+
+
+def _targetable(ctx: Ctx, targets: list[Unit]) -> None:
+    """HQs cannot be directly attacked (EG/TUS §1.3.3.2); nor Leaders in WaW85 (§10.7.2)."""
+    for target in targets:
+        if target.type.target_type in ctx.params.untargetable:
+            kind = "an HQ" if target.type.target_type == "hq" else "a Leader"
+            ctx.answer.illegal(ctx.rules.section("hq_not_target"), f"{target.name} is {kind} and cannot be "
+                               "attacked directly: it suffers only with the units it is stacked with")
+
+
+def _may_close(ctx: Ctx, actor: Unit) -> None:
+    """An Assault or Overrun is a move into the enemy hex: no unit Out of Command (EG/TUS
+    §4.2, WaW85 §7.2.3), no helicopter or aircraft (EG/TUS §9.1, WaW85 §13.0)."""
+    if actor.status.out_of_command:
+        ctx.answer.illegal(ctx.rules.section("out_of_command"),
+                           f"{actor.name} is Out of Command and cannot move or attack in this impulse")
+    if ctx.rules.cannot_assault(actor):
+        ctx.answer.illegal(ctx.rules.section("helicopter_no_assault"), f"{actor.name} cannot assault: "
+                           + ("helicopters do not assault" if actor.type.target_type == "helicopter"
+                              else "aircraft do not assault"))
+
+
+def _side_stacking(ctx: Ctx, actors: list[Unit]) -> None:
+    """TUS §6.3: "Each side can stack up to the stacking limit" in the assaulted hex (EG §6.3
+    lets each side exceed it for the combat)."""
+    limit = ctx.params.assault_side_limit
+    if limit is None:
+        return
+    counted = [u for u in actors if u.type.target_type not in ("hq", "leader", "support_weapon", "helicopter")]
+    if len(counted) > limit:
+        ctx.answer.illegal(ctx.rules.section("assault"), f"{len(counted)} attacking units: each side may "
+                           f"stack only up to the limit of {limit} in the assaulted hex")
+
+
+#: Where a unit is out of play: it takes no action there (a rule case states no location).
+OUT_OF_PLAY = frozenset({"eliminated"})
+
+
+def _in_play(ctx: Ctx) -> None:
+    """An eliminated unit is out of play: it neither acts nor is acted upon (it was removed
+    from play, EG/TUS §6.1.7 Combat Results; WaW85 §10.7.1 and the Wrecks marker, §1.8)."""
+    keys = [*ctx.action.actors, *([ctx.action.target] if isinstance(ctx.action.target, str) else [])]
+    for key in keys:
+        unit = ctx.game.units.get(key)
+        if unit is not None and unit.location in OUT_OF_PLAY:
+            ctx.answer.illegal(ctx.rules.section("elimination"), f"{unit.name} is eliminated: it is out of play")
+
+
 def _assault_factor(ctx: Ctx, actor: Unit, kind: str) -> None:
-    """Units without an Assault Factor cannot attack or counterattack (EG/TUS §6.3, WaW85 §13.0)."""
+    """Units without an Assault Factor cannot attack or counterattack (EG/TUS §6.3, WaW85 §13.0),
+    nor overrun: "Each overrunning AFV ... triples its Assault Factor" (EG/TUS §6.4).
+    A unit-table counter that lists none has none; in a situation that states Assault
+    values for other units, a unit stating none has none."""
+    if _lacks_assault(ctx, actor):
+        section = ctx.rules.section("overrun" if kind == "overrun" else "assault")
+        ctx.answer.illegal(section, f"{actor.name} has no Assault Factor and cannot {kind}")
+
+
+def _enough_mp(ctx: Ctx, actor: Unit, goal: Unit) -> None:
+    """An Assault is made by moving into the hex: the attacker pays its entry cost within
+    its Movement Factor (EG/TUS §5.0, §6.3; WaW85 §13.0 states it for itself)."""
+    hex_id = goal.hex
+    if hex_id is None:
+        return
+    cost = ctx.rules.assault_entry_cost(ctx, actor, hex_id)
+    if cost is None:
+        return
+    left = actor.status.mp_left
+    if left is None and actor.current.mp is not None and isinstance(actor.status.mp_spent, int):
+        left = actor.current.mp - actor.status.mp_spent
+    if left is not None and left < cost:
+        ctx.answer.illegal(ctx.rules.section("movement"), f"{actor.name} has {left} MP left: entering "
+                           f"{hex_id} to assault costs {cost}")
+
+
+def _lacks_assault(ctx: Ctx, actor: Unit) -> bool:
+    """The unit is known to have no Assault Factor (none printed, a zero, or none stated where
+    the situation states the others')."""
     value = actor.current.assault
-    if actor.current.lacks("assault") or (value is not None and value.fp == 0):
-        verb = "assault" if kind == "assault" else "counterattack"
-        ctx.answer.illegal(ctx.rules.section("assault"), f"{actor.name} has no Assault Factor and cannot {verb}")
+    if value is not None:
+        return value.fp == 0
+    if actor.current.lacks("assault"):
+        return ctx.rules.counterattack_values(actor) is None
+    others = any(u.current.assault is not None for u in ctx.game.units.values() if u.key != actor.key)
+    return others and ctx.rules.counterattack_values(actor) is None
 
 
 def _reach(ctx: Ctx, actors: list[Unit], targets: list[Unit]) -> None:
@@ -101,6 +195,8 @@ def _reach(ctx: Ctx, actors: list[Unit], targets: list[Unit]) -> None:
             if here is None or there is None:
                 continue
             stated = here.distance(there)
+        if stated <= 1 and ctx.action.kind == "assault":
+            _enough_mp(ctx, actor, goal)
         if stated > 1:
             verb = "overruns" if ctx.action.kind == "overrun" else "assaults"
             ctx.answer.illegal(section, f"{actor.name} is {stated} hexes from {goal.name}: a unit {verb} "

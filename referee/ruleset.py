@@ -14,7 +14,7 @@ from referee.actions import Action
 from referee.books import book as book_named, citation
 from referee.errors import NotStated, NotSupported, RefereeError
 from referee.events import apply_all
-from referee.model import Game, Unit
+from referee.model import Game, Unit, need
 from referee.tec import Tec, load_tec
 from referee.verdict import Answer
 
@@ -45,6 +45,8 @@ class Params:
     helicopter_moving_fire_hexes: int = 12        # §6.1.3.1
     road_bonus_units: frozenset[str] = frozenset()  # 001 §1.3.1.1 CDO MC
     no_transport_units: frozenset[str] = frozenset()
+    #: Support Weapons removed once fired (TUS §1.3.5.2 the KASTET).
+    single_shot_units: frozenset[str] = frozenset()
     #: 001 §6.1.7: a Disrupted unit retreating from an adjacent enemy may not come closer to
     #: any enemy in its LOS (True); 002 §6.1.7: it "may retreat away from the enemy until it
     #: leaves that unit's LOS", bound only by the enemies it retreats from until then (False).
@@ -57,14 +59,24 @@ class Params:
     #: §8.0: who calls fire missions: "the active Formation's HQ, recon unit, or leader" (001)
     #: or "An HQ" only (002); mortars take an HQ or recon spotter in both (§1.3.4.3).
     recon_calls_missions: bool = True
+    #: TUS §12.1 names no exception; WaW85 §16.1: "Helicopters in any mode may not benefit".
+    helicopters_use_improved_positions: bool = True
+    #: Unit types that cannot be attacked directly: HQs (EG/TUS §1.3.3.2), and Leaders too
+    #: in WaW85 (§10.7.2).
+    untargetable: frozenset[str] = frozenset({"hq"})
+    #: TUS §6.3: "Each side can stack up to the stacking limit" in an Assault; EG §6.3 lets
+    #: each side exceed it (None).
+    assault_side_limit: int | None = None
 
     def has(self, feature: str) -> bool:
         return feature in self.features
 
     def require(self, feature: str, section: str) -> None:
-        """Refuse a rule the active book does not have (e.g. leaders in Eisenbach Gap)."""
+        """Refuse a rule the active book does not have (e.g. leaders in Eisenbach Gap),
+        citing the book that has it (``"001 §1.3.6"`` -> ``TUS §1.3.6``)."""
         if feature not in self.features:
-            raise NotSupported(section, f"{feature} is not a rule of {self.book or self.ruleset}")
+            raise NotSupported(citation(book_named(self.book), section),
+                               f"{feature} is not a rule of {self.book or self.ruleset}")
 
 
 @dataclass
@@ -113,6 +125,28 @@ class Ctx:
         values = list(self.dice.roll(n, label))
         self.answer.rolls.append((label, values))
         return values
+
+    def has_dice(self, label: str) -> bool:
+        """Whether the dice source has dice for ``label``: a rule case lists only the rolls
+        that are part of it; every other source rolls whatever is asked."""
+        if self.dice is None:
+            return False
+        lacks = getattr(self.dice, "lacks", None)
+        return not (lacks is not None and lacks(label))
+
+    def check_2d6(self, target: int, modifier: int, section: str, what: str = "morale check",
+                  label: str = "2d6") -> bool:
+        """The one success roll on two dice of every book: 2d6 plus ``modifier`` at or under
+        ``target`` passes (EG/TUS §1.6 Morale; WaW85 §7.2.4 Morale/Training). Records the
+        modified roll, the number rolled against and whether it passed."""
+        roll = self.roll_2d6(label)
+        total = roll + modifier
+        passed = total <= target
+        self.answer.set("modified_roll", total)
+        self.answer.set("target_number", target)
+        self.answer.because(section, f"{what} 2d6 = {roll}{modifier:+d} = {total} vs {target}: "
+                            + ("passed" if passed else "failed"))
+        return passed
 
     def roll_2d6(self, label: str = "2d6") -> int:
         """A 2d6 total (a source may give totals directly, as rule cases do)."""
@@ -175,6 +209,148 @@ class Ruleset:
             return self.SECTIONS[topic]
         except KeyError:
             raise RefereeError(f"{self.name} names no section for the rule {topic!r}") from None
+
+    # -- hooks: the steps of the shared procedures that a book words its own way --------
+    # Each subclass gives every hook; see referee.fire and referee.defence for where each
+    # is called. They are methods so that a book overrides a step, never a procedure.
+
+    def choose_weapon(self, ctx: Ctx, actor: Unit, target: Unit | None, kind: str) -> str | None:
+        """The Firepower the attack uses (``ap``, ``he``, ``aa``)."""
+        raise NotSupported(self.name, "choosing a Firepower")
+
+    def fire_restrictions(self, ctx: Ctx, actor: Unit, attack: Any) -> None:
+        """What stops this firer besides the shared status rules (helicopter modes...)."""
+
+    def may_attack(self, ctx: Ctx, actor: Unit, target: Unit, attack: Any) -> None:
+        """May this Firepower attack that target at all."""
+
+    def fire_modifiers(self, ctx: Ctx, actor: Unit, target: Unit | None, attack: Any) -> None:
+        """The modifiers to To-Hit and FP before the range band."""
+
+    def sight(self, ctx: Ctx, actor: Unit, target: Unit, attack: Any) -> None:
+        """Refuse the attack when the line of sight is blocked."""
+
+    def bands(self, ctx: Ctx, actor: Unit, target: Unit | None, attack: Any) -> Any:
+        """The range bands of the Firepower against the target (a :class:`referee.ranges.Bands`)."""
+        raise NotSupported(self.name, "range bands")
+
+    def range_checks(self, ctx: Ctx, attack: Any, distance: int) -> None:
+        """Rules on the distance beyond the bands (a minimum range, the night limit)."""
+
+    def band_not_stated(self, ctx: Ctx, target: Unit | None) -> str | None:
+        """Neither the range nor the band is stated: a gap (a book that can still judge the
+        attack returns ``None``)."""
+        raise NotStated(f"units.{target.key if target else 'T'}.distance")
+
+    def band_to_hit(self, ctx: Ctx, attack: Any, band: str, *, quiet: bool = False) -> int:
+        """The To-Hit change of the band."""
+        raise NotSupported(self.name, "range band modifiers")
+
+    def final_to_hit(self, ctx: Ctx, attack: Any, band_mod: int, *, explain: bool) -> int:
+        raise NotSupported(self.name, "the final To-Hit")
+
+    def final_fp(self, ctx: Ctx, attack: Any, band_mod: int) -> int:
+        raise NotSupported(self.name, "the final FP")
+
+    def numbers_without_band(self, ctx: Ctx, attack: Any, bands: Any) -> None:
+        """What To-Hit and FP can still be given when the range is not known."""
+
+    def cas_numbers(self, ctx: Ctx, attack: Any) -> None:
+        raise NotSupported(self.name, "Close Air Support attacks")
+
+    def after_fire_checks(self, ctx: Ctx, actor: Unit, attack: Any) -> None:
+        """Anything decided once the attack's numbers are known (a Hallowed Ground reroll)."""
+
+    def on_legal_fire(self, ctx: Ctx, actor: Unit, attack: Any) -> None:
+        """What a legal attack settles before the dice (Support Weapons that fire with it)."""
+
+    def opportunity_checks(self, ctx: Ctx) -> None:
+        """What Opportunity Fire needs beyond Direct Fire."""
+
+    def after_attack_roll(self, ctx: Ctx, actor: Unit, attack: Any, hits: int) -> None:
+        """What the attack dice decide for the firer (missile depletion)."""
+
+    def stated_hits(self, ctx: Ctx, target: Unit) -> int:
+        """``query.hits`` as the hits scored on ``target``."""
+        hits = ctx.given_hits(target.key)
+        return need(hits, "query.hits")
+
+    def rolls_defence(self, target: Unit, attack: Any) -> bool:
+        """Whether the target rolls a defence against this attack."""
+        return True
+
+    def fire_results(self, ctx: Ctx, target: Unit, hits: int, attack: Any) -> list[str]:
+        """Apply the net hits and their knock-ons; returns the units the attack hit."""
+        raise NotSupported(self.name, "combat results")
+
+    def aftermath(self, ctx: Ctx, attacked: list[str]) -> None:
+        """Every knock-on of one attack (Wrecks, passengers, HQs and leaders...)."""
+        raise NotSupported(self.name, "the aftermath of an attack")
+
+    def armor_and_save(self, ctx: Ctx, target: Unit, shot: Any) -> tuple[int, int]:
+        raise NotSupported(self.name, "armor and save")
+
+    def terrain_db(self, ctx: Ctx, target: Unit, shot: Any) -> tuple[int, str]:
+        raise NotSupported(self.name, "the terrain's Defensive Bonus")
+
+    def concealed(self, ctx: Ctx, target: Unit, shot: Any) -> bool:
+        raise NotSupported(self.name, "concealment")
+
+    def extra_db(self, ctx: Ctx, target: Unit, shot: Any) -> list[tuple[int, str]]:
+        """Defensive Bonus dice beyond terrain and concealment, each with why."""
+        return []
+
+    def assault_attackers(self, ctx: Ctx, attackers: list[Unit]) -> list[Unit]:
+        """The units that enter the assaulted hex (WaW85: Passengers unloading into it)."""
+        return attackers
+
+    def may_be_assaulted(self, ctx: Ctx, defender: Unit) -> None:
+        """Refuse an Assault on a unit that cannot be assaulted (a flying helicopter)."""
+
+    def may_fight(self, ctx: Ctx, unit: Unit, foes: list[Unit], *, attacking: bool) -> bool:
+        raise NotSupported(self.name, "who may fight in an Assault")
+
+    def assault_numbers(self, ctx: Ctx, unit: Unit, foes: list[Unit], hex_id: str | None, *,
+                        attacking: bool) -> Any:
+        raise NotSupported(self.name, "Assault dice")
+
+    def assault_stated_hits(self, ctx: Ctx) -> Any:
+        return ctx.action.hits
+
+    def retreat_hexes(self, ctx: Ctx, defenders: list[Unit], attackers: list[Unit], came_from: Any) -> list[str]:
+        raise NotSupported(self.name, "retreat hexes")
+
+    def retreat_check(self, ctx: Ctx) -> None:
+        raise NotSupported(self.name, "retreats")
+
+    def assault_entry_cost(self, ctx: Ctx, unit: Unit, hex_id: str) -> int | None:
+        """The MP an attacker pays to enter the assaulted hex, if this book prices it here."""
+        return None
+
+    def cannot_assault(self, unit: Unit) -> bool:
+        """Whether the unit may never make an Assault (a helicopter, an aircraft)."""
+        return unit.type.target_type in ("helicopter", "aircraft")
+
+    def counterattack_values(self, unit: Unit) -> Any:
+        """The values a unit without an Assault Factor counterattacks with, if any."""
+        return None
+
+    def fire_mission(self, ctx: Ctx) -> Any:
+        """Who fires and calls an indirect fire mission, the mission and its numbers (a
+        :class:`referee.artillery.Strike`), or None when it cannot go ahead."""
+        raise NotSupported(self.name, "indirect fire")
+
+    def accuracy(self, ctx: Ctx, strike: Any) -> str | None:
+        """Where the mission lands after the book's accuracy roll (None: cancelled)."""
+        raise NotSupported(self.name, "the accuracy roll")
+
+    def strike(self, ctx: Ctx, strike: Any, hex_id: str) -> None:
+        """The mission's effect in the hex it landed in."""
+        raise NotSupported(self.name, "the effect of a fire mission")
+
+    def is_armored(self, unit: Unit) -> bool:
+        """Whether the unit's Defensive Bonus is capped (an armored target)."""
+        raise NotSupported(self.name, "armored targets")
 
     def check(self, game: Game, action: Action) -> Answer:
         """Legality, modifiers and everything that needs no dice (the events listed are

@@ -12,7 +12,7 @@ from typing import Any
 
 from referee.errors import NotStated
 from referee.hexes import Hex
-from referee.model import Game, HexState
+from referee.model import Game, HexState, Unit
 from referee.ruleset import Ctx
 
 
@@ -126,3 +126,23 @@ def crest(ctx: Ctx, a: str, b: str) -> tuple[bool | None, bool | None]:
     if traced is None:
         return None, None
     return traced[1].crest()
+
+
+def formation_hq(ctx: Ctx, unit: Unit) -> Unit | None:
+    """The HQ of the unit's Formation (EG/TUS §1.3.3; WaW85 §7.2), on the map or not: the
+    Formation's own HQ when the position lists Formations, else an HQ counter of the same
+    Formation and side. A unit whose Formation is not stated takes the HQ the situation
+    shows (a rule case with one HQ states no Formations)."""
+    game = ctx.game
+    formation = game.formations.get(unit.formation or "")
+    if formation is not None and formation.hq in game.units:
+        return game.units[formation.hq]
+    for other in game.units.values():
+        if other.type.target_type != "hq" or other.key == unit.key:
+            continue
+        if unit.formation is not None and other.formation != unit.formation:
+            continue
+        if unit.side is not None and other.side is not None and other.side != unit.side:
+            continue
+        return other
+    return None

@@ -1,11 +1,15 @@
-"""What the two rule-case test files share: running the cases once per module and
-judging one case's runs against its ruleset's list of known gaps."""
+"""What the rule-case tests share: running the cases once per module, judging one case's
+runs against its ruleset's list of known gaps, and resolving one case-style situation
+(the tests written from the rule text, ``tests/test_rules_*.py``)."""
 from __future__ import annotations
 
 from typing import Mapping
 
-from referee.cases import Outcome, run_cases
+from referee.cases import CaseDice, Outcome, build_action, build_game, run_cases
+from referee.events import apply_all
+from referee.model import Game
 from referee.rulesets import get_ruleset
+from referee.verdict import Answer
 
 
 def outcomes_by_case(cases: list[dict]) -> dict[str, list[Outcome]]:
@@ -50,3 +54,16 @@ def assert_every_run_happened(cases: list[dict], outcomes: Mapping[str, list[Out
     assert sorted(outcomes) == sorted(c["id"] for c in cases)
     for case in cases:
         assert [(o.row, o.flag) for o in outcomes[case["id"]]] == expected_runs(case), case["id"]
+
+
+def answer(ruleset: str, flag: str | None, given: dict, dice: dict | None = None) -> tuple[Answer, Game]:
+    """Resolve a case-style situation (``given`` with its ``query``) under one book, with the
+    dice a rule case would list: the answer and the position after its events."""
+    game = build_game(given)
+    result = get_ruleset(ruleset, flag).resolve(game, build_action(given["query"]), CaseDice(dice))
+    return result, apply_all(game, result.events)
+
+
+def reasons(result: Answer) -> list[tuple[str, str]]:
+    """The answer's reasons as (citation, text) pairs, in order."""
+    return [(r.section, r.text) for r in result.reasons]

@@ -50,7 +50,7 @@ def test_a_verb_the_syntax_gains_is_listed_with_its_form(monkeypatch) -> None:
     monkeypatch.setitem(actions_text.VERBS, "artillery", "indirect_fire")
     monkeypatch.setattr(actions_text, "SYNTAX", {"indirect_fire": "CALLER HEX [mission]"}, raising=False)
     item = next(i for i in catalogue() if i.kind == "indirect_fire")
-    assert (item.verbs, item.short_form) == (("artillery",), "artillery CALLER HEX [mission]")
+    assert (item.verbs, item.short_form) == (("artillery", "indirect_fire"), "artillery CALLER HEX [mission]")
     assert short_form("rally", "rally") == "rally UNIT [TARGET] [field=value ...]"
 
 

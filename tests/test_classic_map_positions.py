@@ -174,7 +174,7 @@ def test_deployed_bridge_costs_two_or_three_when_disrupted() -> None:
     full = deployed.with_unit(friend("B", "2,0"))
     assert move(full, "A", "2,0").legal is True
     # Eisenbach Gap has no Bridge units
-    assert "not supported: 001 §1.3.4.6" in move(deployed, "A", "2,0", ruleset=EISENBACH).gaps["cost"]
+    assert "not supported: TUS §1.3.4.6" in move(deployed, "A", "2,0", ruleset=EISENBACH).gaps["cost"]
 
 
 def test_bridge_unit_enters_the_river_and_deploys_for_two_mp() -> None:
@@ -331,7 +331,7 @@ def test_checking_a_defended_strike_leaves_its_outcome_open() -> None:
     given = UNTOLD.check(strike_board(), make_action("airstrike", unit="P", target="4,0", supporting=("Z",),
                                                      hits={"Z": 0, "P": 3}))
     assert given.values["aa_hits"] == 0 and given.values["hits"] == 3
-    assert "not supported: 001 §9.5" in strike(strike_board(), ruleset=EISENBACH).gaps["*"]
+    assert "not supported: TUS §9.5" in strike(strike_board(), ruleset=EISENBACH).gaps["*"]
 
 
 # -- §8.2 Smoke screens its six neighbouring hexes -----------------------------------------------
@@ -361,8 +361,8 @@ def test_smoke_blocks_into_a_neighbouring_hex_in_both_books() -> None:
                                              f"({ruleset.book.short} §8.2)"])
     fire = UNTOLD.check(game, make_action("direct_fire", unit="A", target="T", weapon="ap"))
     assert fire.legal is False
-    assert "no line of sight to M1: Smoke blocks the LOS into 8,-2, next to the Smoke in 8,-3 (§8.2)" in \
-        [r.text for r in fire.reasons]
+    assert "no line of sight to M1: Smoke blocks the LOS into 8,-2, next to the Smoke in 8,-3 (TUS §8.2)" in \
+        [str(r) for r in fire.reasons]
 
 
 def test_seeing_out_of_a_neighbouring_hex_differs_by_book() -> None:
@@ -394,13 +394,14 @@ def call(caller: Unit, ruleset, *extra: Unit, unit: str | None = None):
                                            spotter=caller.key, mission=mission))
 
 
-def test_recon_calls_fire_missions_in_untold_only() -> None:
+def test_recon_calls_fire_missions_in_both_books() -> None:
+    """§1.3.4.4 (both books): "Recon platoons may call for artillery fire just as an HQ can";
+    EG §8.0 names only the HQ, read with its own §1.3.4.4 it does not exclude recon."""
     recon = friend("R", "2,0", RECON, formation="F")
     assert call(recon, UNTOLD).legal is True
     eisenbach = call(recon, EISENBACH)
-    assert eisenbach.legal is False
-    assert ("EG §8.0", "BRDM-2 is not an HQ: only an HQ calls fire missions") in \
-        [(r.section, r.text) for r in eisenbach.reasons]
+    assert eisenbach.legal is True
+    assert ("EG §8.0", "BRDM-2 calls the fire") in [(r.section, r.text) for r in eisenbach.reasons]
     # a mortar's spotter may be recon in both books (§1.3.4.3)
     mortar = friend("M", "0,0", MORTAR, formation="F")
     assert call(recon, EISENBACH, mortar, unit="M").legal is True
@@ -423,11 +424,12 @@ def test_a_move_lists_and_rolls_the_mines_attacks() -> None:
     rolled = UNTOLD.resolve(game, make_action("move", unit="A", path=("2,0", "3,0", "4,0")), GivenDice([2, 3]))
     assert rolled.legal is True and rolled.rolls == [("mines", [2]), ("mines", [3])]
     assert [(type(e).__name__, e.unit) for e in rolled.events] == [
-        ("UnitDisrupted", "A"), ("UnitMoved", "A"), ("StatusChanged", "A")]
+        ("UnitDisrupted", "A"), ("UnitMoved", "A"), ("StatusChanged", "A"), ("StatusChanged", "A")]
     # 002: even disrupts, and a 6 also removes the marker: no second attack
     removed = EISENBACH.resolve(game, make_action("move", unit="A", path=("2,0", "3,0", "4,0")), GivenDice([6]))
     assert removed.rolls == [("mines", [6])]
-    assert [type(e).__name__ for e in removed.events] == ["UnitDisrupted", "MarkerRemoved", "UnitMoved", "StatusChanged"]
+    assert [type(e).__name__ for e in removed.events] == ["UnitDisrupted", "MarkerRemoved", "UnitMoved", "StatusChanged",
+                                                               "StatusChanged"]   # Ops Complete, still moving (§6.2)
 
 
 def test_disrupted_by_mines_the_rest_of_the_move_is_disrupted_movement() -> None:
@@ -471,7 +473,8 @@ def test_a_chemical_barrage_checks_the_six_neighbours_too() -> None:
     assert [(type(e).__name__, getattr(e, "unit", None)) for e in answer.events] == [
         ("MarkerPlaced", None), ("UnitDisrupted", "J"), ("UnitReduced", "J")]
     mission = make_action("indirect_fire", target="4,0", mission=Mission("chemical"))
-    fired = UNTOLD.resolve(game, mission, GivenDice([2, 1, 4, 4]))
+    fired = UNTOLD.resolve(game, mission, GivenDice([3, 2, 1, 4, 4]))   # the accuracy roll (3) comes first
+    assert fired.rolls[0] == ("d6", [3]) and fired.values["scatter"] == []
     assert [type(e).__name__ for e in fired.events] == ["MarkerPlaced", "UnitDisrupted", "UnitReduced"]
 
 

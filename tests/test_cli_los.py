@@ -58,7 +58,8 @@ def test_waw85_without_its_terrain_chart_says_what_is_missing(scenario: str) -> 
     code, out = los(scenario, "leopard-c1", "t-64", "--ruleset", "waw85")
     assert code == 0
     assert out.splitlines()[0] == "LOS B7 -> F6: not known"
-    assert "  not stated: situation.intervening" in out.splitlines()
+    assert out.splitlines()[1:] == ["  crosses: C7 clear, D7 clear, D6 clear, E7 clear",
+                                    "  not stated: hexes.B7.unit_height (the WaW85 TEC: give the profile a tec_file)"]
 
 
 def test_an_unknown_place_is_refused(scenario: str) -> None:

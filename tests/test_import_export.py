@@ -160,10 +160,21 @@ def test_an_event_the_profile_cannot_write_is_a_typed_error(sample) -> None:
     assert caught.value.message == ("cannot write 'Wrecks marker placed in F6' into the save: the profile names no "
                                     "piece for the wrecks marker (hex_markers.wrecks)")
     with pytest.raises(ResultNotWritable) as caught:
-        apply_events(save, module, profile, imported, [StatusChanged("t-64", "moving", True)])
-    assert caught.value.message == ("cannot write 'T-64 is moving' into the save: nothing in the profile shows "
-                                    "moving: no marker piece (unit_markers.moving), Layer level "
+        apply_events(save, module, profile, imported, [StatusChanged("t-64", "wounded", True)])
+    assert caught.value.message == ("cannot write 'T-64 is Wounded' into the save: nothing in the profile shows "
+                                    "Wounded: no marker piece (unit_markers.wounded), Layer level "
                                     "(units[0].status_layers) or Dynamic Property (units[0].status_properties)")
+
+
+def test_a_state_that_lasts_only_while_a_unit_acts_is_not_written_without_its_marker(sample) -> None:
+    """A unit still moving (for the Opportunity Fire of the same run, TUS §6.2) shows nothing
+    on a module without a Moving marker: the save is written without it, byte for byte."""
+    module, profile, table, terrain = sample
+    save = SavedGame.read(DEMO)
+    imported = import_save(save, module, profile, table, terrain)
+    before = save.to_plaintext()
+    apply_events(save, module, profile, imported, [StatusChanged("t-64", "moving", True)])
+    assert save.to_plaintext() == before
 
 
 def test_importing_the_export_gives_an_equal_game(sample) -> None:

@@ -143,8 +143,8 @@ def test_direct_fire_is_refused_through_the_screen() -> None:
     game = board("0,0", "6,0", markers={"4,-1": {"smoke_2"}}, utype=T72)
     fire = UNTOLD.check(game, make_action("direct_fire", unit="A", target="T", weapon="ap"))
     assert fire.legal is False
-    assert "no line of sight to MR: Smoke blocks the LOS through 3,0, next to the Smoke in 4,-1 (§8.2)" in \
-        [r.text for r in fire.reasons]
+    assert "no line of sight to MR: Smoke blocks the LOS through 3,0, next to the Smoke in 4,-1 (TUS §8.2)" in \
+        [str(r) for r in fire.reasons]
 
 
 # -- §8.2 Smoke stated as facts ------------------------------------------------------------------
@@ -271,8 +271,8 @@ def test_direct_fire_is_refused_between_two_blocking_hexes() -> None:
     game = board("0,0", "4,-2", terrain={"3,-2": "woods", "3,-1": "woods"}, utype=T72)
     fire = UNTOLD.check(game, make_action("direct_fire", unit="A", target="T", weapon="ap"))
     assert fire.legal is False
-    assert "no line of sight to MR: the LOS runs along the hexside between 3,-2 and 3,-1: two blocking hexes (§7.3)" \
-        in [r.text for r in fire.reasons]
+    assert "no line of sight to MR: the LOS runs along the hexside between 3,-2 and 3,-1: two blocking hexes (TUS §7.3)" \
+        in [str(r) for r in fire.reasons]
 
 
 # -- §7.3 stated as facts -------------------------------------------------------------------------

@@ -62,7 +62,7 @@ def test_check_needs_no_dice_and_reports_what_dice_would_decide() -> None:
 
 @pytest.mark.parametrize("q, legal, band, to_hit", [
     (1, True, "point_blank", 3), (2, True, "point_blank", 3), (3, True, "effective", 4),
-    (5, True, "effective", 4), (6, True, "long", 5), (10, True, "long", 5), (11, False, None, None)])
+    (5, True, "effective", 4), (6, True, "long", 5), (10, True, "long", 5), (11, False, "out_of_range", None)])
 def test_range_counted_on_the_map(q: int, legal: bool, band: str | None, to_hit: int | None) -> None:
     game = board({}, A=(LEOPARD, 0, "nato"), T=(T64, q, "pact"))
     verdict = classic("eisenbach").check(game, DirectFire(unit="A", target="T", weapon="ap"))
@@ -127,7 +127,7 @@ def test_not_supported_and_book_specific_rules() -> None:
     answer = classic("untold").check(game, make_action("teleport", unit="A"))
     assert answer.gaps == {"*": "not supported: teleport is not a procedure of untold"}
     answer = classic("eisenbach").check(game, make_action("conditional_morale", unit="A"))
-    assert answer.gaps["*"].startswith("not supported: 001 §1.6.1")
+    assert answer.gaps["*"].startswith("not supported: TUS §1.6.1")
 
 
 def test_movement_cost_from_the_terrain_chart() -> None:

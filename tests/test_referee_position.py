@@ -59,7 +59,7 @@ def test_ammo_markers_on_units_that_fire_no_missiles_are_illegal_or_unanswered()
 def test_terrain_a_unit_may_not_be_in_and_terrain_the_chart_lacks() -> None:
     game = board(Unit("a", TANK, hex="1,0"), Unit("b", TANK, hex="2,0"), terrain={"1,0": "lake", "2,0": "lava"})
     found = position_problems(game, UNTOLD, hexes=[])
-    assert [(p.units, p.section, p.legal) for p in found] == [(("a",), "TUS TEC", False), (("b",), None, None)]
+    assert [(p.units, p.section, p.legal) for p in found] == [(("a",), "EG TEC", False), (("b",), None, None)]
     assert found[0].text == "vehicle units may not be in lake"
     assert found[1].text == "terrain 'lava': terrain 'lava' is not on the Terrain Effects Chart"
 

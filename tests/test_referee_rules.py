@@ -34,7 +34,8 @@ def test_smoke_adjacent_fire_is_plus_one_and_blocks_from_afar() -> None:
     far = row(markers=smoke, A=(T72, 0, "pact"), T=(ABRAMS, 3, "nato"))
     verdict = classic("untold").check(far, DirectFire(unit="A", target="T", weapon="ap"))
     assert verdict.legal is False
-    assert "Smoke blocks the line of sight (TUS §8.2)" in map(str, verdict.reasons)
+    assert "no line of sight to Abrams: Smoke blocks the LOS through h2, next to the Smoke in h3 (TUS §8.2)" in \
+        map(str, verdict.reasons)
 
 
 def test_thermal_sights_see_through_smoke_in_eisenbach_gap() -> None:
@@ -49,7 +50,7 @@ def test_fire_traces_the_line_of_sight_on_the_map() -> None:
     blocked = row({2: "woods"}, A=(T72, 0, "pact"), T=(ABRAMS, 4, "nato"))
     verdict = classic("untold").check(blocked, DirectFire(unit="A", target="T", weapon="ap"))
     assert verdict.legal is False
-    assert "no line of sight to Abrams: woods hex h2 blocks (§7.1) (TUS §7)" in map(str, verdict.reasons)
+    assert "no line of sight to Abrams: woods hex h2 blocks (TUS §7.1)" in map(str, verdict.reasons)
     adjacent = row({1: "woods"}, A=(T72, 0, "pact"), T=(ABRAMS, 1, "nato"))
     assert classic("untold").check(adjacent, DirectFire(unit="A", target="T", weapon="ap")).legal is True
 
@@ -70,7 +71,8 @@ def test_move_along_a_path_pays_the_terrain_chart() -> None:
     game = row({1: "woods", 2: "rough", 3: "clear"}, A=(ABRAMS, 0, "nato"))
     answer = classic("eisenbach").check(game, Move(unit="A", path=("h1", "h2", "h3")))
     assert answer.values["cost"] == 5 and answer.legal is True
-    assert answer.events == [UnitMoved("A", "h3"), StatusChanged("A", "ops_complete", True)]
+    assert answer.events == [UnitMoved("A", "h3"), StatusChanged("A", "ops_complete", True),
+                             StatusChanged("A", "moving", True)]     # open to Opportunity Fire in this run (§6.2)
     assert answer.unit_values["A"]["mp_after"] == 0
     too_far = classic("eisenbach").check(game, Move(unit="A", path=("h1", "h2", "h3", "h4")))
     assert too_far.legal is False and too_far.events == []
@@ -363,7 +365,7 @@ def test_leader_alters_one_attack_value_and_hqs_back_units_in_their_hex() -> Non
     verdict = ruleset.check(away, DirectFire(unit="A", target="T", weapon="ap", bonus_from=("H",)))
     assert verdict.legal is False and "HQ is not in T-72's hex (TUS §1.3.3.2)" in map(str, verdict.reasons)
     assert classic("eisenbach").check(game, DirectFire(unit="A", target="T", weapon="ap", bonus_from=("L",))) \
-        .gaps["fp"].startswith("not supported: 001 §1.3.6")
+        .gaps["fp"].startswith("not supported: TUS §1.3.6")
 
 
 def test_conditional_morale_formations_check_with_it() -> None:

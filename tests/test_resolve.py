@@ -134,7 +134,7 @@ def test_an_action_the_referee_cannot_finish_is_not_applied(position, tmp_path: 
     outcome = resolve_actions(position.game, [parse("fire leopard-c1 t-64 ap")], ruleset_named("classic"), None)
     assert outcome.steps == [] and outcome.refused is not None
     assert outcome.refused.verdict == "cannot be resolved"
-    assert ("", "hits: not stated: dice.attack") in outcome.refused.reasons
+    assert ("", "hits, net_hits, units: not stated: dice.attack") in outcome.refused.reasons
     assert outcome.refused.reasons[-1] == ("", "no dice for it: give --dice or --seed (or dice in the actions file)")
     out = tmp_path / "r.vsav"
     result = CliRunner().invoke(main, ["resolve", str(SAVE), *COMMON, "--action", "assault leopard-c1 t-64",

@@ -14,11 +14,13 @@ from referee.events import apply_all, result_of
 from referee.rulesets import get_ruleset
 from referee.verdict import Answer
 from referee.waw85 import EXTRA_ACTIONS, NOT_SUPPORTED, NOT_WAW85, PROCEDURES
-from referee.waw85.fire import Reach
+from referee.ranges import Bands
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 CASES = SHARED / "cases"
 WAW85 = get_ruleset("waw85")
+#: The book a bare section cited here belongs to (tests/test_rules_coverage.py).
+RULEBOOKS = ("WaW85",)
 
 
 def run(given: dict[str, Any], dice: dict[str, list[int]] | None = None) -> tuple[Answer, Any]:
@@ -40,12 +42,14 @@ def test_every_action_of_the_vocabulary_is_answered_or_refused_with_a_section() 
 
 def test_range_bands_of_the_rulebook_example() -> None:
     """§10.3.4: printed 4 -> 1-2 Point Blank, 3-4 Effective, 5-8 Long, 8 maximum."""
-    reach = Reach(4, printed_only=False)
+    reach = Bands(4)
     assert [reach.band(d) for d in range(1, 10)] == [
         "point_blank", "point_blank", "effective", "effective", "long", "long", "long", "long",
         "out_of_range"]
     assert reach.max_range == 8
-    assert Reach(4, printed_only=True).bands == ["effective"]
+    assert reach.names == ["point_blank", "effective", "long"]
+    assert Bands(4, near=False, far=False).names == ["effective"]        # AA by black dice, HROF HE
+    assert Bands(1).names == ["effective", "long"]                        # half of 1 is no Point Blank
 
 
 def _atgm_shot(dice: dict[str, list[int]]) -> tuple[Answer, Any]:
@@ -129,7 +133,8 @@ def test_an_assault_with_an_odd_hit_and_a_defender_retreat() -> None:
         },
         "query": {"action": "assault", "unit": "A", "target": "t"},
     }, {"attack": [6, 6, 5], "counter": [1], "d6": [2]})
-    assert answer.values["hit_allocation"] == {"T": 2, "T2": 1}
+    assert answer.values["hit_allocation"] == "spread"
+    assert (answer.unit_values["T"]["hits"], answer.unit_values["T2"]["hits"]) == (2, 1)
     assert (result_of("T", answer.events), result_of("T2", answer.events)) == (
         "disrupted_and_reduced", "disrupted")
     assert answer.unit_values["T"]["retreat"] == 1 and answer.unit_values["A"]["retreat"] == 0
@@ -347,7 +352,8 @@ def test_dpicm_reduction_and_adm_mines() -> None:
     assert (answer.values["fp"], answer.values["hits"]) == (3, 3)
     answer, after = run({"query": {"action": "indirect_fire", "target": "t", "mission": {"type": "adm"}},
                          "units": {"I": {"target_type": "troops", "hex": "t", "steps": 2, "strength": "full"}}},
-                        {"d6": [6]})
+                        {"d6": [1, 6]})            # the Scatter Check (1: on target), then the mine roll
+    assert answer.values["scatter"] == [] and answer.rolls[0] == ("d6", [1])
     assert after.hexes["t"].markers == frozenset({"minefield_random"})
     assert (answer.values["hits"], result_of("I", answer.events)) == (2, "disrupted_and_reduced")
 

@@ -7,8 +7,12 @@ implement answers "not supported: WaW85 §x.y", never a silent default.
 """
 from __future__ import annotations
 
+from referee import artillery as shared_artillery
+from referee import assault as shared_assault
+from referee import fire as shared_fire
 from referee.errors import NotSupported
 from referee.ruleset import Ctx, Params, Procedure, Ruleset
+from referee.waw85.common import stated_hits as given_hits
 from referee.waw85 import (air, artillery, assault, command, defence, fire, los, movement, phases,
                            results, transport, victory)
 
@@ -35,9 +39,9 @@ def _not_supported(section: str, why: str) -> Procedure:
 
 
 PROCEDURES: dict[str, Procedure] = {
-    "direct_fire": fire.direct_fire,
-    "opportunity_fire": fire.opportunity_fire,
-    "move_and_fire": fire.move_and_fire,
+    "direct_fire": shared_fire.direct_fire,
+    "opportunity_fire": shared_fire.opportunity_fire,
+    "move_and_fire": shared_fire.move_and_fire,
     "defense": defence.defense,
     "concealment": defence.concealment,
     "apply_damage": results.apply_damage,
@@ -60,16 +64,16 @@ PROCEDURES: dict[str, Procedure] = {
     "fire_spread": phases.fire_spread,
     "rubble_check": phases.rubble_check,
     "place_marker": phases.place_marker,
-    "assault": assault.assault,
-    "counterattack": assault.counterattack,
-    "retreat": assault.retreat,
+    "assault": shared_assault.assault,
+    "counterattack": shared_assault.counterattack,
+    "retreat": shared_assault.retreat_action,
     "move": movement.move,
     "mode_change": movement.mode_change,
     "lift_off": movement.lift_off,
     "unload": movement.unload,
     "clear_rubble": movement.clear_rubble,
     "bonus_formation_entry": movement.bonus_formation_entry,
-    "indirect_fire": artillery.indirect_fire,
+    "indirect_fire": shared_artillery.indirect_fire,
     "scatter": artillery.scatter,
     "scatter_direction": artillery.scatter_direction_table,
     "spotter_check": artillery.spotter_check,
@@ -85,8 +89,8 @@ PROCEDURES: dict[str, Procedure] = {
     "setup": victory.setup,
     "los": los.line_of_sight,
     "los_height": los.los_height,
-    "aa_fire": fire.aa_fire,
-    "cas_attack": fire.cas_attack,
+    "aa_fire": shared_fire.aa_fire,
+    "cas_attack": shared_fire.cas_attack,
     "cas_interception": air.cas_interception,
     "cas_ordnance": air.cas_ordnance,
     "parachute_drift": air.parachute_drift,
@@ -107,17 +111,79 @@ def waw85_params() -> Params:
     capped at 2 (§10.6.14), an AP hit on a soft vehicle only Disrupts (§10.7.1). The
     WaW85 Terrain Effects Chart is not in the rulebook text, so its procedures take DB
     dice and heights as stated and never consult the classic chart loaded here."""
-    return Params(ruleset="waw85", book="waw85", tec="classic", soft_save=5, hard_db_cap=2)
+    return Params(ruleset="waw85", book="waw85", tec="classic", soft_save=5, hard_db_cap=2,
+                  features=frozenset({"improved_positions"}), helicopters_use_improved_positions=False,
+                  untargetable=frozenset({"hq", "leader"}))
 
 
 class Waw85Ruleset(Ruleset):
     """World At War 85: the shared procedures with WaW85's parameters and overrides."""
 
+    choose_weapon = staticmethod(fire.choose_weapon)
+    fire_restrictions = staticmethod(fire.fire_restrictions)
+    may_attack = staticmethod(fire.may_attack_target)
+    fire_modifiers = staticmethod(fire.fire_modifiers)
+    sight = staticmethod(fire.sight)
+    bands = staticmethod(fire.bands)
+    range_checks = staticmethod(fire.range_checks)
+
+    def band_not_stated(self, ctx, target):
+        return None        # §10.3: judged without a range modifier (numbers_without_band)
+
+    band_to_hit = staticmethod(fire.band_to_hit)
+    final_to_hit = staticmethod(fire.final_to_hit)
+    final_fp = staticmethod(fire.final_fp)
+    numbers_without_band = staticmethod(fire.numbers_without_band)
+    cas_numbers = staticmethod(fire.cas_numbers)
+    on_legal_fire = staticmethod(fire.on_legal_fire)
+
+    def stated_hits(self, ctx, target):
+        return fire.fire_stated_hits(ctx)
+
+    def rolls_defence(self, target, attack):
+        return target.type.target_type != "aircraft"
+
+    def fire_results(self, ctx, target, hits, attack):
+        return results.fire_results(ctx, target.key, hits, attack.weapon_name, opportunity=False)
+
+    aftermath = staticmethod(results.aftermath)
+    armor_and_save = staticmethod(defence.armor_and_save)
+    terrain_db = staticmethod(defence.defence_terrain)
+    concealed = staticmethod(defence.concealed)
+    extra_db = staticmethod(defence.extra_db)
+    is_armored = staticmethod(defence.is_armored)
+
+    def cannot_assault(self, unit):
+        """§13.0: Aircraft (CAS, Flying and Hovering Helicopters, §10.1) may not assault."""
+        return unit.type.target_type == "aircraft" or (
+            unit.type.target_type == "helicopter" and unit.mode in ("flying", "hovering"))
+
+    assault_attackers = staticmethod(assault.assault_attackers)
+    may_be_assaulted = staticmethod(assault.may_be_assaulted)
+    may_fight = staticmethod(assault.may_fight)
+    assault_numbers = staticmethod(assault.numbers)
+    assault_stated_hits = staticmethod(given_hits)
+    retreat_hexes = staticmethod(assault.retreat_hexes)
+    retreat_check = staticmethod(assault.retreat_check)
+    fire_mission = staticmethod(artillery.fire_mission)
+    accuracy = staticmethod(artillery.accuracy)
+    strike = staticmethod(artillery.strike)
+
+    def counterattack_values(self, unit):
+        """§13.2: Landed and NOE Helicopters counterattack with their HE FP and To-Hit."""
+        return assault.helicopter_counter(unit)
+
     SECTIONS = {
-        "ranged_combat": "10.0", "fire_factor": "10.1", "fire_disrupted": "10.0", "fire_ops_complete": "10.0",
+        "marker_removal": "2.3", "elimination": "10.7.1", "ranged_combat": "10.0", "fire_factor": "10.1", "fire_disrupted": "10.0", "fire_ops_complete": "10.0",
         "out_of_command": "7.2.3", "passenger_fire": "9.8", "movement": "9.0", "operations": "7.6",
         "assault": "13.0", "overrun": "13.0", "opportunity_fire": "10.11", "moving_fire": "11.0",
         "stacking": "9.2", "artillery": "14.0", "los": "10.2", "helicopters_as_targets": "10.6.1",
+        "range_max": "10.3.4", "helicopter_same_hex": "9.7.1-9.7.3", "fire_ops_complete_mark": "10.4", "range": "10.3", "band_point_blank": "10.6.4", "band_long": "10.6.5",
+        "defensive_bonus": "10.6.8", "improved_positions": "16.1", "opportunity_fire_stop": "10.8.2",
+        "fire_once": "7.6", "hq_not_target": "10.7.2", "helicopter_no_assault": "13.0",
+        "assault_resolution": "13.2.1", "assault_ops_complete": "13.0", "assault_disrupted": "13.0",
+        "assault_ops_complete_mark": "13.2.3", "retreat": "13.2.2", "odd_hit": "13.2.1",
+        "artillery_caller": "14.3",
     }
 
 

@@ -63,7 +63,7 @@ def landing_check(ctx: Ctx) -> None:
     unit = ctx.unit(ctx.action.actor)
     passed = ctx.action.passed
     if passed is None:
-        passed = roll(ctx, check_for(ctx, unit))
+        passed = roll(ctx, check_for(ctx, unit), section="16.7.4")
     else:
         ctx.answer.set("passed", passed)
     if not passed:

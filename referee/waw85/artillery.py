@@ -8,10 +8,14 @@ from referee import damage
 from referee.events import MarkerPlaced, MarkerRemoved, StatusChanged
 from referee.model import Unit, need
 from referee.ruleset import Ctx
-from referee.waw85 import defence, results
+from referee.waw85 import los, results
 from referee.waw85.command import Check, ew_on, formation_hq, helpers, roll
 from referee.waw85.common import HARD, because, illegal, modify, morale_value, tables, whole
-from referee.waw85.fire import BAND_SECTION, BAND_TO_HIT, Reach
+from referee.artillery import Strike, adjacent_hexes
+from referee.hexes import FLAT_DIRECTION_NAMES
+from referee.defence import DefenceRoll, Shot, defence as defence_roll, improved_position, put, roll_saves
+from referee.ranges import BAND_TO_HIT, OUT_OF_RANGE, Bands
+from referee.waw85.fire import BAND_SECTION
 
 
 def _mission(ctx: Ctx) -> str | None:
@@ -42,65 +46,115 @@ def minimum_range(unit: Unit) -> int:
     return t["indirect_minimum_range"].get(kind, 0)
 
 
-def indirect_fire(ctx: Ctx) -> None:
-    """§14.1-§14.6: legality, markers and hexes of a Strike, and the On-Board To-Hit
-    (Long Range penalty, never the Point Blank bonus, §14.7.2)."""
+def fire_mission(ctx: Ctx) -> Strike | None:
+    """§14.1-§14.6: who fires and spots a Strike, its markers and hexes, and the On-Board
+    To-Hit (Long Range penalty, never the Point Blank bonus, §14.7.2)."""
     ans = ctx.answer
     mission = _mission(ctx)
     t = tables()
     if mission is not None:
         ans.set("hexes_affected", t["strike_hexes"].get(mission, 1))
     unit = ctx.game.unit(ctx.action.actor) if ctx.action.actor else None
+    spotter = ctx.game.unit(ctx.action.spotter) if ctx.action.spotter is not None else None
     if unit is not None:
         _on_board(ctx, unit, mission)
-    if ctx.action.spotter is not None:
-        _spotter(ctx, ctx.game.unit(ctx.action.spotter), on_board=unit is not None)
+    if spotter is not None:
+        _spotter(ctx, spotter, on_board=unit is not None)
+    if unit is None:
+        ans.set("max_count", 2)        # §7.5: at most two Off-Board Strikes per Formation Impulse
+    if mission in ("he", "dpicm", "mlrs"):
+        ans.set("hit_allocation", "each")   # §14.7.2: units in the hex are attacked individually
     markers = t["strike_markers"].get(mission or "")
     if markers is not None:
         where = "off_board" if unit is None else need(unit.type.arty_type, f"units.{unit.key}.arty_type")
         if where in markers:
             ans.set("max_markers", markers[where])
-    if ans.legal is None:
-        ans.set("legal", True)
-    if ans.legal and mission is not None:
-        ctx.stage(("hits", "saves", "net_hits", "units", "hexes", "situation"),
-                  lambda: _strike(ctx, mission, unit))
+    if ans.legal is False or mission is None:
+        return None
+    target = ctx.action.target
+    if isinstance(target, str) and target in ctx.game.units:
+        target = ctx.game.unit(target).hex
+    return Strike(target if isinstance(target, str) else None, mission, firer=unit, caller=spotter)
+
+
+def accuracy(ctx: Ctx, strike: Strike) -> str | None:
+    """§14.5 Scatter Check, before anything else is rolled: on target, scattered one or two
+    hexes in the rolled directions, or cancelled (the Strike is used up; an on-board firer
+    is Ops Complete)."""
+    ans = ctx.answer
+    if not ctx.has_dice("d6"):
+        ans.set("scatter", [])
+        because(ctx, "14.5", "no Scatter Check given: the Strike lands on the target hex")
+        return strike.hex
+    path, cancelled = _scatter_check(ctx)
+    if cancelled:
+        _cancelled(ctx, strike.firer)
+        return None
+    if not path:
+        return strike.hex
+    return _moved(ctx, strike.hex, path)
+
+
+def _moved(ctx: Ctx, hex_id: str, path: list[str]) -> str:
+    """The hex ``path`` (directions N, NE, SE, S, SW, NW, with the map's north up) leads to."""
+    at = ctx.game.hex(hex_id).at
+    if at is None:
+        raise NotStated(f"hexes.{hex_id} position (the hex the Strike scatters to)")
+    by_at = {h.at: h.id for h in ctx.game.hexes.values() if h.at is not None}
+    for direction in path:
+        at = at.neighbor(FLAT_DIRECTION_NAMES.index(direction))
+    landed = by_at.get(at)
+    if landed is None:
+        raise NotStated("the hex the Strike scatters to is off the map")
+    because(ctx, "14.5", f"the FFE marker scatters to {landed}")
+    return landed
+
+
+def strike(ctx: Ctx, strike: Strike, hex_id: str) -> None:
+    _strike(ctx, strike.kind, strike.firer, hex_id)
 
 
 def _spotter(ctx: Ctx, spotter: Unit, *, on_board: bool) -> None:
     """§14.3: the Formation's HQ or a Recon unit spots; for On-Board Strikes any unit
-    allowed by its table after a Spotter Check. Disrupted units do not spot (§10.8.2)."""
+    allowed by its table after a Spotter Check. Disrupted units do not spot (§10.8.2); no
+    unit of a Formation whose HQ carries an EW marker takes part in Indirect Fire (§5.2)."""
     if spotter.status.disrupted:
         illegal(ctx, "10.8.2", f"{spotter.name} is Disrupted and may not spot")
+    hq = spotter if spotter.type.target_type == "hq" else formation_hq(ctx, spotter)
+    if ew_on(hq):
+        illegal(ctx, "5.2", "no unit of a Formation whose HQ has an EW marker may take part in Indirect Fire")
     free = spotter.type.target_type == "hq" or {"recon", "elite"} & spotter.type.abilities
     if not free and not on_board:
         illegal(ctx, "14.3", "Off-Board Strikes are spotted by the HQ or a Recon unit only")
     elif not free:
         because(ctx, "14.3", f"{spotter.name} must pass a Spotter Check")
-    if ctx.game.facts.relation(spotter.key).los is False:
-        illegal(ctx, "14.3", f"{spotter.name} has no LOS to the target hex")
+        if ctx.action.passed is False:
+            illegal(ctx, "14.3", f"{spotter.name} failed its Spotter Check: no attack takes place")
+            if ctx.action.actor:
+                ctx.emit(StatusChanged(ctx.action.actor, "ops_complete", True))
+                because(ctx, "14.3", "the on-board asset is marked Ops Complete; the Spotter is not")
+    sees = ctx.game.facts.relation(spotter.key).los
+    target = ctx.action.target if isinstance(ctx.action.target, str) else None
+    if sees is None and target in ctx.game.hexes:
+        blocked = los.hex_blocked(ctx, spotter, target)
+        sees = None if blocked is None else not blocked
+    if sees is False:
+        why = ctx.answer.reasons[-1].text if ctx.game.facts.relation(spotter.key).los is None else ""
+        illegal(ctx, "14.3", f"{spotter.name} has no LOS to the target hex" + (f": {why}" if why else ""))
 
 
-def _strike_hexes(ctx: Ctx, mission: str) -> list[str]:
-    """The target hex, and for a seven-hex Strike the hexes stated adjacent to it."""
-    target = ctx.action.target
-    if isinstance(target, str) and target in ctx.game.units:
-        target = ctx.game.unit(target).hex
-    if not isinstance(target, str):
-        return []
+def _strike_hexes(ctx: Ctx, mission: str, target: str) -> list[str]:
+    """The hex the Strike landed in, and for a seven-hex Strike its neighbours."""
     hexes = [target]
     if tables()["strike_hexes"].get(mission, 1) > 1:
-        hexes += sorted(h.id for h in ctx.game.hexes.values()
-                        if target in (h.stated.get("adjacent_to") or ()))
+        hexes += [h for h in adjacent_hexes(ctx, target) or () if h != target]
     return hexes
 
 
-def _strike(ctx: Ctx, mission: str, firer: Unit | None) -> None:
-    """Resolve a Strike on target (§14.7-§14.12): every unit in the affected hexes is
+def _strike(ctx: Ctx, mission: str, firer: Unit | None, landed: str) -> None:
+    """Resolve a Strike where it landed (§14.7-§14.12): every unit in the affected hexes is
     attacked on its own; the on-board firer is Ops Complete, an off-board Strike used up."""
-    hexes = _strike_hexes(ctx, mission)
-    if not hexes:
-        return
+    hexes = _strike_hexes(ctx, mission, landed)
     target = hexes[0]
     if mission in ("smoke", "adm", "chemical"):
         marker = {"smoke": "smoke", "adm": "minefield_random", "chemical": "chemical"}[mission]
@@ -153,9 +207,9 @@ def _strike_numbers(ctx: Ctx, mission: str, firer: Unit | None) -> tuple[int, in
 def _he_attack(ctx: Ctx, unit: Unit, fp: int, to_hit: int, firer: Unit | None) -> None:
     """§14.7.2: Direct Fire procedures with the HE Strike defence roll."""
     hits = sum(1 for d in ctx.roll(fp, "attack") if d >= to_hit)
-    roll_ = defence.defence(ctx, unit, firer, "he", firer.current.he if firer else None, mission="he")
-    saves = defence.roll_saves(ctx, roll_, hits)
-    net = max(0, results.improved_position(ctx, unit, hits) - saves)
+    roll_ = defence_roll(ctx, unit, Shot(firer, "he", firer.current.he if firer else None, "he"))
+    saves = roll_saves(ctx, roll_, hits)
+    net = max(0, improved_position(ctx, unit, hits) - saves)
     ctx.answer.unit(unit.key, hits=0)
     because(ctx, "14.7.2", f"{unit.name}: {hits} hit(s), {saves} save(s), {net} net")
     _record(ctx, hits, saves, net, roll_)
@@ -163,13 +217,13 @@ def _he_attack(ctx: Ctx, unit: Unit, fp: int, to_hit: int, firer: Unit | None) -
     results.aftermath(ctx, [unit.key])
 
 
-def _record(ctx: Ctx, hits: int, saves: int, net: int, roll_: "defence.DefenceRoll | None") -> None:
+def _record(ctx: Ctx, hits: int, saves: int, net: int, roll_: "DefenceRoll | None") -> None:
     """Top-level hits, saves and net hits add up over the units a Strike attacks."""
     values = ctx.answer.values
     for name, value in (("hits", hits), ("saves", saves), ("net_hits", net)):
         values[name] = values.get(name, 0) + value
     if roll_ is not None:
-        defence.put(ctx, roll_)
+        put(ctx, roll_)
 
 
 def _mine_attack(ctx: Ctx, unit: Unit, section: str) -> int:
@@ -177,6 +231,11 @@ def _mine_attack(ctx: Ctx, unit: Unit, section: str) -> int:
     die = ctx.roll(1, "d6")[0]
     hits = tables()["mine_hits"][die]
     because(ctx, section, f"{unit.name}: 1d6 {die}, {hits} hit(s), no saves")
+    return _unsaved_hits(ctx, unit, hits)
+
+
+def _unsaved_hits(ctx: Ctx, unit: Unit, hits: int) -> int:
+    """Hits no save reduces (Mines, Chemical): recorded, taken, and their aftermath."""
     ctx.answer.unit(unit.key, hits=0)
     _record(ctx, hits, 0, hits, None)
     if hits:
@@ -187,20 +246,17 @@ def _mine_attack(ctx: Ctx, unit: Unit, section: str) -> int:
 
 def _chemical_attack(ctx: Ctx, unit: Unit) -> int:
     """§14.12: 2d6 over Morale/Training: armor takes 1 hit, anything else 2; no saves."""
-    passed = roll(ctx, Check(morale_value(ctx, unit)))
+    passed = roll(ctx, Check(morale_value(ctx, unit)), section="14.12")
     kind = need(unit.type.target_type, f"units.{unit.key}.target_type")
     hits = 0 if passed else tables()["chemical_hits"]["armored" if kind in HARD else "other"]
     because(ctx, "14.12", f"{unit.name}: {hits} hit(s), no saves")
-    ctx.answer.unit(unit.key, hits=0)
-    _record(ctx, hits, 0, hits, None)
-    if hits:
-        damage.take_hits(ctx, unit.key, hits)
-        results.aftermath(ctx, [unit.key])
-    return hits
+    return _unsaved_hits(ctx, unit, hits)
 
 
 def _on_board(ctx: Ctx, unit: Unit, mission: str | None) -> None:
     ans = ctx.answer
+    if unit.type.target_type in ("helicopter", "aircraft"):
+        illegal(ctx, "12.0", "Aircraft, including Helicopters, may not take the On-Board Indirect Fire Action")
     if "indirect_fire" not in unit.type.abilities:
         illegal(ctx, "12.0", f"{unit.name} has no gray Special Ability triangle")
     if unit.status.disrupted or unit.status.ops_complete:
@@ -220,9 +276,9 @@ def _on_board(ctx: Ctx, unit: Unit, mission: str | None) -> None:
             illegal(ctx, "14.4", f"minimum range {least}, target at {distance}")
     he = unit.current.he
     if he is not None and he.range is not None and distance is not None:
-        reach = Reach(he.range, False)
+        reach = Bands(he.range)
         band = reach.band(distance)
-        if band == "out_of_range":
+        if band == OUT_OF_RANGE:
             illegal(ctx, "14.4", f"target beyond the HE range ({reach.max_range})")
         elif he.to_hit is not None and mission == "he":
             mod = BAND_TO_HIT["long"] if band == "long" else 0
@@ -243,9 +299,9 @@ def scatter_direction_table(ctx: Ctx) -> None:
     ctx.answer.set("scatter", [scatter_direction(ctx)])
 
 
-def scatter(ctx: Ctx) -> None:
-    """§14.5 Scatter Check: the hexes the FFE marker moves, or a cancelled Strike (the
-    off-board Strike is used up; an on-board firer is Ops Complete)."""
+def _scatter_check(ctx: Ctx) -> tuple[list[str], bool]:
+    """§14.5: 1d6, 1-5 on target; a 6 scatters one hex (direction 1d6), then 1d6: 1-3 it
+    stays, 4-5 it scatters another hex, 6 the Strike is cancelled."""
     t = tables()
     ans = ctx.answer
     first = ctx.roll(1, "d6")[0]
@@ -262,13 +318,23 @@ def scatter(ctx: Ctx) -> None:
     ans.set("cancelled", cancelled)
     because(ctx, "14.5", "Strike cancelled" if cancelled else
             (f"scatters {' then '.join(path)}" if path else "on target"))
-    if not cancelled:
-        return
-    if ctx.action.actor:
-        ctx.emit(StatusChanged(ctx.action.actor, "ops_complete", True))
+    return path, cancelled
+
+
+def _cancelled(ctx: Ctx, firer: Unit | None) -> None:
+    """A cancelled Strike: the on-board firer is Ops Complete, an off-board Strike used up."""
+    if firer is not None:
+        ctx.emit(StatusChanged(firer.key, "ops_complete", True))
     else:
         left = need(ctx.game.facts.get("strikes_left"), "situation.strikes_left")
-        ans.set("situation", {"strikes_left": left - 1})
+        ctx.answer.set("situation", {"strikes_left": left - 1})
+
+
+def scatter(ctx: Ctx) -> None:
+    """§14.5 Scatter Check on its own: the hexes the FFE marker moves, or a cancelled Strike."""
+    _, cancelled = _scatter_check(ctx)
+    if cancelled:
+        _cancelled(ctx, ctx.game.unit(ctx.action.actor) if ctx.action.actor else None)
 
 
 def spotter_check(ctx: Ctx) -> None:
@@ -280,7 +346,7 @@ def spotter_check(ctx: Ctx) -> None:
     bonus = max(bonuses, default=0)
     if bonus:
         modify(ctx, "roll", -bonus, "the better of the HQ or Leader Command Bonus", "14.3")
-    roll(ctx, Check(morale_value(ctx, unit), -bonus))
+    roll(ctx, Check(morale_value(ctx, unit), -bonus), section="14.3")
 
 
 def strike_reduction(ctx: Ctx) -> None:
@@ -368,7 +434,7 @@ def minefield_breach(ctx: Ctx) -> None:
     if marker is None:
         raise NotStated(f"hexes.{hex_state.id}.markers (a Minefield marker)")
     ctx.answer.unit(unit.key, retreat=0)
-    if roll(ctx, Check(morale_value(ctx, unit))):
+    if roll(ctx, Check(morale_value(ctx, unit)), section="16.3.1"):
         ctx.emit(MarkerRemoved(hex_state.id, marker))
         because(ctx, "16.3.1", "the Minefield is breached and removed")
     else:

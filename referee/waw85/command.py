@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from referee import situation
 from referee.errors import NotStated
 from referee.events import StatusChanged, UnitMoved, UnitPlaced, UnitRallied
 from referee.model import Unit, need
@@ -53,24 +54,15 @@ def check_for(ctx: Ctx, unit: Unit) -> Check:
     return Check(value, modifier)
 
 
-def roll(ctx: Ctx, check: Check, label: str = "2d6") -> bool:
-    """Roll the check; records modified_roll, target_number and passed."""
-    total = ctx.roll_2d6(label) + check.modifier
-    ctx.answer.set("modified_roll", total)
-    ctx.answer.set("target_number", check.target_number)
-    passed = total <= check.target_number
+def roll(ctx: Ctx, check: Check, label: str = "2d6", section: str = "7.2.4") -> bool:
+    """Roll the check; records modified_roll, target_number and passed. ``section`` is the
+    rule that calls for the check (§7.2.4 states the Morale/Training Check itself)."""
+    passed = ctx.check_2d6(check.target_number, check.modifier, section, "Morale/Training check", label)
     ctx.answer.set("passed", passed)
-    because(ctx, "7.2.4", f"2d6 {total} against {check.target_number}: {'passed' if passed else 'failed'}")
     return passed
 
 
-def formation_hq(ctx: Ctx, unit: Unit) -> Unit | None:
-    """The HQ counter of the unit's Formation, if the situation shows one."""
-    for other in ctx.game.units.values():
-        if other.type.target_type == "hq" and other.key != unit.key and (
-                unit.formation is None or other.formation == unit.formation):
-            return other
-    return None
+formation_hq = situation.formation_hq     # one lookup for both rulesets
 
 
 def ew_on(hq: Unit | None) -> bool:
@@ -162,6 +154,7 @@ def rally(ctx: Ctx) -> None:
         ctx.answer.set("roll_required", False)
         ctx.emit(UnitRallied(unit.key))
         because(ctx, "7.4", "Active Helicopters are automatically Undisrupted")
+        _passengers_rally(ctx, unit)
         return
     ctx.answer.set("roll_required", True)
     modifier = 0
@@ -172,8 +165,17 @@ def rally(ctx: Ctx) -> None:
         modify(ctx, "roll", 1, "EW on the Formation's HQ", "5.2")
         modifier += 1
     check = check_for(ctx, unit)
-    if roll(ctx, Check(check.target_number, check.modifier + modifier)):
+    if roll(ctx, Check(check.target_number, check.modifier + modifier), section="7.4"):
         ctx.emit(UnitRallied(unit.key))
+        _passengers_rally(ctx, unit)
+
+
+def _passengers_rally(ctx: Ctx, transport: Unit) -> None:
+    """§10.7.3: "If a Transport unit removes its Disruption marker, so do the Passengers"."""
+    for passenger in ctx.game.passengers(transport.key):
+        if passenger.status.disrupted:
+            ctx.emit(UnitRallied(passenger.key))
+            because(ctx, "10.7.3", f"{transport.name} removes its Disruption marker: so does {passenger.name}")
 
 
 def morale_check(ctx: Ctx) -> None:
@@ -198,7 +200,7 @@ def night_targeting_check(ctx: Ctx) -> None:
     if not adjacent and "night_fighting" not in unit.type.abilities:
         number = -(-number // 2)
         because(ctx, "16.6.1", f"target not adjacent: Morale/Training halved to {number}")
-    if not roll(ctx, Check(number, value.modifier)):
+    if not roll(ctx, Check(number, value.modifier), section="16.6.1"):
         ctx.emit(StatusChanged(unit.key, "ops_complete", True))
         because(ctx, "16.6.1", "Night Targeting Check failed: attack cancelled, Ops Complete")
 
@@ -228,7 +230,7 @@ def missile_ammo_check(ctx: Ctx) -> None:
         because(ctx, "10.10", "Low Missile Ammo: replaced by No Missile Ammo, no roll")
         return
     ctx.answer.set("roll_required", True)
-    if not roll(ctx, Check(morale_value(ctx, unit))):
+    if not roll(ctx, Check(morale_value(ctx, unit)), section="10.10"):
         ctx.emit(StatusChanged(unit.key, "ammo", "reloading"))
         because(ctx, "10.10", f"{unit.name}: Missile Reloading marker")
 
@@ -246,7 +248,7 @@ def missile_reload(ctx: Ctx) -> None:
         illegal(ctx, "7.3", "only Undisrupted units attempt a Missile Reload")
         return
     ctx.answer.set("roll_required", True)
-    if roll(ctx, Check(morale_value(ctx, unit))):
+    if roll(ctx, Check(morale_value(ctx, unit)), section="7.3"):
         ctx.emit(StatusChanged(unit.key, "ammo", "none"))
         because(ctx, "7.3", "the Missile Reloading marker is removed")
     else:

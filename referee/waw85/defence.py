@@ -1,36 +1,29 @@
-"""The target's defence roll in WaW85 (§10.4, §10.6.8-§10.6.14).
+"""The target's defence in WaW85 (§10.4, §10.6.8-§10.6.14, §14.7.2, §16.7.3): the hooks
+:class:`~referee.waw85.Waw85Ruleset` gives the shared defence roll of :mod:`referee.defence`.
 
 Armor dice from the counter (Light Armor always one die, §1.9.6), Defensive Bonus dice
-from the terrain, concealment and ATGM fire into blocking terrain, capped at two for
-armored targets only; the save is the counter's, 5 for Soft Targets (§1.9.7), one
-better for Composite/Reactive armor against green AP (§10.6.9).
+from the terrain, concealment, ATGM fire into blocking terrain and an HE Strike on armor,
+capped at two for armored targets only; the save is the counter's, 5 for Soft Targets
+(§1.9.7), one better for Composite/Reactive armor against green AP (§10.6.9). A landing
+parachute unit rolls one die saving on 5-6 (§16.7.3).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from referee import situation
+from referee.defence import Shot, defence, put
 from referee.errors import NotStated, NotSupported
-from referee.model import Unit, Weapon, need
+from referee.model import Unit, need
 from referee.ruleset import Ctx
 from referee.situation import reference
 from referee.waw85.common import HARD, because, distance_to, tables
 
 SOFT_SAVE = 5                     # §1.9.7
-ARMOR_DB_CAP = 2                  # §10.6.14
 MISSION_SECTIONS = {"smoke": "14.8", "mlrs": "14.9", "adm": "14.10", "dpicm": "14.11", "chemical": "14.12"}
 
 
-@dataclass(frozen=True)
-class DefenceRoll:
-    armor_dice: int
-    db_dice: int
-    save_number: int
-    concealed: bool
-
-    @property
-    def defense_dice(self) -> int:
-        return self.armor_dice + self.db_dice
+def landing_parachute(target: Unit, shot: Shot) -> bool:
+    """A ground unit under Anti-Aircraft Fire is a landing parachute unit (§16.7.3)."""
+    return shot.kind == "aa_fire" and target.type.target_type not in ("aircraft", "helicopter")
 
 
 def terrain_db(ctx: Ctx, target: Unit) -> int:
@@ -64,13 +57,15 @@ def is_concealed(ctx: Ctx, target: Unit) -> bool:
             raise NotStated(f"units.{other.key}.side")
         if other.side == target.side:
             continue
-        # relations are carried by the related unit; the reference unit's by the target
-        carrier = target.key if other.key == reference(ctx) else other.key
-        distance = distance_to(ctx, carrier)
-        adjacent = ctx.game.facts.relation(carrier).adjacent
-        if distance is None and adjacent is None and situation.position(ctx.game, other.key) \
-                and situation.position(ctx.game, target.key):
-            distance = situation.distance(ctx, other.key, target.key)
+        there, here = situation.position(ctx.game, other.key), situation.position(ctx.game, target.key)
+        if there is not None and here is not None:
+            # on the map the two units' own hexes say it, whoever the reference unit is
+            distance, adjacent = there.distance(here), None
+        else:
+            # relations are carried by the related unit; the reference unit's by the target
+            carrier = target.key if other.key == reference(ctx) else other.key
+            distance = distance_to(ctx, carrier)
+            adjacent = ctx.game.facts.relation(carrier).adjacent
         if distance is None and adjacent is None:
             raise NotStated(f"units.{other.key}.distance")
         if adjacent or (distance is not None and distance <= 1):
@@ -86,74 +81,67 @@ def is_concealed(ctx: Ctx, target: Unit) -> bool:
     return True
 
 
-def armor_and_save(ctx: Ctx, target: Unit) -> tuple[int, int]:
+def armor_and_save(ctx: Ctx, target: Unit, shot: Shot) -> tuple[int, int]:
+    """Soft Targets none and 5 (§1.9.7), Light Armor one die (§1.9.6), Heavy Armor the
+    counter's; an HE Strike takes no Armor dice from armored targets unless a mortar's hits
+    Heavy Armor (§14.7.2); Composite/Reactive armor saves one better against an ATGM (§10.6.9)."""
+    if landing_parachute(target, shot):
+        because(ctx, "16.7.3", "a landing parachute unit rolls one defensive die, saving on 5-6")
+        return 0, SOFT_SAVE
     kind = target.type.target_type
     if kind in ("troops", "soft_vehicle"):
         return 0, SOFT_SAVE
     if kind not in HARD:
         raise NotStated(f"units.{target.key}.target_type")
     save = need(target.current.save, f"units.{target.key}.save")
-    if kind == "light_armor":
-        return 1, save                                  # §1.9.6
-    return need(target.current.armor, f"units.{target.key}.armor"), save
-
-
-def defence(ctx: Ctx, target: Unit, firer: Unit | None, weapon_name: str | None,
-            weapon: Weapon | None, *, mission: str | None = None) -> DefenceRoll:
-    """Armor dice, DB dice and save. An HE Strike (§14.7.2) takes no Armor dice from
-    armored targets but gives them 1d6 more DB; a MRTR or SPM Strike on Heavy Armor
-    uses its Armor as usual."""
-    armor, save = ctx.stage(("armor_dice", "save_number"), lambda: armor_and_save(ctx, target)) or (None, None)
-    atgm = weapon is not None and weapon_name == "ap" and weapon.colour == "green"
-    if atgm and save is not None and "composite_armor" in target.type.abilities:
+    armor = 1 if kind == "light_armor" else need(target.current.armor, f"units.{target.key}.armor")
+    if _he_strike_on_armor(target, shot):
+        armor = 0
+    if shot.atgm and "composite_armor" in target.type.abilities:
         save -= 1
         ctx.answer.modify("save", -1, "Composite/Reactive armor against an ATGM", "WaW85 §10.6.9")
-    if save is not None:
-        ctx.answer.set("save_number", save)
-    kind = target.type.target_type
+    return armor, save
+
+
+def _he_strike_on_armor(target: Unit, shot: Shot) -> bool:
+    return shot.mission == "he" and target.type.target_type in HARD and not (
+        target.type.target_type == "heavy_armor" and shot.firer is not None
+        and shot.firer.type.arty_type in ("mrtr", "spm"))
+
+
+def defence_terrain(ctx: Ctx, target: Unit, shot: Shot) -> tuple[int, str]:
+    if landing_parachute(target, shot):
+        return 1, "one die for a landing parachute unit"
     db = terrain_db(ctx, target)
-    concealed = is_concealed(ctx, target)
-    text = f"DB {db} terrain"
-    if concealed:
-        db += 1
-        text += " + 1 concealed"
-    if atgm:
+    return db, f"DB {db} terrain"
+
+
+def concealed(ctx: Ctx, target: Unit, shot: Shot) -> bool:
+    if landing_parachute(target, shot):
+        return False
+    return is_concealed(ctx, target)
+
+
+def extra_db(ctx: Ctx, target: Unit, shot: Shot) -> list[tuple[int, str]]:
+    """§10.6.12: +1 for an ATGM at a target in blocking terrain; §14.7.2: +1 for an armored
+    target of an HE Strike (which rolls no Armor dice)."""
+    extra = []
+    if shot.atgm:
         terrain = ctx.game.hex(target.hex).terrain
         if terrain is None:
             raise NotStated(f"hexes.{target.hex}.terrain")
         if terrain in tables()["atgm_blocking_terrain"]:
-            db += 1
-            text += " + 1 ATGM at a target in blocking terrain (§10.6.12)"
-    if mission == "he" and kind in HARD and not (kind == "heavy_armor" and firer is not None
-                                                  and firer.type.arty_type in ("mrtr", "spm")):
-        armor = 0
-        db += 1
-        text += " + 1 armored target of an HE Strike, no Armor dice (§14.7.2)"
-    if db > ARMOR_DB_CAP:
-        if kind is None:
-            raise NotStated(f"units.{target.key}.target_type")
-        if kind in HARD:
-            text += f", capped at {ARMOR_DB_CAP} (§10.6.14)"
-            db = ARMOR_DB_CAP
-    because(ctx, "10.6.8", f"{target.name}: {text}")
-    if armor is None or save is None:
-        ctx.answer.set("db_dice", db)
-        ctx.answer.set("concealed", concealed)
-        raise NotStated(f"units.{target.key}.target_type")
-    return DefenceRoll(armor, db, save, concealed)
+            extra.append((1, "ATGM at a target in blocking terrain (§10.6.12)"))
+    if _he_strike_on_armor(target, shot):
+        extra.append((1, "armored target of an HE Strike, no Armor dice (§14.7.2)"))
+    return extra
 
 
-def put(ctx: Ctx, roll: DefenceRoll) -> None:
-    for name in ("armor_dice", "db_dice", "defense_dice", "save_number", "concealed"):
-        ctx.answer.set(name, getattr(roll, name))
-
-
-def roll_saves(ctx: Ctx, roll: DefenceRoll, hits: int | None) -> int:
-    """Saves among the defence dice; none are rolled against no hits."""
-    if hits == 0:
-        return 0
-    dice = ctx.roll(roll.defense_dice, "save")
-    return sum(1 for d in dice if d >= roll.save_number)
+def is_armored(unit: Unit) -> bool:
+    """§10.6.14: the cap is for Heavy and Light Armor only."""
+    if unit.type.target_type is None:
+        raise NotStated(f"units.{unit.key}.target_type")
+    return unit.type.target_type in HARD
 
 
 def defense(ctx: Ctx) -> None:
@@ -174,7 +162,7 @@ def defense(ctx: Ctx) -> None:
         mission = "he"
     if mission not in (None, "he"):
         raise NotSupported(f"WaW85 §{MISSION_SECTIONS.get(mission, '14.6')}", f"{mission} Strike defence")
-    put(ctx, defence(ctx, target, firer, name, weapon, mission=mission))
+    put(ctx, defence(ctx, target, Shot(firer, name, weapon, mission)))
 
 
 def concealment(ctx: Ctx) -> None:

@@ -1,25 +1,23 @@
-"""WaW85 Direct Fire (§10), Opportunity Fire (§10.11) and Move & Fire (§11).
+"""World At War 85's readings of Direct Fire (§10), Opportunity Fire (§10.11), Move & Fire
+(§11), Anti-Aircraft Fire (§10.6.1, §4.2, §16.7.3) and Close Air Support (§4.3): the hooks
+:class:`~referee.waw85.Waw85Ruleset` gives the shared procedure of :mod:`referee.fire`.
 
-The shape is the classic one (status, weapon, range band, to-hit and FP, defence roll,
-results), but WaW85 decides who may fire at what by firepower colour and target type,
-has four range bands, and lists its modifiers and caps in §10.6.1-§10.6.17; the
-defence roll and the step ladder come from :mod:`referee.waw85.defence` and
-:mod:`referee.waw85.results`.
+WaW85 decides who may fire at what by firepower colour and target type (§1.9.1, §10.1),
+caps the To-Hit at 6 and the FP dice at 1 (§10.6.15, §10.6.16) instead of trading one
+for the other, and lists its modifiers in §10.6.1-§10.6.17.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from referee.errors import NotStated
-from referee.events import StatusChanged
+from referee.fire import Attack, band_modifier
 from referee.model import Unit, Weapon, need
+from referee.ranges import BAND_TO_HIT, Bands
 from referee.ruleset import Ctx
-from referee.waw85 import defence, los, results
-from referee.waw85.common import (VEHICLES, air_class, because, illegal, modify, side_group,
-                                  distance_to, stated_hits, tables, target_kind, whole)
+from referee.waw85 import los
+from referee.waw85.common import (VEHICLES, air_class, because, illegal, modify, side_group, stated_hits,
+                                  tables, target_kind, whole)
 from referee.waw85.smoke import smoke_to_hit
 
-BAND_TO_HIT = {"point_blank": -1, "effective": 0, "long": 1}
 BAND_SECTION = {"point_blank": "10.6.4", "effective": "10.3.2", "long": "10.6.5"}
 
 
@@ -62,74 +60,130 @@ def may_attack(ctx: Ctx, name: str, weapon: Weapon, target: Unit) -> None:
             illegal(ctx, "10.1", "HE may attack Heavy Armor only with High Rate of Fire HE")
 
 
-# ---------------------------------------------------------------- range ---------------
-
-@dataclass(frozen=True)
-class Reach:
-    """The bands of one printed range (§10.3): point blank to half, effective to printed,
-    long to double; AA fire by black or orange dice (§10.6.1) and High Rate of Fire HE at
-    Heavy Armor (§10.1) stop at the printed range."""
-
-    printed: int
-    printed_only: bool
-
-    @property
-    def bands(self) -> list[str]:
-        if self.printed_only:
-            return ["effective"]
-        return (["point_blank"] if self.printed // 2 >= 1 else []) + ["effective", "long"]
-
-    @property
-    def max_range(self) -> int:
-        return self.printed if self.printed_only else 2 * self.printed
-
-    def band(self, distance: int) -> str:
-        if distance > self.max_range:
-            return "out_of_range"
-        if self.printed_only:
-            return "effective"
-        if distance <= self.printed // 2:
-            return "point_blank"
-        return "effective" if distance <= self.printed else "long"
+def choose_weapon(ctx: Ctx, actor: Unit, target: Unit | None, kind: str) -> str | None:
+    """The query's Firepower; a CAS picks whichever may affect its target (§4.3)."""
+    if kind == "cas_attack" and ctx.action.weapon is None and target is not None:
+        return cas_weapon(ctx, actor, target)
+    return ctx.action.weapon
 
 
-def _distance(ctx: Ctx, target: Unit | None) -> int | None:
-    return None if target is None else distance_to(ctx, target.key)
-
-
-# ---------------------------------------------------------------- the shot ------------
-
-@dataclass
-class Shot:
-    """What one attack adds up to before the dice: to-hit and FP modifiers by section."""
-
-    to_hit: int = 0
-    fp: int = 0
-    aa_restricted: bool = False
-
-
-def _status(ctx: Ctx, actor: Unit, opportunity: bool) -> None:
-    if actor.status.disrupted:
-        illegal(ctx, "10.0", f"{actor.name} is Disrupted and cannot fire")
-    if actor.status.ops_complete:
-        illegal(ctx, "10.0", f"{actor.name} is Ops Complete and cannot fire")
-    if actor.status.out_of_command and not opportunity:
-        illegal(ctx, "7.2.3", f"{actor.name} is Out of Command: Opportunity Fire only")
-    if opportunity and (ctx.game.facts.get("opfire_count") or 0) >= 1:
+def fire_restrictions(ctx: Ctx, actor: Unit, attack: Attack) -> None:
+    """One Opportunity Fire per hex of movement (§10.11); Helicopter modes (§9.7); Move &
+    Fire's first MP and River crossings (§11.0, §9.5); all-water hexes (§10.6.17); missiles
+    while Reloading or out (§7.3)."""
+    if attack.opportunity and (ctx.game.facts.get("opfire_count") or 0) >= 1:
         illegal(ctx, "10.11", "only one Opportunity Fire attack per hex of movement")
-
-
-def _firer_restrictions(ctx: Ctx, actor: Unit, weapon: Weapon | None) -> None:
-    """Passengers do not fire (§9.8); amphibious units in all-water hexes do not fire
-    (§10.6.17); missiles wait while Reloading or with No Missile Ammo (§7.3)."""
-    if actor.carried_by is not None:
-        illegal(ctx, "9.8", f"{actor.name} is a Passenger and must unload to fire")
+    _helicopter(ctx, actor, attack.weapon_name)
+    if attack.kind == "move_and_fire":
+        _may_move_and_fire(ctx, actor)
+    weapon = attack.shot.weapon
     if actor.hex is not None and ctx.game.hex(actor.hex).terrain in ("water", "all_water"):
         illegal(ctx, "10.6.17", f"{actor.name} is in an all-water hex")
     missile = weapon is not None and (weapon.colour == "green" or is_missile_aa(weapon))
     if missile and actor.status.ammo in ("reloading", "out"):
         illegal(ctx, "7.3", f"{actor.name} is {'Reloading' if actor.status.ammo == 'reloading' else 'out of'} "
                 "missiles: no green or blue missile fire")
+
+
+def may_attack_target(ctx: Ctx, actor: Unit, target: Unit, attack: Attack) -> None:
+    """§10.1 (or §16.7.3 for landing parachutes under Anti-Aircraft Fire)."""
+    if attack.kind == "aa_fire" and is_parachute(target):
+        _parachute_target(ctx, attack.weapon_name, attack.shot.weapon)
+    else:
+        may_attack(ctx, attack.weapon_name, attack.shot.weapon, target)
+
+
+def fire_modifiers(ctx: Ctx, actor: Unit, target: Unit | None, attack: Attack) -> None:
+    """Move & Fire (§11.0), contributing units (§4.2, §16.7.3), the Command Bonus
+    (§10.6.2), Volley Fire (§10.6.10), Anti-Aircraft Fire (§10.6.1), a Landed Helicopter
+    (§10.6.11) and Smoke (§10.6.6, §10.6.7)."""
+    weapon = attack.shot.weapon
+    if attack.kind == "move_and_fire":
+        ctx.stage(("legal", "fp", "modifiers"), lambda: _move_and_fire(ctx, actor, weapon, attack))
+    if attack.kind == "aa_fire":
+        _contributions(ctx, attack)
+    _command_bonus(ctx, attack)
+    attack.partners = _volley(ctx, actor, attack)
+    ctx.stage(("to_hit", "fp"), lambda: _aa_fire(ctx, weapon, target, attack))
+    _landed_target(ctx, target, attack)
+    attack.to_hit += ctx.stage(("legal", "to_hit"), lambda: smoke_to_hit(ctx, actor, target)) or 0
+
+
+def sight(ctx: Ctx, actor: Unit, target: Unit, attack: Attack) -> None:
+    _sight(ctx, actor, target)
+
+
+def bands(ctx: Ctx, actor: Unit, target: Unit | None, attack: Attack) -> Bands | None:
+    """§10.3; Anti-Aircraft Fire by black or orange dice (§10.6.1) and High Rate of Fire HE
+    at Heavy Armor (§10.1) reach the printed range only, with no band modifier."""
+    weapon = attack.shot.weapon
+    if weapon.range is None:
+        return None
+    hrof = target is not None and target.type.target_type == "heavy_armor" and attack.weapon_name == "he"
+    only = attack.aa_restricted or hrof
+    return Bands(weapon.range, near=not only, far=not only, label=f"units.{actor.key}.{attack.weapon_name}.range")
+
+
+def range_checks(ctx: Ctx, attack: Attack, distance: int) -> None:
+    """The ATGM minimum range (§10.3.5, §10.6.3) and the night limit of 7 hexes (§16.6.1)."""
+    _minimum_range(ctx, attack.shot.firer, attack.shot.weapon, distance)
+    if ctx.game.facts.get("night") and distance > tables()["night_max_los"]:
+        illegal(ctx, "16.6.1", "the maximum LOS at night is 7 hexes")
+
+
+def band_to_hit(ctx: Ctx, attack: Attack, band: str, *, quiet: bool = False) -> int:
+    """§10.6.4, §10.6.5 and the night rule of §16.6.1 (point blank only when adjacent,
+    always long beyond); none for restricted Anti-Aircraft Fire (§10.6.1)."""
+    if attack.aa_restricted:
+        return 0
+    distance = ctx.answer.values.get("range")
+    if ctx.game.facts.get("night") and distance is not None and distance > 1:
+        if not quiet:
+            because(ctx, "16.6.1", "night: non-adjacent targets always take the Long Range penalty")
+        band = "long"
+    return band_modifier(ctx, band, quiet=quiet)
+
+
+def final_to_hit(ctx: Ctx, attack: Attack, band_mod: int, *, explain: bool = False) -> int:
+    """§10.6.15: never more than 6; restricted Anti-Aircraft Fire is at 6 (§10.6.1)."""
+    printed = need(attack.shot.weapon.to_hit, "weapon.to_hit")
+    if attack.aa_restricted:
+        return 6
+    return min(printed + band_mod + attack.to_hit, 6)
+
+
+def final_fp(ctx: Ctx, attack: Attack, band_mod: int) -> int:
+    """§10.6.16: never fewer than 1 FP die."""
+    return max(need(attack.shot.weapon.fp, "weapon.fp") + attack.fp, 1)
+
+
+def numbers_without_band(ctx: Ctx, attack: Attack, found: Bands | None) -> None:
+    """No range stated: the FP dice are known, and the To-Hit takes no range modifier."""
+    weapon = attack.shot.weapon
+    if weapon.fp is not None:
+        ctx.answer.set("fp", final_fp(ctx, attack, 0))
+    if weapon.to_hit is not None:
+        because(ctx, "10.3", "no range stated: no range modifier applies to the To-Hit")
+        ctx.answer.set("to_hit", final_to_hit(ctx, attack, 0))
+
+
+def cas_numbers(ctx: Ctx, attack: Attack) -> None:
+    """§4.3: a CAS attack takes no Point Blank or Long Range modifier."""
+    weapon = attack.shot.weapon
+    because(ctx, "4.3", "CAS attacks take no Point Blank or Long Range modifiers")
+    ctx.answer.set("modifiers", {"to_hit": attack.to_hit, "fp": attack.fp})
+    if weapon.fp is not None:
+        ctx.answer.set("fp", final_fp(ctx, attack, 0))
+    if weapon.to_hit is not None:
+        ctx.answer.set("to_hit", final_to_hit(ctx, attack, 0))
+
+
+def on_legal_fire(ctx: Ctx, actor: Unit, attack: Attack) -> None:
+    _support_weapons(ctx, actor, attack.kind)
+
+
+def fire_stated_hits(ctx: Ctx) -> int:
+    return whole(stated_hits(ctx), "query.hits")
 
 
 def _helicopter(ctx: Ctx, actor: Unit, weapon_name: str | None) -> None:
@@ -167,19 +221,20 @@ def _support_weapons(ctx: Ctx, actor: Unit, kind: str) -> None:
 
 
 def _sight(ctx: Ctx, actor: Unit, target: Unit) -> None:
-    """§10.2: a stated LOS, or the LOS traced through the stated intervening hexes."""
+    """§10.2: a stated LOS, or the LOS traced through the stated intervening hexes or on the map."""
     relation = ctx.game.facts.relation(target.key)
     adjacent = relation.adjacent or (relation.distance is not None and relation.distance <= 1)
     if relation.los is False and not adjacent:
         illegal(ctx, "10.2", f"no LOS to {target.name}")
     elif relation.los is None and (ctx.game.facts.get("intervening") is not None
-                                   or ctx.game.facts.get("along_hexsides") is not None):
+                                   or ctx.game.facts.get("along_hexsides") is not None
+                                   or los.map_line(ctx, actor.hex, target.hex) is not None):
         if los.blocked(ctx, actor, target):
             ctx.answer.set("blocked", True)
             illegal(ctx, "10.2", f"the LOS to {target.name} is blocked")
 
 
-def _move_and_fire(ctx: Ctx, actor: Unit, weapon: Weapon, shot: Shot) -> None:
+def _move_and_fire(ctx: Ctx, actor: Unit, weapon: Weapon, shot: Attack) -> None:
     """§11.0 Move & Fire Summary Chart: the FP change by colour, side and MPs expended."""
     spent = need(actor.status.mp_spent, f"units.{actor.key}.status.mp_spent")
     if ctx.answer.legal is False:
@@ -214,7 +269,7 @@ def _may_move_and_fire(ctx: Ctx, actor: Unit) -> None:
         illegal(ctx, "11.0", "a Move & Fire Action must expend at least 1 MP")
 
 
-def _command_bonus(ctx: Ctx, shot: Shot) -> None:
+def _command_bonus(ctx: Ctx, attack: Attack) -> None:
     """§10.6.2: one HQ or one Leader Command Bonus, never both."""
     givers = [ctx.game.unit(k) for k in ctx.action.bonus_from or ()]
     kinds = {g.type.target_type for g in givers}
@@ -223,11 +278,12 @@ def _command_bonus(ctx: Ctx, shot: Shot) -> None:
         return
     for giver in givers:
         bonus = need(giver.leadership, f"units.{giver.key}.leadership")
-        shot.fp += bonus
+        attack.fp += bonus
         modify(ctx, "fp", bonus, f"{giver.name} Command Bonus", "10.6.2")
 
 
-def _volley(ctx: Ctx, actor: Unit, shot: Shot, kind: str) -> list[str]:
+def _volley(ctx: Ctx, actor: Unit, shot: Attack) -> list[str]:
+    kind = shot.kind
     """§10.6.10: Pact Heavy Armor stacked with Heavy Armor of its nation, Direct Fire only."""
     partners = [ctx.game.unit(k) for k in ctx.action.supporting]
     if not partners:
@@ -260,15 +316,6 @@ def _parachute_target(ctx: Ctx, name: str, weapon: Weapon) -> None:
         illegal(ctx, "16.7.3", "only HE values may fire at landing parachute units")
 
 
-def _contributions(ctx: Ctx, shot: Shot) -> None:
-    """§4.2, §16.7.3: +1 FP die per contributing unit, at most +2."""
-    count = len(ctx.action.supporting)
-    if count:
-        bonus = min(count, 2)
-        shot.fp += bonus
-        modify(ctx, "fp", bonus, f"{count} contributing unit(s), at most +2", "4.2")
-
-
 def cas_weapon(ctx: Ctx, actor: Unit, target: Unit) -> str:
     """§4.3: a CAS uses AP or HE, whichever may affect the target unit (§10.1)."""
     kind = target_kind(target)
@@ -280,17 +327,16 @@ def cas_weapon(ctx: Ctx, actor: Unit, target: Unit) -> str:
     return usable[0]
 
 
-def _cas_numbers(ctx: Ctx, weapon: Weapon, shot: Shot) -> None:
-    """§4.3: a CAS attack takes no Point Blank or Long Range modifier."""
-    because(ctx, "4.3", "CAS attacks take no Point Blank or Long Range modifiers")
-    ctx.answer.set("modifiers", {"to_hit": shot.to_hit, "fp": shot.fp})
-    if weapon.fp is not None:
-        ctx.answer.set("fp", final_fp(weapon.fp, shot))
-    if weapon.to_hit is not None:
-        ctx.answer.set("to_hit", final_to_hit(weapon.to_hit, shot.to_hit, shot))
+def _contributions(ctx: Ctx, attack: Attack) -> None:
+    """§4.2, §16.7.3: +1 FP die per contributing unit, at most +2."""
+    count = len(ctx.action.supporting)
+    if count:
+        bonus = min(count, 2)
+        attack.fp += bonus
+        modify(ctx, "fp", bonus, f"{count} contributing unit(s), at most +2", "4.2")
 
 
-def _aa_fire(ctx: Ctx, weapon: Weapon, target: Unit | None, shot: Shot) -> None:
+def _aa_fire(ctx: Ctx, weapon: Weapon, target: Unit | None, attack: Attack) -> None:
     """§10.6.1: black or orange dice at aircraft (parachutes count as flying, §16.7.3):
     printed range, FP -2, To-Hit 6."""
     if target is None or weapon.colour == "blue":
@@ -298,136 +344,17 @@ def _aa_fire(ctx: Ctx, weapon: Weapon, target: Unit | None, shot: Shot) -> None:
     if not air_class(target) and not (ctx.action.kind == "aa_fire" and is_parachute(target)):
         return
     need(weapon.colour, "weapon.color")
-    shot.aa_restricted = True
-    shot.fp -= 2
+    attack.aa_restricted = True
+    attack.fp -= 2
     modify(ctx, "fp", -2, "Anti-Aircraft Fire with black or orange dice", "10.6.1")
 
 
-def _landed_target(ctx: Ctx, target: Unit | None, shot: Shot) -> None:
+def _landed_target(ctx: Ctx, target: Unit | None, attack: Attack) -> None:
     if target is not None and target.type.target_type == "helicopter" and target.mode == "landed":
-        shot.fp += 1
-        shot.to_hit -= 1
+        attack.fp += 1
+        attack.to_hit -= 1
         modify(ctx, "fp", 1, "target is a Landed Helicopter", "10.6.11")
         modify(ctx, "to_hit", -1, "target is a Landed Helicopter", "10.6.11")
-
-
-def band_to_hit(ctx: Ctx, band: str, distance: int | None) -> int:
-    """§10.6.4, §10.6.5 and the night rule of §16.6.1 (point blank only when adjacent,
-    always long beyond)."""
-    if ctx.game.facts.get("night") and distance is not None:
-        if distance <= 1:
-            return BAND_TO_HIT[band]
-        because(ctx, "16.6.1", "night: non-adjacent targets always take the Long Range penalty")
-        return BAND_TO_HIT["long"]
-    return BAND_TO_HIT[band]
-
-
-def final_to_hit(base: int, modifiers: int, shot: Shot) -> int:
-    if shot.aa_restricted:
-        return 6                                     # §10.6.1
-    return min(base + modifiers, 6)                  # §10.6.15
-
-
-def final_fp(base: int, shot: Shot) -> int:
-    return max(base + shot.fp, 1)                    # §10.6.16
-
-
-def fire(ctx: Ctx, kind: str) -> None:
-    """One Direct Fire, Opportunity Fire or Move & Fire attack (``kind`` is the action)."""
-    a, ans = ctx.action, ctx.answer
-    actor = ctx.unit(a.actor)
-    target = ctx.game.unit(a.target) if isinstance(a.target, str) else None
-    _status(ctx, actor, kind in ("opportunity_fire", "aa_fire"))
-    name = a.weapon
-    if kind == "cas_attack" and name is None and target is not None:
-        name = ctx.stage(("weapon", "legal", "to_hit", "fp"), lambda: cas_weapon(ctx, actor, target))
-    _helicopter(ctx, actor, name)
-    if kind == "move_and_fire":
-        _may_move_and_fire(ctx, actor)
-    shot = Shot()
-    weapon = actor.current.weapon(name) if name else None
-    if name is not None:
-        ans.set("weapon", name)
-    if name is not None and weapon is None:
-        printed = any(actor.current.weapon(n) for n in ("ap", "he", "aa"))
-        if printed:
-            illegal(ctx, "10.0", f"{actor.name} has no {name.upper()} firepower")
-    _firer_restrictions(ctx, actor, weapon)
-    if weapon is not None:
-        if kind == "move_and_fire":
-            ctx.stage(("legal", "fp", "modifiers"), lambda: _move_and_fire(ctx, actor, weapon, shot))
-        if target is not None and kind == "aa_fire" and is_parachute(target):
-            _parachute_target(ctx, name, weapon)
-        elif target is not None:
-            ctx.stage("legal", lambda: may_attack(ctx, name, weapon, target))
-        if kind == "aa_fire":
-            _contributions(ctx, shot)
-        _command_bonus(ctx, shot)
-        volley = _volley(ctx, actor, shot, kind)
-        ctx.stage(("to_hit", "fp"), lambda: _aa_fire(ctx, weapon, target, shot))
-        _landed_target(ctx, target, shot)
-        smoke = ctx.stage(("legal", "to_hit"), lambda: smoke_to_hit(ctx, actor, target)) or 0
-        shot.to_hit += smoke
-        if target is not None and kind != "cas_attack" and ans.legal is not False:
-            ctx.stage("legal", lambda: _sight(ctx, actor, target))
-        if kind == "cas_attack":
-            _cas_numbers(ctx, weapon, shot)
-        else:
-            _range_and_numbers(ctx, actor, target, weapon, shot)
-    else:
-        volley = []
-    if ans.legal is None and not (set(ans.gaps) & {"legal", "*"}):
-        ans.set("legal", True)
-    if not ans.legal:
-        return
-    _support_weapons(ctx, actor, kind)
-    for key in [actor.key, *volley]:
-        ctx.emit(StatusChanged(key, "ops_complete", True))
-    because(ctx, "10.4", "the attacker is marked Ops Complete")
-    if target is not None and (a.hits is not None or ctx.dice is not None) and weapon is not None:
-        ctx.stage(("hits", "saves", "net_hits", "db_dice", "armor_dice", "defense_dice",
-                   "save_number", "concealed", "units"),
-                  lambda: _resolve(ctx, actor, target, name, weapon, kind))
-
-
-def _range_and_numbers(ctx: Ctx, actor: Unit, target: Unit | None, weapon: Weapon, shot: Shot) -> None:
-    ans = ctx.answer
-    stated_band = ctx.game.facts.get("range_band")
-    distance = _distance(ctx, target)
-    hrof = (target is not None and target.type.target_type == "heavy_armor"
-            and ans.values.get("weapon") == "he")
-    band: str | None = None
-    if weapon.range is not None:
-        reach = Reach(weapon.range, shot.aa_restricted or hrof)
-        ans.set("bands", reach.bands)
-        ans.set("max_range", reach.max_range)
-        if distance is not None:
-            band = reach.band(distance)
-            ans.set("band", band)
-            ans.set("range", distance)
-            because(ctx, "10.3", f"range {distance}: {band.replace('_', ' ')}")
-            if band == "out_of_range":
-                illegal(ctx, "10.3", f"range {distance} is beyond the maximum range {reach.max_range}")
-                return
-    if band is None and stated_band is not None:
-        band = stated_band
-        ans.set("band", band)
-    if distance is not None:
-        _minimum_range(ctx, actor, weapon, distance)
-        if ctx.game.facts.get("night") and distance > tables()["night_max_los"]:
-            illegal(ctx, "16.6.1", "the maximum LOS at night is 7 hexes")
-    if weapon.fp is not None:
-        ans.set("fp", final_fp(weapon.fp, shot))
-    if weapon.to_hit is None:
-        return
-    if band is not None:
-        mod = band_to_hit(ctx, band, distance)
-        if mod and not shot.aa_restricted:
-            modify(ctx, "to_hit", mod, f"{band.replace('_', ' ')} range", BAND_SECTION[band])
-        ans.set("to_hit", final_to_hit(weapon.to_hit, mod + shot.to_hit, shot))
-    else:
-        because(ctx, "10.3", "no range stated: no range modifier applies to the To-Hit")
-        ans.set("to_hit", final_to_hit(weapon.to_hit, shot.to_hit, shot))
 
 
 def _minimum_range(ctx: Ctx, actor: Unit, weapon: Weapon, distance: int) -> None:
@@ -436,74 +363,3 @@ def _minimum_range(ctx: Ctx, actor: Unit, weapon: Weapon, distance: int) -> None
         illegal(ctx, "10.6.3", f"ATGM minimum range 3 (target at {distance})")
 
 
-def _resolve(ctx: Ctx, actor: Unit, target: Unit, name: str, weapon: Weapon, kind: str) -> None:
-    """§10.4: attack dice, the target's defence roll, then §10.7 results."""
-    ans = ctx.answer
-    hits = ctx.stage(("hits", "net_hits", "units"), lambda: _attack(ctx))
-    if hits is not None:
-        hits = results.improved_position(ctx, target, hits)
-    if target.type.target_type == "aircraft":
-        if hits is not None:
-            results.fire_results(ctx, target.key, hits, name, opportunity=False)
-        return
-    roll = ctx.stage(("db_dice", "armor_dice", "defense_dice", "save_number", "concealed", "saves",
-                      "net_hits", "units"), lambda: _defence(ctx, actor, target, name, weapon, kind))
-    if roll is None:
-        return
-    defence.put(ctx, roll)
-    saves = defence.roll_saves(ctx, roll, hits)
-    ans.set("saves", saves)
-    if hits is None:
-        return
-    net = max(0, hits - saves)
-    ans.set("net_hits", net)
-    because(ctx, "10.4", f"{roll.defense_dice} dice at {roll.save_number}+: {saves} save(s), {net} net hit(s)")
-    results.fire_results(ctx, target.key, net, name, opportunity=kind in ("opportunity_fire", "aa_fire"))
-
-
-def _attack(ctx: Ctx) -> int:
-    ans = ctx.answer
-    given = stated_hits(ctx)
-    if given is not None:
-        hits = whole(given, "query.hits")
-    else:
-        fp, to_hit = ans.values.get("fp"), ans.values.get("to_hit")
-        if fp is None or to_hit is None:
-            raise NotStated("weapon.fp" if fp is None else "weapon.to_hit")
-        dice = ctx.roll(fp, "attack")
-        hits = sum(1 for d in dice if d >= to_hit)
-        because(ctx, "10.4", f"{fp} dice at {to_hit}+: {hits} hit(s)")
-    ans.set("hits", hits)
-    return hits
-
-
-def _defence(ctx: Ctx, actor: Unit, target: Unit, name: str, weapon: Weapon,
-             kind: str) -> defence.DefenceRoll:
-    """The target's defence: one die saving on 5-6 for a landing parachute unit
-    (§16.7.3), else §10.6. (A CAS counter rolls none: §10.7.4 counts hits scored.)"""
-    if kind == "aa_fire" and is_parachute(target):
-        because(ctx, "16.7.3", "a landing parachute unit rolls one defensive die, saving on 5-6")
-        return defence.DefenceRoll(0, 1, defence.SOFT_SAVE, False)
-    return defence.defence(ctx, target, actor, name, weapon)
-
-
-def direct_fire(ctx: Ctx) -> None:
-    fire(ctx, "direct_fire")
-
-
-def opportunity_fire(ctx: Ctx) -> None:
-    fire(ctx, "opportunity_fire")
-
-
-def move_and_fire(ctx: Ctx) -> None:
-    fire(ctx, "move_and_fire")
-
-
-def aa_fire(ctx: Ctx) -> None:
-    """Anti-Aircraft Fire at a CAS counter (§4.2) or landing parachutes (§16.7.3)."""
-    fire(ctx, "aa_fire")
-
-
-def cas_attack(ctx: Ctx) -> None:
-    """A Close Air Support attack on one unit in its target hex (§4.3)."""
-    fire(ctx, "cas_attack")

@@ -8,12 +8,13 @@ not in the rulebook text), so a plain move answers "not supported: WaW85 §9.1".
 from __future__ import annotations
 
 from referee.errors import NotStated, NotSupported
-from referee.events import MarkerPlaced, MarkerRemoved, ModeChanged, StatusChanged
+from referee.events import MarkerPlaced, MarkerRemoved, ModeChanged, StatusChanged, UnitMoved
 from referee.model import Unit, need
 from referee.ruleset import Ctx
 from referee.waw85.artillery import MINES, chemical_move_cost
 from referee.waw85.command import Check, check_for, roll
-from referee.waw85.common import because, illegal, morale_value, tables
+from referee.waw85.common import because, illegal, modify, morale_value, tables
+from referee.waw85.transport import STACKING_LIMIT, counts_for_stacking
 
 HELICOPTER_MODES = ("flying", "nap_of_earth", "hovering", "landed")
 
@@ -38,17 +39,149 @@ def river_crossing(ctx: Ctx, unit: Unit) -> bool:
 
 
 def move(ctx: Ctx) -> None:
-    """A River crossing (§9.5), or the Chemical Strike surcharge (§14.12) on a move whose
-    terrain cost needs the WaW85 Terrain Effects Chart."""
+    """A Towed unit does not move on its own (§9.6); a River crossing (§9.5); a move along
+    ``path`` on a board whose Terrain Effects Chart a module maker transcribed
+    (:func:`_charted_move`); else the Chemical Strike surcharge (§14.12) and "not
+    supported": the chart is printed only on PAC03."""
     unit = ctx.unit(ctx.action.actor)
-    if not river_crossing(ctx, unit):
-        hex_id = ctx.action.target if isinstance(ctx.action.target, str) else None
-        extra = chemical_move_cost(ctx, need(hex_id, "query.target"))
-        if extra:
-            ctx.answer.set("modifiers", {"cost": extra})
-        raise NotSupported("WaW85 §9.1", "movement costs from the WaW85 Terrain Effects Chart")
-    if ctx.answer.legal is None:
-        ctx.answer.set("legal", True)
+    if "towed" in unit.type.abilities and unit.carried_by is None:
+        illegal(ctx, "9.6", f"{unit.name} is a Towed unit: it moves only loaded in a Transport")
+        return
+    if river_crossing(ctx, unit):
+        if ctx.answer.legal is None:
+            ctx.answer.set("legal", True)
+        return
+    route = list(ctx.action.path or ())
+    if route and unit.hex and all("tec_mp" in ctx.game.hex(h).stated for h in route):
+        _charted_move(ctx, unit, route)
+        return
+    hex_id = ctx.action.target if isinstance(ctx.action.target, str) else (route[-1] if route else None)
+    extra = chemical_move_cost(ctx, need(hex_id, "query.target"))
+    if extra:
+        ctx.answer.set("modifiers", {"cost": extra})
+    raise NotSupported("WaW85 §9.1", "movement costs from the WaW85 Terrain Effects Chart")
+
+
+def _crossing(ctx: Ctx, mover: str, previous: str, hex_id: str) -> tuple[int, list[str]]:
+    """MP a hexside adds (§9.1): its features on the chart, and a Hill contour crossed Up Hill."""
+    before, here = ctx.game.hex(previous), ctx.game.hex(hex_id)
+    sides = here.stated.get("tec_hexsides") or {}
+    if not _next_to(ctx, previous, hex_id):
+        return 0, []
+    added, why = 0, []
+    features = {f.partition(":")[0] for f in before.features if f.partition(":")[2] == hex_id} \
+        | {f.partition(":")[0] for f in here.features if f.partition(":")[2] == previous}
+    bridged = "bridge" in features
+    for feature in sorted(features - {"bridge", "road"}):
+        if bridged:
+            why.append(f"bridged {feature}")
+            continue
+        cost = need((sides.get(feature) or {}).get(mover), f"TEC hexside {feature} cost for {mover}")
+        added += cost
+        why.append(f"{feature} +{cost}")
+    if (here.stated.get("elevation") or 0) > (before.stated.get("elevation") or 0):
+        cost = need((sides.get("up_hill") or {}).get(mover), f"TEC Up Hill cost for {mover}")
+        added += cost
+        why.append(f"Up Hill +{cost}")
+    return added, why
+
+
+def _next_to(ctx: Ctx, previous: str, hex_id: str) -> bool:
+    """§9.0: "from hex to contiguous hex"."""
+    before, here = ctx.game.hex(previous), ctx.game.hex(hex_id)
+    if before.at is None or here.at is None or before.at.distance(here.at) != 1:
+        illegal(ctx, "9.0", f"{hex_id} is not next to {previous}: a unit moves from hex to contiguous hex")
+        return False
+    return True
+
+
+def _helicopter_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
+    """§9.7: a Helicopter moves by its mode, never by the ground columns of the chart:
+    Flying "has an unlimited number of Movement Points" (§9.7.1); Nap-of-Earth "has 12
+    Movement Points, but only pays 1 movement point per hex regardless of the terrain ... no
+    hex side cost" (§9.7.2); Hovering and Landed are stationary (§9.7.3, §9.7.4); never into
+    a Fire hex (§9.7)."""
+    mode = need(unit.mode, f"units.{unit.key}.mode")
+    if mode in ("hovering", "landed"):
+        illegal(ctx, "9.7.3" if mode == "hovering" else "9.7.4",
+                f"{unit.name} is {mode.replace('_', ' ')}: stationary in its hex")
+        return
+    previous = str(unit.hex)
+    for hex_id in route:
+        if not _next_to(ctx, previous, hex_id):
+            return
+        here = ctx.game.hex(hex_id)
+        if "fire" in here.markers:
+            illegal(ctx, "9.7", f"{hex_id} holds a Fire marker: Helicopters may not enter it")
+            return
+        enemy = any(u.side != unit.side and u.side is not None for u in ctx.game.stack(hex_id))
+        if mode == "nap_of_earth" and enemy:
+            obstacle = need(here.stated.get("obstacle_height"), f"hexes.{hex_id}.obstacle_height")
+            if obstacle <= need(here.stated.get("unit_height"), f"hexes.{hex_id}.unit_height"):
+                illegal(ctx, "9.7.2", f"{hex_id} holds enemy units and no obstacle to fly over: a NOE Helicopter "
+                        "there is a ground unit, and Helicopters do not assault")
+                return
+        previous = hex_id
+    cost = len(route)
+    ctx.answer.set("cost", cost)
+    if mode == "nap_of_earth":
+        limit = tables()["helicopter_noe_mp"]
+        because(ctx, "9.7.2", f"Nap-of-Earth: {cost} MP, 1 per hex, no hexside costs")
+        if cost > limit:
+            illegal(ctx, "9.7.2", f"{cost} MP is more than a Nap-of-Earth Helicopter's {limit}")
+            return
+        friends = [u for u in ctx.game.stack(route[-1]) if u.side == unit.side and counts_for_stacking(u)]
+        if len(friends) + 1 > STACKING_LIMIT:
+            illegal(ctx, "9.2", f"{route[-1]} would hold {len(friends) + 1} units; the limit is {STACKING_LIMIT}")
+            return
+    else:
+        because(ctx, "9.7.1", f"Flying: {cost} hexes, no MP limit"
+                + ("; more than 12 MPs: it may not fire this activation" if cost > 12 else ""))
+    ctx.answer.set("legal", True)
+    ctx.emit(UnitMoved(unit.key, route[-1]), StatusChanged(unit.key, "ops_complete", True),
+             StatusChanged(unit.key, "moving", True))
+
+
+def _charted_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
+    """§9.0: from hex to contiguous hex, paying each hex's TEC cost and its hexside's; never
+    more than the printed MPs; then Ops Complete. Into an enemy hex only by Assault or
+    Overrun (§13.0); stacking at the end (§9.2)."""
+    if unit.status.ops_complete:
+        illegal(ctx, "7.6", f"{unit.name} is Ops Complete: it has completed its Action")
+    if unit.status.disrupted:
+        raise NotSupported("WaW85 §10.8.2", "a Disrupted unit's move (never closer to an enemy in LOS, never "
+                           "next to one, stopping on entering an enemy's LOS)")
+    if unit.type.target_type == "helicopter":
+        _helicopter_move(ctx, unit, route)
+        return
+    mover = "vehicle" if unit.type.is_vehicle else "infantry"
+    allowed = need(unit.current.mp, f"units.{unit.key}.mp")
+    total, previous, steps = 0, str(unit.hex), []
+    for hex_id in route:
+        enter = need((ctx.game.hex(hex_id).stated["tec_mp"] or {}).get(mover),
+                     f"TEC {ctx.game.hex(hex_id).terrain} cost for {mover}")
+        added, why = _crossing(ctx, mover, previous, hex_id)
+        if ctx.answer.legal is False:
+            return
+        total += enter + added
+        steps.append(f"{hex_id} {ctx.game.hex(hex_id).terrain} {enter}" + "".join(f", {w}" for w in why))
+        if any(u.side != unit.side and u.side is not None for u in ctx.game.stack(hex_id)):
+            illegal(ctx, "13.0", f"{hex_id} holds enemy units: a unit enters it only by Assault or Overrun")
+            return
+        previous = hex_id
+    because(ctx, "9.0", f"{total} MP: " + "; ".join(steps))
+    ctx.answer.set("cost", total)
+    if total > allowed:
+        illegal(ctx, "9.0", f"{total} MP is more than {unit.name}'s {allowed} MPs")
+        return
+    friends = [u for u in ctx.game.stack(route[-1]) if u.side == unit.side and counts_for_stacking(u)]
+    if counts_for_stacking(unit) and len(friends) + 1 > STACKING_LIMIT:
+        illegal(ctx, "9.2", f"{route[-1]} would hold {len(friends) + 1} units; the limit is {STACKING_LIMIT}")
+        return
+    ctx.answer.set("legal", True)
+    ctx.answer.unit(unit.key, mp_after=allowed - total)
+    ctx.emit(UnitMoved(unit.key, route[-1]), StatusChanged(unit.key, "ops_complete", True),
+             StatusChanged(unit.key, "moving", True))
 
 
 def mode_change(ctx: Ctx) -> None:
@@ -83,7 +216,11 @@ def lift_off(ctx: Ctx) -> None:
     mode = ctx.action.choice
     passed = ctx.action.passed
     if passed is None:
-        passed = roll(ctx, Check(morale_value(ctx, unit)))
+        value = morale_value(ctx, unit)
+        passed = roll(ctx, Check(value), section="9.9")
+        if ctx.answer.values.get("modified_roll") == value:
+            because(ctx, "9.9", f"a roll equal to the Morale/Training value {value} passes, as in every 2d6 "
+                    "check (the section's second sentence also calls it a fail)")
     else:
         ctx.answer.set("passed", passed)
     if passed and mode in ("hovering", "nap_of_earth", "flying"):
@@ -106,6 +243,10 @@ def unload(ctx: Ctx) -> None:
         illegal(ctx, "9.8.5", "no unloading from Helicopters into an enemy-occupied hex")
     elif enemy:
         illegal(ctx, "9.8.3", "unloading into an enemy hex is an Assault Action")
+    spent = carrier.status.mp_spent
+    if isinstance(spent, int) and carrier.current.mp is not None and spent > carrier.current.mp // 2:
+        illegal(ctx, "9.8.2", f"{carrier.name} moved {spent} MPs: a Transport moves at most half its MPs "
+                f"({carrier.current.mp // 2}) before its Passengers unload")
     if ctx.answer.legal is False:
         return
     ctx.answer.set("legal", True)
@@ -136,7 +277,10 @@ def clear_rubble(ctx: Ctx) -> None:
         return
     ctx.answer.set("legal", True)
     check = check_for(ctx, unit)
-    if roll(ctx, Check(check.target_number, check.modifier + tables()["clear_rubble_modifier"])):
+    penalty = tables()["clear_rubble_modifier"]
+    modify(ctx, "roll", penalty, "the Clearing Roll's \"penalty of -3 to the die roll\", read as written "
+           "(subtracted from the 2d6)", "10.9.1")
+    if roll(ctx, Check(check.target_number, check.modifier + penalty), section="10.9.1"):
         ctx.emit(MarkerRemoved(hex_state.id, "rubble"), MarkerPlaced(hex_state.id, "cleared"))
         because(ctx, "10.9.1", "the hex is Cleared")
     ctx.emit(StatusChanged(unit.key, "ops_complete", True))
@@ -144,7 +288,14 @@ def clear_rubble(ctx: Ctx) -> None:
 
 def bonus_formation_entry(ctx: Ctx) -> None:
     """§17.4.3.4: from Turn 3, 1d6 1-3 shuffles a bonus Formation into the deck; 4-6 rolls
-    again next turn."""
+    again next turn. Before Turn 3 (a stated turn) there is no roll."""
+    turn = ctx.game.facts.get("turn")
+    if turn is not None:
+        first = tables()["bonus_entry_first_turn"]
+        ctx.answer.set("roll_required", turn >= first)
+        if turn < first:
+            because(ctx, "17.4.3.4", f"turn {turn}: the defender first rolls at the start of Turn {first}")
+            return
     die = ctx.roll(1, "d6")[0]
     enters = die <= tables()["bonus_entry_max"]
     ctx.answer.set("passed", enters)

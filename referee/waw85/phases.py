@@ -7,6 +7,7 @@ from referee.errors import NotStated, NotSupported
 from referee.events import MarkerPlaced, MarkerRemoved, StatusChanged, UnitEliminated, UnitRemoved
 from referee.model import HexState, Unit, need
 from referee.ruleset import Ctx
+from referee.phases import each_unit_and_hex
 from referee.waw85.command import Check, roll
 from referee.waw85.common import because, morale_value, tables, whole
 
@@ -58,7 +59,7 @@ def _unit_markers(ctx: Ctx, unit: Unit) -> None:
         ctx.emit(StatusChanged(unit.key, "ew_marker", "none"))
         because(ctx, "2.3.3", f"{unit.name}: EW Reducing marker removed")
     elif unit.status.ew_marker == "ew":
-        if roll(ctx, Check(morale_value(ctx, unit))):
+        if roll(ctx, Check(morale_value(ctx, unit)), section="2.3.3"):
             ctx.emit(StatusChanged(unit.key, "ew_marker", "ew_reducing"))
             because(ctx, "2.3.3", f"{unit.name}: EW marker flipped to EW Reducing")
     if unit.type.target_type == "hq" and unit.location in ("suppressed", "suppressed_box"):
@@ -83,8 +84,11 @@ def _hex_markers(ctx: Ctx, hex_state: HexState) -> None:
 
 
 def marker_removal(ctx: Ctx) -> None:
-    """§2.3 on one unit or one hex, steps in rulebook order."""
+    """§2.3 on one unit or one hex, steps in rulebook order; with no target, the whole map."""
     target = ctx.action.target
+    if target is None:
+        each_unit_and_hex(ctx, marker_removal)
+        return
     if not isinstance(target, str):
         raise NotStated("query.target")
     before = len(ctx.answer.events)
@@ -93,7 +97,8 @@ def marker_removal(ctx: Ctx) -> None:
     else:
         _hex_markers(ctx, ctx.game.hex(target))
     if len(ctx.answer.events) == before and not ctx.answer.reasons:
-        because(ctx, "2.3", f"{target}: no marker to remove")
+        named = ctx.game.units[target].name if target in ctx.game.units else target
+        because(ctx, "2.3", f"{named}: no marker to remove")
 
 
 def _d6_at_least(ctx: Ctx, threshold: int, section: str, what: str) -> bool:
@@ -123,10 +128,16 @@ def fire_burn_out(ctx: Ctx) -> None:
 
 
 def bridge_collapse(ctx: Ctx) -> None:
-    """§2.3.4.2: a Bridge in a Fire hex collapses on 4-6."""
+    """§2.3.4.2: a Bridge in a Fire hex collapses on 4-6; a Ford cannot be destroyed (§16.4),
+    so it rolls nothing."""
     hex_state = _fire_hex(ctx)
     if "bridge" not in hex_state.features:
+        if "ford" in hex_state.features:
+            ctx.answer.set("roll_required", False)
+            because(ctx, "16.4", "a Ford cannot be destroyed: no Bridge Collapse roll")
+            return
         raise NotStated(f"hexes.{hex_state.id}.features (a Bridge)")
+    ctx.answer.set("roll_required", True)
     if _d6_at_least(ctx, tables()["bridge_collapse_on"], "2.3.4.2", "the Bridge collapses"):
         ctx.emit(MarkerPlaced(hex_state.id, "bridge_destroyed"))
 

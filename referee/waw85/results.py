@@ -7,6 +7,7 @@ The step ladder of §10.7.1 is the classic one, so hits go through the shared
 from __future__ import annotations
 
 from referee import damage
+from referee.defence import improved_position
 from referee.errors import NotStated
 from referee.events import (MarkerPlaced, StatusChanged, UnitEliminated, UnitReduced,
                             UnitRemoved, result_of)
@@ -29,13 +30,13 @@ def affected_by(weapon: str | None, unit: Unit) -> bool:
     return kind != "heavy_armor" or "high_rate_of_fire_he" in unit.type.abilities
 
 
-def fire_results(ctx: Ctx, key: str, hits: int, weapon: str | None, *, opportunity: bool) -> None:
+def fire_results(ctx: Ctx, key: str, hits: int, weapon: str | None, *, opportunity: bool) -> list[str]:
     """Net hits on the named target, excess hits on the other unit of its stack, then every
-    knock-on of the attack."""
+    knock-on of the attack; returns the units attacked."""
     target = ctx.game.unit(key)
     if target.type.target_type == "aircraft":
         cas_results(ctx, target, hits)
-        return
+        return [key]
     attacked = [key]
     excess = damage.take_hits(ctx, key, hits, weapon=weapon)
     if excess:
@@ -52,6 +53,7 @@ def fire_results(ctx: Ctx, key: str, hits: int, weapon: str | None, *, opportuni
                 because(ctx, "10.7.1", f"excess {str(weapon).upper()} hits cannot affect {other.name}")
                 ctx.answer.unit(other.key, hits=0)
     aftermath(ctx, attacked, opportunity=opportunity)
+    return attacked
 
 
 def aftermath(ctx: Ctx, attacked: list[str], *, opportunity: bool = False) -> None:
@@ -86,7 +88,7 @@ def wreck(ctx: Ctx, unit: Unit) -> None:
 def hit_hq(ctx: Ctx, hq: Unit) -> None:
     """An HQ is reduced; one already reduced stays reduced and is Suppressed (§10.7.2)."""
     if hq.strength == "reduced":
-        ctx.emit(UnitRemoved(hq.key, "suppressed", result="suppressed"))
+        ctx.emit(UnitRemoved(hq.key, "suppressed_box", result="suppressed"))
         because(ctx, "10.7.2", f"{hq.name} already reduced: to the Suppressed Holding Box")
     else:
         if hq.strength is None:
@@ -142,7 +144,7 @@ def command_checks(ctx: Ctx, attacked: list[str], results: dict[str, str]) -> No
                 if unit.type.target_type == "hq":
                     if unit.strength != "reduced":
                         ctx.emit(UnitReduced(unit.key))
-                    ctx.emit(UnitRemoved(unit.key, "suppressed", result="suppressed"))
+                    ctx.emit(UnitRemoved(unit.key, "suppressed_box", result="suppressed"))
                 else:
                     ctx.emit(UnitEliminated(unit.key))
             continue
@@ -227,18 +229,6 @@ def cas_results(ctx: Ctx, cas: Unit, hits: int) -> None:
         else:
             ctx.emit(UnitRemoved(cas.key, "removed", result="returns_to_base"))
             because(ctx, "10.7.4", f"one hit, 1d6 = {roll}: calls off its run and returns to base")
-
-
-def improved_position(ctx: Ctx, target: Unit, hits: int) -> int:
-    """§16.1: a unit in Improved Positions ignores the first hit of each attack (never a
-    Helicopter)."""
-    if hits and target.hex and "improved_position" in ctx.game.hex(target.hex).markers:
-        if target.type.target_type == "helicopter":
-            because(ctx, "16.1", "Helicopters do not benefit from Improved Positions")
-            return hits
-        because(ctx, "16.1", f"{target.name} in Improved Positions ignores the first hit")
-        return hits - 1
-    return hits
 
 
 def apply_damage(ctx: Ctx) -> None:

@@ -41,7 +41,8 @@ def stacking(ctx: Ctx) -> None:
 
 
 def load(ctx: Ctx) -> None:
-    """§9.8.1: from the same hex the Passenger loads and the Transport may then move half
+    """§9.8: one Passenger unit per Transport (with a Support Weapon and an HQ); §9.8.1: from
+    the same hex the Passenger loads and the Transport may then move half
     its MPs; from different hexes the Transport moves up to half, the Passenger up to 1 MP,
     and the Transport is Ops Complete. Loading without having moved triggers Opportunity
     Fire, once per hex (§9.8.4)."""
@@ -49,15 +50,24 @@ def load(ctx: Ctx) -> None:
     carrier = ctx.unit(ctx.action.target if isinstance(ctx.action.target, str) else None, "target")
     if passenger.status.disrupted:
         illegal(ctx, "9.8", f"{passenger.name} is Disrupted and may not load")
+    aboard = [u for u in ctx.game.passengers(carrier.key) if u.type.target_type not in NOT_COUNTED]
+    if aboard:
+        illegal(ctx, "9.8", f"{carrier.name} already carries {aboard[0].name}: a Transport is loaded with one "
+                "unit, with a Support Weapon and an HQ")
     if carrier.type.target_type == "helicopter" and carrier.mode != "landed":
         illegal(ctx, "9.8.5", "Helicopter Transports load only in Landed mode")
+    if "towed" in passenger.type.abilities and passenger.hex and carrier.hex and passenger.hex != carrier.hex:
+        illegal(ctx, "9.8.1", f"{passenger.name} is Towed: it loads only in its Transport's hex")
     if ctx.answer.legal is None:
         ctx.answer.set("legal", True)
     if ctx.answer.legal is False:
         return
-    half = need(carrier.current.mp, f"units.{carrier.key}.mp") // 2
     if passenger.hex is None or carrier.hex is None:
         raise NotStated("units.<passenger and transport>.hex")
+    if carrier.type.target_type == "helicopter":
+        _helicopter_load(ctx, passenger, carrier)
+        return
+    half = need(carrier.current.mp, f"units.{carrier.key}.mp") // 2
     same_hex = passenger.hex == carrier.hex
     already_fired_on = (ctx.game.facts.get("opfire_count") or 0) >= 1
     if same_hex:
@@ -75,3 +85,14 @@ def load(ctx: Ctx) -> None:
     ctx.answer.set("triggers_opportunity_fire", triggers)
     because(ctx, "9.8.4", "loading triggers Opportunity Fire" if triggers else
             "loading triggers no Opportunity Fire (the Passenger moved, or was already fired on here)")
+
+
+def _helicopter_load(ctx: Ctx, passenger: Unit, carrier: Unit) -> None:
+    """§9.8.5: the Landed Helicopter and its Passengers start the activation in the same hex;
+    loading triggers Opportunity Fire as soon as it is announced. (A Helicopter does not
+    move half its MPs with its load: it lifts off, §9.9.)"""
+    if passenger.hex != carrier.hex:
+        illegal(ctx, "9.8.5", f"{passenger.name} must start the activation in {carrier.name}'s hex to load")
+        return
+    ctx.answer.set("triggers_opportunity_fire", True)
+    because(ctx, "9.8.5", "loading into a Helicopter Transport triggers Opportunity Fire as it is announced")

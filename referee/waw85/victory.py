@@ -59,6 +59,10 @@ def casualty_points(ctx: Ctx) -> None:
     unit = ctx.unit(ctx.action.actor)
     cost = Fraction(need(unit.type.cost, f"units.{unit.key}.cost"))
     result = need(ctx.action.result, "query.result")
+    if result in ("none", "disrupted"):
+        because(ctx, "2.4", f"a {result} unit scores no points: only eliminated and reduced units do")
+        ctx.answer.set("value", 0)
+        return
     if result != "eliminated":
         cost = Fraction(math.ceil(cost / 2))
     cards = need(unit.formation_cards, f"units.{unit.key}.formation_cards")

@@ -11,15 +11,7 @@ from referee.ruleset import Ctx
 NOT_COUNTED = ("hq", "leader", "support_weapon", "aircraft")
 
 
-def formation_hq(ctx: Ctx, unit: Unit) -> Unit | None:
-    """The HQ of the unit's Formation, on the map or not."""
-    formation = ctx.game.formations.get(unit.formation or "")
-    if formation is not None and formation.hq in ctx.game.units:
-        return ctx.game.units[formation.hq]
-    for other in ctx.game.units.values():
-        if other.type.target_type == "hq" and other.formation == unit.formation and other.key != unit.key:
-            return other
-    return None
+formation_hq = situation.formation_hq     # one lookup for both rulesets
 
 
 def leader_of(ctx: Ctx, unit: Unit) -> Unit | None:
@@ -61,13 +53,7 @@ def morale_check(ctx: Ctx) -> None:
 def _passes(ctx: Ctx, target: int, modifier: int) -> bool:
     if ctx.action.passed is not None:
         return ctx.action.passed
-    roll = ctx.roll_2d6()
-    modified = roll + modifier
-    ctx.answer.set("modified_roll", modified)
-    passed = modified <= target
-    ctx.answer.because("§1.6", f"morale check 2d6 = {roll}{modifier:+d} = {modified} vs {target}: "
-                       + ("passed" if passed else "failed"))
-    return passed
+    return ctx.check_2d6(target, modifier, "§1.6")
 
 
 def conditional_morale(ctx: Ctx) -> None:
@@ -105,13 +91,27 @@ def conditional_value(ctx: Ctx, unit: Unit) -> int:
     return value
 
 
+def _exempt(ctx: Ctx, unit: Unit) -> tuple[str, str] | None:
+    """(section, why) a unit is in command whatever its hex rolls: a helicopter (§1.6), a
+    platoon with a leader, and the carrier of a loaded platoon with a leader "until the
+    infantry platoon unloads" (001 §1.3.6)."""
+    if unit.type.target_type == "helicopter":
+        return "§1.6", "helicopters are never out of command"
+    if not ctx.params.has("leaders"):
+        return None
+    if leader_of(ctx, unit) is not None:
+        return "001 §1.3.6", "a platoon with a leader is always in command"
+    riding = next((p for p in ctx.game.passengers(unit.key) if leader_of(ctx, p) is not None), None)
+    if riding is not None:
+        return "001 §1.3.6", f"{unit.name} carries {riding.name}, which has a leader: in command until it unloads"
+    return None
+
+
 def _in_command(ctx: Ctx, unit: Unit) -> bool:
     """§4.2 / §1.3.4.4: within the HQ's command range (twice for recon), or with a leader."""
-    if unit.type.target_type == "helicopter":
-        ctx.answer.because("§1.6", "helicopters are never out of command")
-        return True
-    if ctx.params.has("leaders") and leader_of(ctx, unit) is not None:
-        ctx.answer.because("001 §1.3.6", "a platoon with a leader is always in command")
+    exempt = _exempt(ctx, unit)
+    if exempt is not None:
+        ctx.answer.because(*exempt)
         return True
     stated = ctx.game.facts.get("in_command_range")
     if stated is not None:
@@ -132,8 +132,13 @@ def _in_command(ctx: Ctx, unit: Unit) -> bool:
     if "recon" in unit.type.abilities:
         reach *= 2
         ctx.answer.because("§1.3.4.4", f"recon: command range doubled to {reach}")
-    distance = need(ctx.game.facts.relation(hq.key).distance, f"units.{hq.key}.distance")
-    return distance <= reach
+    distance = ctx.game.facts.relation(hq.key).distance
+    if distance is None:
+        distance = situation.distance(ctx, unit.key, hq.key)     # counted on the map, else not stated
+    inside = distance <= reach
+    ctx.answer.because("§4.2", f"{unit.name} is {distance} hex(es) from {hq.name}, command range {reach}: "
+                       + ("in command" if inside else "out of command range"))
+    return inside
 
 
 def command_check(ctx: Ctx) -> None:
@@ -154,8 +159,12 @@ def command_check(ctx: Ctx) -> None:
     if not passed:
         for unit in units:                          # the check is per hex (§4.2)
             for member in [unit, *ctx.game.stack(unit.hex, exclude=unit.key)] if unit.hex else [unit]:
-                if not member.status.out_of_command and member.formation == unit.formation:
-                    ctx.emit(StatusChanged(member.key, "out_of_command", True))
+                if member.status.out_of_command or member.formation != unit.formation:
+                    continue
+                if _exempt(ctx, member) is not None:
+                    ctx.answer.because(*_exempt(ctx, member))
+                    continue
+                ctx.emit(StatusChanged(member.key, "out_of_command", True))
         ctx.answer.because("§4.2", "failed: the hex is marked Out of Command")
 
 

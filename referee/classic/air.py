@@ -4,7 +4,7 @@ from __future__ import annotations
 from referee import damage
 from referee.errors import NotStated, NotSupported
 from referee.events import ModeChanged, StatusChanged, UnitEliminated, UnitRemoved
-from referee.fire import is_hard, terrain_db
+from referee.classic.ranged import is_hard, terrain_db
 from referee.model import Unit, need
 from referee.ruleset import Ctx
 
@@ -201,17 +201,29 @@ def _aircraft_takes(ctx: Ctx, target: Unit, hits: int, save_label: str, d6_label
         damage.take_hits(ctx, target.key, net)
         damage.aftermath(ctx, [target.key])
         return net
+    aircraft_results(ctx, target, net, d6_label)
+    return net
+
+
+def aircraft_results(ctx: Ctx, target: Unit, net: int, label: str = "d6") -> None:
+    """TUS §9.5: one hit aborts an airstrike (1d6: 1-3 it returns to base, removed; 4-6 it
+    goes back in the cup, to circle back); two hits shoot it down."""
+    ans = ctx.answer
     ans.unit(target.key, hits=net)
     if net >= 2:
+        ans.set("roll_required", False)
         ctx.emit(UnitEliminated(target.key))
         ans.because("001 §9.5", "two hits: the aircraft is shot down")
     elif net == 1:
-        roll = ctx.roll(1, d6_label)[0]
+        ans.set("roll_required", True)
+        roll = ctx.roll(1, label)[0]
         back = roll >= 4
-        ctx.emit(UnitRemoved(target.key, "cup" if back else "removed"))
+        ctx.emit(UnitRemoved(target.key, "cup" if back else "removed",
+                             result="circles_back" if back else "returns_to_base"))
         ans.because("001 §9.5", f"one hit aborts the strike; 1d6 = {roll}: "
                     + ("it circles back to the cup" if back else "it returns to base"))
-    return net
+    else:
+        ans.set("roll_required", False)
 
 
 def mode_change(ctx: Ctx) -> None:

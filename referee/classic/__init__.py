@@ -11,7 +11,11 @@ from typing import Any
 
 import yaml
 
-from referee import air, artillery, assault, damage, fire, los, morale, movement, phases
+from referee import artillery as shared_artillery
+from referee import assault, damage, fire, los
+from referee.classic import air, artillery, close_combat, movement, phases
+from referee.classic import command as morale
+from referee.classic import ranged as classic_fire
 from referee.errors import NotSupported, RefereeError
 from referee.ruleset import Params, Procedure, Ruleset
 from referee.tec import DATA
@@ -27,18 +31,18 @@ PROCEDURES: dict[str, Procedure] = {
     "direct_fire": fire.direct_fire,
     "opportunity_fire": fire.opportunity_fire,
     "move_and_fire": fire.move_and_fire,
-    "defense": fire.defense,
+    "defense": classic_fire.defense,
     "concealment": fire.concealment,
-    "missile_ammo_check": fire.missile_ammo_check,
+    "missile_ammo_check": classic_fire.missile_ammo_check,
     "apply_damage": damage.apply_damage,
     "los": los.line_of_sight,
     "los_height": los.los_height,
     "assault": assault.assault,
-    "overrun": assault.overrun,
-    "retreat": assault.retreat,
+    "overrun": close_combat.overrun,
+    "retreat": assault.retreat_action,
     "counterattack": assault.counterattack,
     "place_marker": artillery.place_marker,
-    "indirect_fire": artillery.indirect_fire,
+    "indirect_fire": shared_artillery.indirect_fire,
     "minefield_attack": artillery.minefield_attack,
     "chemical_attack": morale.chemical_attack,
     "morale_check": morale.morale_check,
@@ -96,13 +100,13 @@ def classic_params(book: str) -> Params:
         return Params(ruleset="classic", book="eisenbach", mines_disrupt_on="even",
                       hill_los_any_city_blocks=True, unarmored_ap_hit_reduces=False,
                       disrupted_retreat_any_enemy=False, overrun_repeat_scope="turn",
-                      smoke_blocks_out_of=False, recon_calls_missions=False,
+                      smoke_blocks_out_of=False,
                       **_moving_fire("eisenbach"))
     if book == "untold":
         return Params(ruleset="classic", book="untold", features=UNTOLD_FEATURES,
                       mines_disrupt_on="odd", hill_los_any_city_blocks=False,
-                      unarmored_ap_hit_reduces=True, max_bonus_attack_dice=2,
-                      road_bonus_units=frozenset({"CDO MC"}),
+                      unarmored_ap_hit_reduces=True, max_bonus_attack_dice=2, assault_side_limit=2,
+                      road_bonus_units=frozenset({"CDO MC"}), single_shot_units=frozenset({"KASTET"}),
                       no_transport_units=frozenset({"CDO MC"}), **_moving_fire("untold"))
     raise RefereeError(f"unknown classic book {book!r} (expected one of {', '.join(BOOKS)})")
 
@@ -110,11 +114,62 @@ def classic_params(book: str) -> Params:
 class ClassicRuleset(Ruleset):
     """Eisenbach Gap or The Untold Stories: the shared procedures read by one classic book."""
 
+    choose_weapon = staticmethod(classic_fire.choose_weapon)
+    fire_restrictions = staticmethod(classic_fire.fire_restrictions)
+    may_attack = staticmethod(classic_fire.may_attack)
+    fire_modifiers = staticmethod(classic_fire.fire_modifiers)
+    sight = staticmethod(classic_fire.sight)
+    bands = staticmethod(classic_fire.bands)
+    band_to_hit = staticmethod(classic_fire.band_to_hit)
+    final_to_hit = staticmethod(classic_fire.final_to_hit)
+    final_fp = staticmethod(classic_fire.final_fp)
+    numbers_without_band = staticmethod(classic_fire.numbers_without_band)
+    after_fire_checks = staticmethod(classic_fire.after_fire_checks)
+    opportunity_checks = staticmethod(classic_fire.opportunity_checks)
+    after_attack_roll = staticmethod(classic_fire.after_attack_roll)
+    fire_results = staticmethod(classic_fire.fire_results)
+    aftermath = staticmethod(damage.aftermath)
+    armor_and_save = staticmethod(classic_fire.armor_and_save)
+    terrain_db = staticmethod(classic_fire.defence_terrain)
+    concealed = staticmethod(classic_fire.concealed)
+    is_armored = staticmethod(classic_fire.is_hard)
+
+    def assault_attackers(self, ctx, attackers):
+        return attackers
+
+    def assault_entry_cost(self, ctx, unit, hex_id):
+        """The TEC cost of entering the assaulted hex (a stated cost wins)."""
+        stated = ctx.game.hex(hex_id).mp_cost
+        if stated is not None or ctx.game.hex(hex_id).terrain is None:
+            return stated
+        return ctx.stage((), lambda: movement.entry_cost(ctx.probe(), unit, hex_id, unit.hex))
+
+    def may_be_assaulted(self, ctx, defender):
+        pass
+
+    may_fight = staticmethod(close_combat.may_fight)
+    assault_numbers = staticmethod(close_combat.assault_numbers)
+
+    def assault_stated_hits(self, ctx):
+        return ctx.action.hits
+
+    retreat_hexes = staticmethod(close_combat.retreat_hexes)
+    retreat_check = staticmethod(close_combat.retreat_check)
+    fire_mission = staticmethod(artillery.fire_mission)
+    accuracy = staticmethod(artillery.accuracy)
+    strike = staticmethod(artillery.strike)
+
     SECTIONS = {
-        "ranged_combat": "6.1", "fire_factor": "6.1", "fire_disrupted": "6.1.7", "fire_ops_complete": "6.1",
+        "marker_removal": "3.2", "elimination": "6.1.7", "ranged_combat": "6.1", "fire_factor": "6.1", "fire_disrupted": "6.1.7", "fire_ops_complete": "6.1",
         "out_of_command": "4.2", "passenger_fire": "5.2.3", "movement": "5.0", "operations": "4.4",
         "assault": "6.3", "overrun": "6.4", "opportunity_fire": "6.2", "moving_fire": "6.1.3",
         "stacking": "1.4", "artillery": "8.0", "los": "7.0", "helicopters_as_targets": "9.3",
+        "range_max": "6.1.1", "helicopter_same_hex": "9.1", "fire_ops_complete_mark": "6.1", "range": "6.1.1, 6.1.2", "band_point_blank": "6.1.1, 6.1.2",
+        "band_long": "6.1.1, 6.1.2", "defensive_bonus": "6.1.5, 6.1.6", "improved_positions": "001 §12.1",
+        "opportunity_fire_stop": "6.2, 5.0", "fire_once": "6.1", "hq_not_target": "1.3.3.2",
+        "helicopter_no_assault": "9.1", "assault_resolution": "6.3", "assault_ops_complete": "4.4",
+        "assault_disrupted": "6.1.7", "assault_ops_complete_mark": "6.3", "retreat": "6.3", "odd_hit": "6.3",
+        "artillery_caller": "8.0",
     }
 
 

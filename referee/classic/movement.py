@@ -148,7 +148,7 @@ def move(ctx: Ctx) -> None:
         if "cost" in ans.gaps:
             return
         if cost is None:
-            ans.illegal("TEC", f"{unit.name} cannot enter {hex_id}")
+            ans.illegal("002 TEC", f"{unit.name} cannot enter {hex_id}")
             return
         total += cost
         previous = hex_id
@@ -168,14 +168,17 @@ def move(ctx: Ctx) -> None:
     if ans.legal is None and unit.current.mp is not None:
         ans.set("legal", True)
         ans.unit(unit.key, mp_after=unit.current.mp + bonus - total)
-        ctx.emit(UnitMoved(unit.key, route[-1]), StatusChanged(unit.key, "ops_complete", True))
+        # still moving for the rest of this run: the enemy may Opportunity Fire as it enters
+        # the hex (§6.2); no marker shows it, so the save keeps only the move and Ops Complete
+        ctx.emit(UnitMoved(unit.key, route[-1]), StatusChanged(unit.key, "ops_complete", True),
+                 StatusChanged(unit.key, "moving", True))
 
 
 def _mines(ctx: Ctx, unit: Unit, route: list[str]) -> None:
     """002 §8.3, 001 §12.2: a Mines marker attacks every unit entering its hex or one of its six
     neighbours, at each such hex. ``mines_attacks`` lists the Mines hexes in order; with dice
     each attack is rolled, and a unit disrupted on the way moves on under §6.1.7."""
-    from referee.artillery import mines_attack
+    from referee.classic.artillery import mines_attack
     fields = [h for h in ctx.game.hexes.values() if "mines" in h.markers]
     if not fields:
         return
@@ -221,6 +224,10 @@ def _helicopter_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
     for hex_id in route:
         if any(u.type.target_type == "helicopter" for u in _enemies_in(ctx, unit, hex_id)):
             ans.illegal("§9.1", f"{hex_id} holds an enemy helicopter")
+        unknown = [u for u in ctx.game.stack(hex_id, exclude=unit.key)
+                   if u.type.target_type == "helicopter" and (u.side is None or unit.side is None)]
+        if unknown:
+            raise NotStated(f"units.{unknown[0].key}.side (a helicopter may not enter a hex holding an enemy one)")
     spent = unit.status.mp_spent if isinstance(unit.status.mp_spent, int) else 0
     hexes = spent + len(route)
     ans.set("cost", 0)
@@ -329,9 +336,14 @@ def _in_los(ctx: Ctx, unit: Unit, enemy: Unit, hex_id: str, distance: int) -> bo
     return not los.unit_blocked(probe, enemy, moved.unit(unit.key))[0]
 
 
+#: What rides along with a transport's one infantry unit (§5.2, §1.3.3.1): not a second passenger.
+CARRIED_WITH = frozenset({"support_weapon", "hq", "leader"})
+
+
 def load(ctx: Ctx) -> None:
     """§5.2.1: same hex, or half the transport's MF and 1 of the infantry's to meet; disrupted
-    infantry cannot load; "T" units per 001 §5.2.5."""
+    infantry cannot load; "T" units per 001 §5.2.5. A transport carries one infantry unit
+    and its SW (§5.2), never a vehicle."""
     ans = ctx.answer
     passenger = ctx.unit(ctx.action.actor)
     transport = ctx.unit(ctx.action.target if isinstance(ctx.action.target, str) else None, "target")
@@ -342,6 +354,12 @@ def load(ctx: Ctx) -> None:
     if passenger.status.disrupted:
         ans.illegal("§5.2.1", "disrupted infantry cannot load")
     towed = "towed" in passenger.type.abilities
+    aboard = [u for u in ctx.game.passengers(transport.key) if u.type.target_type not in CARRIED_WITH]
+    if aboard:
+        ans.illegal("§5.2", f"{transport.name} already carries {aboard[0].name}: each transport carries "
+                    "one infantry unit and its SW")
+    if passenger.type.is_vehicle and not towed:
+        ans.illegal("§5.2", f"{passenger.name} is a vehicle: transports carry infantry and SWs")
     if towed:
         ctx.params.require("towed_transport", "001 §5.2.5")
     if ans.legal is False:
@@ -362,12 +380,18 @@ def load(ctx: Ctx) -> None:
 
 
 def unload(ctx: Ctx) -> None:
-    """§5.2.2: unload, then one more hex for the infantry and half the MF for the transport."""
+    """§5.2.2: the transport moves at most half its MF, then the infantry unloads and may
+    move one more hex; unloaded first, the transport may still move half its MF."""
     ans = ctx.answer
     passenger = ctx.unit(ctx.action.actor)
     transport = ctx.unit(passenger.carried_by, "carried_by")
-    ans.set("legal", True)
     half = need(transport.current.mp, f"units.{transport.key}.mp") // 2
+    spent = transport.status.mp_spent
+    if isinstance(spent, int) and spent > half:
+        ans.illegal("§5.2.2", f"{transport.name} has moved {spent} MP: a transport moves at most half its MF "
+                    f"({half}) and then unloads")
+        return
+    ans.set("legal", True)
     ans.unit(transport.key, mp_max=half)
     ans.unit(passenger.key, hexes_after=1)
     ans.because("§5.2.2", f"unloaded infantry may move one more hex; the transport up to {half} MP")

@@ -1,0 +1,542 @@
+"""The classic books' readings of ranged combat (EG/TUS §6.1-§6.2, §8.2, §9.3): the hooks
+:class:`~referee.classic.ClassicRuleset` gives the shared procedure of :mod:`referee.fire`
+and the defence roll of :mod:`referee.defence`.
+
+Which Firepower a unit uses (AP at hard targets, HE otherwise, helicopters with HE,
+§6.1, §9.2), the AA-only and underlined-range rules against helicopters (§1.3.4.5,
+§9.3), Moving Fire (§6.1.3), HQ and leader bonuses (§1.3.3.2, TUS §1.3.6), Smoke (§8.2),
+the to-hit past 6 costing FP (§6.1.3), missile depletion (§6.1.4), the Terrain Effects
+Chart's Defensive Bonus, concealment (§6.1.5) and the fire-mission defence (§8.1).
+"""
+from __future__ import annotations
+
+from referee import damage, los, situation
+from referee.defence import Shot
+from referee.errors import NotStated, RefereeError
+from referee.events import StatusChanged, UnitRemoved
+from referee.fire import Attack, band_independent, band_modifier
+from referee.model import HARD_TYPES, Unit, Weapon, need
+from referee.ranges import Bands
+from referee.ruleset import Ctx
+
+#: Missions whose defence is the terrain's infantry Defensive Bonus, saving on 5+ (§8.1, §8.5).
+MISSION_DEFENCE = frozenset({"he", "dpicm"})
+
+
+# ---------------------------------------------------------------- weapon ----------
+
+def choose_weapon(ctx: Ctx, actor: Unit, target: Unit | None, kind: str) -> str:
+    """The query's weapon, else AP against hard targets and HE otherwise (§6.1)."""
+    if ctx.action.weapon:
+        return ctx.action.weapon
+    if actor.type.target_type == "helicopter" and (target is None or target.type.target_type != "aircraft"):
+        ctx.answer.because("§9.2", "helicopters attack soft and hard targets with their HE firepower")
+        return "he"
+    printed = [n for n in ("ap", "he", "aa") if actor.current.weapon(n) is not None]
+    if len(printed) == 1:
+        return printed[0]
+    if target is None or target.type.target_type is None:
+        raise NotStated("query.weapon")
+    if target.type.target_type in ("helicopter", "aircraft") and actor.current.aa is not None:
+        return "aa"
+    return "ap" if target.type.target_type in HARD_TYPES else "he"
+
+
+def fire_restrictions(ctx: Ctx, actor: Unit, attack: Attack) -> None:
+    """A tank that fired its gun-launched ATGM this impulse fires nothing else (TUS
+    §1.3.5.1); Moving Fire is for the eligible units, after at most half their MF (§6.1.3)."""
+    for sw in ctx.game.attached(actor.key):
+        if sw.type.target_type == "support_weapon" and sw.status.fired and not actor.type.is_infantry:
+            ctx.answer.illegal("001 §1.3.5.1", f"{actor.name} fired its gun-launched ATGM this impulse")
+    if ctx.action.choice == "pop_up":
+        ctx.params.require("popup", "001 §9.2.1")
+        if actor.type.target_type != "helicopter" or actor.mode != "hovering":
+            ctx.answer.illegal("001 §9.2.1", "only a Hovering helicopter conducts a pop-up attack")
+        else:
+            ctx.answer.set("triggers_opportunity_fire", True)
+            ctx.answer.set("max_count", 1)
+            ctx.answer.because("001 §9.2.1", "any ONE eligible unit may Opportunity Fire at the helicopter "
+                               "before the damage is assessed")
+    if attack.kind == "move_and_fire":
+        to_hit, fp = moving_fire(ctx, actor)
+        attack.to_hit += to_hit
+        attack.fp += fp
+        ctx.answer.set("modifiers", {"to_hit": to_hit, "fp": fp})
+
+
+def may_attack(ctx: Ctx, actor: Unit, target: Unit, attack: Attack) -> None:
+    """Ammo Depleted missiles (§6.1.4), AA Firepower only at helicopters and aircraft
+    (§1.3.4.5), no underlined non-AA weapon at a Flying helicopter (§9.3)."""
+    ans, name, weapon = ctx.answer, attack.weapon_name, attack.shot.weapon
+    if name == "ap" and weapon.underlined and actor.status.ammo.startswith("depleted"):
+        ans.illegal("§6.1.4", f"{actor.name} is under an Ammo Depleted marker")
+    kind = target.type.target_type
+    if name == "aa" and kind not in (None, "helicopter", "aircraft"):
+        ans.illegal("§1.3.4.5", "AA firepower only targets helicopters and aircraft")
+    if kind == "helicopter" and name != "aa" and weapon.underlined and target.mode == "flying":
+        ans.illegal("§9.3", "non-AA weapons with an underlined range cannot fire at flying helicopters")
+
+
+def fire_modifiers(ctx: Ctx, actor: Unit, target: Unit | None, attack: Attack) -> None:
+    """Smoke (§8.2), a leader's to-hit or range (TUS §1.3.6), HQ and leader attack dice
+    (§1.3.3.2, TUS §1.3.6), and the HQ bonus for the platoon's Support Weapon."""
+    attack.capped += ctx.stage(("legal", "to_hit"), lambda: _smoke(ctx, actor, target, attack)) or 0
+    to_hit, extra_range = ctx.stage(("to_hit", "legal"), lambda: leader_weapon_bonus(ctx, actor)) or (0, 0)
+    attack.to_hit += to_hit
+    attack.range_bonus += extra_range
+    attack.bonus = ctx.stage(("fp", "modifiers"), lambda: attack_bonus(ctx, actor)) or 0
+    if ctx.action.bonus_from:
+        ctx.answer.values.setdefault("modifiers", {})["fp"] = attack.bonus
+    for sw in ctx.game.attached(actor.key):
+        if sw.type.target_type == "support_weapon" and actor.type.is_infantry:
+            _support_weapon(ctx, sw, attack.bonus)
+
+
+def sight(ctx: Ctx, actor: Unit, target: Unit, attack: Attack) -> None:
+    """§7: no fire through a blocked LOS (terrain, §8.2 Smoke), from the map or the stated
+    line; an adjacent unit can always be fired at."""
+    rel = ctx.game.facts.relation(target.key)
+    facts = ctx.game.facts
+    if rel.los is False and not (rel.distance is not None and rel.distance <= 1):
+        ctx.answer.illegal("§7", f"no line of sight to {target.name}")
+        return
+    if rel.los is not None:
+        return
+    stated = facts.get("intervening") is not None or facts.get("along_hexsides") is not None
+    mapped = situation.position(ctx.game, actor.key) and situation.position(ctx.game, target.key)
+    if not (stated or mapped) or _adjacent(ctx, actor, target):
+        return
+    found = los.sight(ctx, actor, target)
+    if found.blocked:
+        ctx.answer.illegal(found.section, f"no line of sight to {target.name}: {found.text}")
+
+
+def bands(ctx: Ctx, actor: Unit, target: Unit | None, attack: Attack) -> Bands:
+    """§6.1.1, §6.1.2: bands to twice the printed range, none beyond it for an underlined
+    range; §9.3: a non-AA weapon at a helicopter has half the range, no extended range and
+    no reduced-range bonus, and may always fire at an adjacent helicopter."""
+    weapon = attack.shot.weapon
+    printed = None if weapon.range is None else weapon.range + attack.range_bonus
+    halved = target is not None and target.type.target_type == "helicopter" and attack.weapon_name != "aa"
+    plain = not (weapon.underlined or halved)
+    far = plain and not getattr(attack, "through_smoke", False)
+    return Bands(printed, near=plain, far=far, halved=halved, adjacent_always=halved,
+                 label=f"units.{actor.key}.{attack.weapon_name}.range")
+
+
+def band_to_hit(ctx: Ctx, attack: Attack, band: str, *, quiet: bool = False) -> int:
+    return band_modifier(ctx, band, quiet=quiet)
+
+
+def final_to_hit(ctx: Ctx, attack: Attack, band_mod: int, *, explain: bool) -> int:
+    """§6.1.3: range and Moving Fire past 6 hold the to-hit at 6 and cost FP instead;
+    Smoke's +1 (§8.2) simply stops at 6."""
+    printed = need(attack.shot.weapon.to_hit, f"units.{ctx.action.actor}.{attack.weapon_name}.to_hit")
+    raw = printed + band_mod + attack.to_hit
+    to_hit = min(min(raw, 6) + attack.capped, 6)
+    if explain:
+        parts = [m for m in (band_mod, attack.to_hit, attack.capped) if m]
+        text = f"to-hit {printed}" + "".join(f"{m:+d}" for m in parts) + (f" = {printed + sum(parts)}" if parts else "")
+        if to_hit != printed + sum(parts):
+            text += f", held at {to_hit}"
+        ctx.answer.because("§6.1.1-§6.1.3" if parts else "§6.1", text)
+        if raw > 6:
+            ctx.answer.because("§6.1.3", f"to-hit past 6 by {raw - 6}: -{raw - 6} FP, to-hit stays 6")
+    return to_hit
+
+
+def final_fp(ctx: Ctx, attack: Attack, band_mod: int) -> int:
+    """Attack dice: printed FP, HQ/leader bonus, Moving Fire, less the points past 6 (§6.1.3)."""
+    weapon = attack.shot.weapon
+    printed_to_hit = need(weapon.to_hit, f"units.{ctx.action.actor}.{attack.weapon_name}.to_hit")
+    past_six = max(0, printed_to_hit + band_mod + attack.to_hit - 6)
+    fp = need(weapon.fp, f"units.{ctx.action.actor}.{attack.weapon_name}.fp")
+    return max(fp + attack.bonus + attack.fp - past_six, 0)
+
+
+def numbers_without_band(ctx: Ctx, attack: Attack, found: Bands | None) -> None:
+    band_independent(ctx, attack, found)
+
+
+def after_fire_checks(ctx: Ctx, actor: Unit, attack: Attack) -> None:
+    _hallowed_ground(ctx, actor)
+
+
+def opportunity_checks(ctx: Ctx) -> None:
+    """§6.2: at a unit moving in LOS and range, once per hex it enters; mortars do not
+    opportunity fire outside their LOS (§1.3.4.3)."""
+    actor = ctx.unit(ctx.action.actor)
+    target = ctx.game.unit(ctx.action.target) if isinstance(ctx.action.target, str) else None
+    if target is not None and not target.status.moving:
+        ctx.answer.illegal("§6.2", f"{target.name} is not moving")
+    if (ctx.game.facts.get("opfire_count") or 0) >= 1:
+        ctx.answer.illegal("§6.2", "a moving unit can be attacked only once per hex it enters")
+    if actor.type.arty_type in ("mrtr", "spm") and target is not None \
+            and ctx.game.facts.relation(target.key).los is False:
+        ctx.answer.illegal("§1.3.4.3", "mortars cannot opportunity fire at units outside their LOS")
+
+
+def after_attack_roll(ctx: Ctx, actor: Unit, attack: Attack, hits: int) -> None:
+    missile_check(ctx, actor, attack.weapon_name, attack.shot.weapon, hits)
+
+
+def fire_results(ctx: Ctx, target: Unit, hits: int, attack: Attack) -> list[str]:
+    """§6.1.7: the hits on the target, then every knock-on of the attack; an airstrike
+    counter aborts or is shot down instead (TUS §9.5)."""
+    if target.type.target_type == "aircraft":
+        from referee.classic.air import aircraft_results
+        aircraft_results(ctx, target, hits)
+        return [target.key]
+    damage.take_hits(ctx, target.key, hits, weapon=attack.weapon_name)
+    ctx.rules.aftermath(ctx, [target.key])
+    return [target.key]
+
+
+def _leader_choice(ctx: Ctx) -> str:
+    """What an attached leader alters on an attack (001 §1.3.6): fp, to_hit or range."""
+    choice = ctx.action.choice
+    if choice is None:
+        return "fp"
+    if isinstance(choice, tuple):
+        if len(choice) != 1:
+            ctx.answer.illegal("001 §1.3.6", "a leader alters one value per roll")
+            return "fp"
+        choice = choice[0]
+    return {"firepower": "fp"}.get(choice, choice)
+
+
+def attack_bonus(ctx: Ctx, actor: Unit) -> int:
+    """Attack dice added by an HQ in the firer's hex (§1.3.3.2) and by the firer's leader
+    when he adds firepower (001 §1.3.6); a platoon adds at most two dice (001 §1.3.6)."""
+    total = 0
+    for key in ctx.action.bonus_from or ():
+        giver = ctx.game.unit(key)
+        if giver.type.target_type == "leader":
+            ctx.params.require("leaders", "001 §1.3.6")
+            if giver.attached_to != actor.key:
+                ctx.answer.illegal("001 §1.3.6", f"{giver.name} is not assigned to {actor.name}")
+                continue
+            if _leader_choice(ctx) != "fp":
+                continue
+        elif giver.type.target_type == "hq":
+            if need(giver.hex, f"units.{key}.hex") != need(actor.hex, f"units.{actor.key}.hex"):
+                ctx.answer.illegal("§1.3.3.2", f"{giver.name} is not in {actor.name}'s hex")
+                continue
+        bonus = need(giver.leadership, f"units.{key}.leadership")
+        total += bonus
+        ctx.answer.because("§1.3.3.2" if giver.type.target_type == "hq" else "001 §1.3.6",
+                           f"{giver.name} adds {bonus} attack dice")
+    cap = ctx.params.max_bonus_attack_dice
+    if cap is not None and total > cap:
+        ctx.answer.because("001 §1.3.6", f"a platoon adds at most {cap} attack dice ({total} offered)")
+        total = cap
+    return total
+
+
+def leader_weapon_bonus(ctx: Ctx, actor: Unit) -> tuple[int, int]:
+    """(to-hit change, range change) from an attached leader's choice (001 §1.3.6)."""
+    for key in ctx.action.bonus_from or ():
+        giver = ctx.game.unit(key)
+        if giver.type.target_type != "leader" or giver.attached_to != actor.key:
+            continue
+        choice = _leader_choice(ctx)
+        bonus = need(giver.leadership, f"units.{key}.leadership")
+        if choice == "to_hit":
+            ctx.answer.because("001 §1.3.6", f"{giver.name} lowers the to-hit number by {bonus}")
+            return -bonus, 0
+        if choice == "range":
+            ctx.answer.because("001 §1.3.6", f"{giver.name} adds 1 to the range")
+            return 0, 1
+    return 0, 0
+
+
+def moving_fire(ctx: Ctx, actor: Unit) -> tuple[int, int]:
+    """§6.1.3 / §6.1.3.1: may the unit fire after moving, and at what (to-hit, FP) cost?"""
+    spent = actor.status.mp_spent
+    if actor.type.target_type == "helicopter":
+        hexes = need(spent, f"units.{actor.key}.status.mp_spent")
+        limit = ctx.params.helicopter_moving_fire_hexes
+        if not isinstance(hexes, int):
+            raise NotStated(f"units.{actor.key}.status.mp_spent (hexes moved)")
+        if hexes > limit:
+            ctx.answer.illegal("§6.1.3.1", f"helicopter moved {hexes} hexes, more than {limit}")
+        return 0, 0
+    level = next((a for a in actor.type.abilities if a in ctx.params.moving_fire), None)
+    level = level or ctx.params.moving_fire_units.get(actor.name)
+    if level is None:
+        ctx.answer.illegal("§6.1.3", f"{actor.name} is not eligible for Moving Fire")
+        return 0, 0
+    spent = need(spent, f"units.{actor.key}.status.mp_spent")
+    if isinstance(spent, int):
+        half = need(actor.current.mp, f"units.{actor.key}.mp") // 2
+        over = spent > half
+    else:
+        over = spent == "more_than_half"
+    if over:
+        ctx.answer.illegal("§6.1.3", "Moving Fire allows at most half the Movement Factor")
+    return ctx.params.moving_fire[level]
+
+
+def _hallowed_ground(ctx: Ctx, actor: Unit) -> None:
+    """001 §1.3.6.1: units of the fallen leader's nationality may reroll one die there."""
+    if not (actor.hex and ctx.params.has("leaders")):
+        return
+    hex_state = ctx.game.hex(actor.hex)
+    if "hallowed_ground" not in hex_state.markers:
+        return
+    if hex_state.owner is None or actor.nation is None:
+        ctx.answer.gap("rerolls", "not stated: nationality of the unit or of the Hallowed Ground")
+        return
+    same = hex_state.owner == actor.nation
+    ctx.answer.set("rerolls", 1 if same else 0)
+    if same:
+        ctx.answer.because("001 §1.3.6.1", "Hallowed Ground: one die may be rerolled")
+
+
+SMOKE = frozenset({"smoke_2", "smoke_1", "smoke"})
+
+
+def _smoke(ctx: Ctx, actor: Unit, target: Unit | None, attack: Attack) -> int:
+    """§8.2 on the attack's numbers (the LOS procedure decides whether Smoke blocks): an
+    adjacent unit fires into a Smoke hex at +1 to hit; thermal sights (EG §8.2, the Moving
+    Fire Table's Advanced Imaging) fire through Smoke at +1, never at extended range, and
+    the ITV not with its HE."""
+    if target is None:
+        return 0
+    stated = any(set(raw.get("markers") or ()) & SMOKE for raw in ctx.game.facts.get("intervening") or ())
+    if not stated and not any(h.markers & SMOKE for h in ctx.game.hexes.values()):
+        return 0
+    if _adjacent(ctx, actor, target):
+        if target.hex and ctx.game.hex(target.hex).markers & SMOKE:
+            ctx.answer.modify("to_hit", 1, "firing into Smoke from an adjacent hex", "§8.2")
+            return 1
+        return 0
+    if not (actor.name in ctx.params.thermal_units or "thermal" in actor.type.abilities):
+        return 0
+    if los.smoke_screen(ctx, actor, target, thermal_sees=False) is None:
+        return 0
+    if attack.weapon_name == "he" and actor.name == "ITV":
+        ctx.answer.illegal("002 §8.2", "the ITV cannot use its HE Firepower to fire through Smoke")
+        return 0
+    attack.through_smoke = True
+    ctx.answer.modify("to_hit", 1, "thermal sights through Smoke", "002 §8.2")
+    return 1
+
+
+def _adjacent(ctx: Ctx, actor: Unit, target: Unit) -> bool:
+    rel = ctx.game.facts.relation(target.key)
+    if rel.adjacent is not None:
+        return rel.adjacent
+    if rel.distance is not None:
+        return rel.distance <= 1
+    return situation.distance(ctx, actor.key, target.key) <= 1
+
+
+def _support_weapon(ctx: Ctx, sw: Unit, bonus: int) -> None:
+    """§1.3.3.2 exception: the HQ's leadership also backs the platoon's Support Weapon."""
+    printed = [w for w in (sw.current.ap, sw.current.he) if w is not None]
+    if len(printed) == 1 and printed[0].fp is not None:
+        ctx.answer.unit(sw.key, fp=printed[0].fp + bonus)
+
+
+def missile_check(ctx: Ctx, actor: Unit, name: str, weapon: Weapon | None, hits: int) -> None:
+    """§6.1.4 missile depletion; 001 §1.3.5.1 the gun-launched ATGM is used up on a miss."""
+    if actor.type.target_type == "support_weapon" and actor.name in ctx.params.single_shot_units:
+        ctx.emit(UnitRemoved(actor.key, "removed"))
+        ctx.answer.because("001 §1.3.5.2", f"{actor.name} is removed after it is fired")
+        return
+    if actor.type.target_type == "support_weapon":
+        if hits == 0:
+            ctx.emit(UnitRemoved(actor.key, "removed"))
+            ctx.answer.because("001 §1.3.5.1", f"no hits: {actor.name} runs out and is removed")
+        return
+    if actor.type.arty_type in ("mrtr", "spm"):
+        ctx.answer.because("§1.3.4.3, §6.1.4", "mortars are exempt from missile depletion")
+        return
+    missile = "missile" in actor.type.abilities or bool(weapon and weapon.underlined)
+    if missile and hits == 0 and "indirect_fire" not in actor.type.abilities:
+        ctx.emit(StatusChanged(actor.key, "ammo", "depleted_2"))
+        ctx.answer.because("§6.1.4", f"missile unit rolled no hits: Ammo Depleted 2 on {actor.name}")
+
+
+def missile_ammo_check(ctx: Ctx) -> None:
+    """The ``missile_ammo_check`` procedure: depletion after a shot of ``query.hits`` hits."""
+    actor = ctx.unit(ctx.action.actor)
+    name = ctx.action.weapon or "ap"
+    hits = need(ctx.action.hits, "query.hits")
+    if not isinstance(hits, int):
+        raise RefereeError("missile_ammo_check: query.hits must be an integer")
+    missile_check(ctx, actor, name, actor.current.weapon(name), hits)
+
+
+# ---------------------------------------------------------------- defence ---------
+
+def terrain_cover(ctx: Ctx, hex_id: str | None, target_class: str) -> tuple[int, str]:
+    """Defensive Bonus dice of the hex for ``infantry`` or ``vehicle`` targets (TEC), and
+    what gives them: the terrain, or a Wreck where it gives more (TEC Wrecks row)."""
+    hex_state = ctx.game.hex(hex_id)
+    stated = hex_state.terrain_db
+    if isinstance(stated, int):
+        db = stated
+    elif stated is not None:
+        db = need(stated.get(target_class), f"hexes.{hex_state.id}.terrain_db.{target_class}")
+    else:
+        row = ctx.tec.terrain(hex_state.terrain)
+        db = need((row.db or {}).get(target_class), f"hexes.{hex_state.id}.terrain_db")
+    source = (hex_state.terrain or "terrain").replace("_", " ")
+    if "wrecks" in hex_state.markers:
+        wreck = ctx.tec.marker("wrecks")
+        wreck_db = (wreck.db or {}).get(target_class, 0) if wreck else 0
+        if wreck_db > db:
+            db, source = wreck_db, "Wreck"
+    return db, source
+
+
+def terrain_db(ctx: Ctx, hex_id: str | None, target_class: str) -> int:
+    """The Defensive Bonus dice alone (see :func:`terrain_cover`)."""
+    return terrain_cover(ctx, hex_id, target_class)[0]
+
+
+def target_class(unit: Unit) -> str:
+    """The TEC column a target uses: ``vehicle`` or ``infantry`` (soft targets)."""
+    return "vehicle" if unit.type.is_vehicle else "infantry"
+
+
+def is_hard(unit: Unit) -> bool:
+    """Hard targets print an Armor Factor and Save Number (§6.1); helicopters use theirs (§9.3)."""
+    if unit.type.target_type in ("troops", "soft_vehicle"):
+        return False
+    if unit.current.armor is not None or unit.type.target_type in HARD_TYPES:
+        return True
+    if unit.type.target_type in ("vehicle", None):
+        raise NotStated(f"units.{unit.key}.target_type (armored or not)")
+    return False
+
+
+def is_concealed(ctx: Ctx, target: Unit, firer: Unit | None = None) -> bool:
+    """§6.1.5: concealing terrain or a Wreck, not Ops Complete, not moving, no Good Order
+    enemy adjacent, not in the LOS of Good Order enemy recon. A stated fact wins."""
+    if target.status.concealed is not None:
+        return target.status.concealed
+    hex_state = ctx.game.hex(target.hex)
+    row = ctx.tec.terrain(hex_state.terrain) if hex_state.terrain else None
+    covers = "wrecks" in hex_state.markers or (row is not None and (
+        row.conceals == "all" or (row.conceals == "infantry" and target.type.is_infantry)))
+    if hex_state.terrain is None and "wrecks" not in hex_state.markers:
+        raise NotStated(f"hexes.{hex_state.id}.terrain")
+    if not covers:
+        ctx.answer.because("§6.1.5", f"{target.name}: terrain gives no concealment")
+        return False
+    if target.status.ops_complete or target.status.moving:
+        ctx.answer.because("§6.1.5", f"{target.name}: Ops Complete or moving, not concealed")
+        return False
+    reference = situation.reference(ctx)
+    for other in ctx.game.units.values():
+        if other.key == target.key or not other.on_map or other.status.disrupted:
+            continue
+        if other.type.target_type in ("hq", "leader", "support_weapon", "aircraft"):
+            continue
+        if firer is None or other.key != firer.key:
+            if other.side is None or target.side is None:
+                raise NotStated(f"units.{other.key}.side")
+            if other.side == target.side:
+                continue
+        if reference == target.key:
+            sees = ctx.game.facts.relation(other.key).los
+        elif reference == other.key:
+            sees = ctx.game.facts.relation(target.key).los
+        else:
+            sees = None
+        if "recon" in other.type.abilities and sees:
+            ctx.answer.because("§1.3.4.4", f"{target.name}: seen by enemy recon {other.name}")
+            return False
+        if situation.adjacent(ctx, target.key, other.key):
+            ctx.answer.because("§6.1.5", f"{target.name}: adjacent to Good Order enemy {other.name}")
+            return False
+        if "recon" in other.type.abilities and sees is None:
+            raise NotStated(f"units.{other.key}.los")
+    ctx.answer.because("§6.1.5", f"{target.name} is concealed")
+    return True
+
+
+def concealed(ctx: Ctx, target: Unit, shot: Shot) -> bool:
+    """§6.1.5, except against a fire mission, which ignores concealment (§8.1)."""
+    if shot.mission in MISSION_DEFENCE:
+        return False
+    return is_concealed(ctx, target, shot.firer)
+
+
+def defence_terrain(ctx: Ctx, target: Unit, shot: Shot) -> tuple[int, str]:
+    """The TEC's Defensive Bonus for the target's column (a fire mission: the infantry
+    column for every unit, §8.1, §8.5), as dice and what gives them."""
+    column = "infantry" if shot.mission in MISSION_DEFENCE else target_class(target)
+    db, source = terrain_cover(ctx, target.hex, column)
+    hex_state = ctx.game.hex(target.hex)
+    if hex_state.terrain_db is None and hex_state.terrain is not None:
+        row = ctx.tec.terrain(hex_state.terrain)
+        if row.db_from_ground is not None and shot.firer is not None and shot.mission is None \
+                and los.level_of(ctx, shot.firer) == 0 and row.db_from_ground > db:
+            ctx.answer.because("002 TEC", f"{row.name.replace('_', ' ')} attacked from ground level: "
+                               f"DB {row.db_from_ground}")
+            db = row.db_from_ground
+    if shot.mission in MISSION_DEFENCE:
+        ctx.answer.because("§8.1", f"fire mission: infantry DB of the terrain {db}, no concealment, "
+                           f"saves on {ctx.params.soft_save}+")
+    return db, f"DB {db} {source}"
+
+
+def armor_and_save(ctx: Ctx, target: Unit, shot: Shot) -> tuple[int, int]:
+    """Armor dice and save: the counter's for hard targets, none and 5+ for soft (§6.1) and
+    against a fire mission (§8.1); a leader may raise one or lower the other (TUS §1.3.6)."""
+    if shot.mission in MISSION_DEFENCE or not is_hard(target):
+        return 0, ctx.params.soft_save
+    armor = need(target.current.armor, f"units.{target.key}.armor")
+    save = need(target.current.save, f"units.{target.key}.save")
+    return _leader_defence(ctx, target, armor, save)
+
+
+def _leader_defence(ctx: Ctx, target: Unit, armor: int, save: int) -> tuple[int, int]:
+    """001 §1.3.6: a leader may raise the armor value or lower the save number, one per roll."""
+    leaders = [ctx.game.unit(k) for k in ctx.action.bonus_from or ()
+               if ctx.game.unit(k).type.target_type == "leader"]
+    if not leaders:
+        return armor, save
+    ctx.params.require("leaders", "001 §1.3.6")
+    choice = ctx.action.choice
+    choices = [choice] if isinstance(choice, str) else list(choice or ())
+    if len(choices) != 1:
+        ctx.answer.illegal("001 §1.3.6", "a leader alters one value per roll")
+        return armor, save
+    bonus = sum(need(l.leadership, f"units.{l.key}.leadership") for l in leaders)
+    if choices[0] == "save":
+        ctx.answer.modify("save", -bonus, "leader lowers the save number", "001 §1.3.6")
+        return armor, max(1, save - bonus)
+    if choices[0] == "armor":
+        ctx.answer.modify("armor", bonus, "leader raises the armor value", "001 §1.3.6")
+        return armor + bonus, save
+    return armor, save
+
+
+def defense(ctx: Ctx) -> None:
+    """The target's defensive roll alone: armor dice, DB dice, save number, saves."""
+    from referee.defence import defence, put, roll_saves
+    target = ctx.unit(ctx.action.target if isinstance(ctx.action.target, str) else None, "target")
+    firer = ctx.game.unit(ctx.action.actor) if ctx.action.actor else None
+    mission = ctx.action.mission.type if ctx.action.mission else None
+    shot = Shot(firer, ctx.action.weapon, firer.current.weapon(ctx.action.weapon) if firer and ctx.action.weapon
+                else None, mission)
+    ans = ctx.answer
+    if mission not in MISSION_DEFENCE:
+        armor, save = armor_and_save(ctx, target, shot)
+        if ans.legal is False:
+            return
+        ans.set("armor_dice", armor)
+        ans.set("save_number", save)
+        if ctx.action.bonus_from and ans.legal is None:
+            ans.set("legal", True)
+    roll = ctx.stage(("db_dice", "defense_dice", "concealed", "saves"), lambda: defence(ctx, target, shot))
+    if roll is None:
+        return
+    put(ctx, roll)
+    if ctx.dice is not None:
+        ctx.stage("saves", lambda: ans.set("saves", roll_saves(ctx, roll, 1)))

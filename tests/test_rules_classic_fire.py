@@ -1,0 +1,58 @@
+"""Classic ranged fire rules from the rule text: reduced range (EG/TUS §6.1.2) and
+helicopters attacking with their HE (EG/TUS §9.2)."""
+from __future__ import annotations
+
+import pytest
+
+from referee.events import StatusChanged, UnitDisrupted
+from tests.case_support import answer, reasons
+
+BOOKS = pytest.mark.parametrize("book, short", [("eisenbach", "EG"), ("untold", "TUS")], ids=["EG", "TUS"])
+T72 = {"name": "T-72", "side": "pact", "target_type": "heavy_armor", "ap": {"fp": 4, "to_hit": 5, "range": 7}}
+TARGET = {"side": "nato", "target_type": "heavy_armor", "armor": 3, "save": 5, "hex": "t"}
+
+
+def _fire(book: str, distance: int, firer: dict = T72):
+    return answer("classic", book, {"units": {"A": firer, "T": {**TARGET, "distance": distance}},
+                                    "hexes": [{"id": "t", "terrain": "clear"}],
+                                    "query": {"action": "direct_fire", "unit": "A", "target": "T", "weapon": "ap"}})
+
+
+@BOOKS
+@pytest.mark.parametrize("distance, band, to_hit", [(3, "point_blank", 4), (4, "effective", 5), (8, "long", 6)])
+def test_reduced_range_is_half_the_printed_range_dropping_fractions(book: str, short: str, distance: int, band: str,
+                                                                    to_hit: int) -> None:
+    """EG §6.1.2 ("For T-72 tanks firing AP Firepower at a range of 3 hexes or less, the Hit
+    Number is reduced from 5 to 4") and TUS §6.1.2 ("half range (drop fractions) or less"):
+    printed 7, so 1-3 at 4, 4-7 at 5, 8-14 at 6 (extended range, §6.1.1)."""
+    result, _ = _fire(book, distance)
+    assert (result.values["band"], result.values["to_hit"], result.values["max_range"]) == (band, to_hit, 14)
+    assert (f"{short} §6.1.1, §6.1.2", f"range {distance} = {band.replace('_', ' ')}") in reasons(result)
+
+
+@BOOKS
+def test_an_underlined_range_has_no_reduced_range_bonus(book: str, short: str) -> None:
+    """EG/TUS §6.1.2: only "Weapons that DO NOT have an underlined range factor are more
+    accurate when firing at a reduced range"."""
+    missile = {**T72, "ap": {**T72["ap"], "range_underlined": True}}
+    result, _ = _fire(book, 2, missile)
+    assert (result.values["band"], result.values["to_hit"], result.values["max_range"]) == ("effective", 5, 7)
+
+
+@BOOKS
+def test_a_hovering_hind_attacks_armor_with_its_he(book: str, short: str) -> None:
+    """EG/TUS §9.2: "Helicopters use their HE firepower to attack any soft or hard target. For
+    example, when a hovering Hind fires on an armored vehicle using its HE firepower, it rolls
+    four dice and each hits if the roll is five or higher"; the target rolls its armor."""
+    hind = {"name": "Hind", "side": "pact", "target_type": "helicopter", "mode": "hovering",
+            "he": {"fp": 4, "to_hit": 5, "range": 6}, "armor": 2, "save": 5}
+    result, after = answer("classic", book, {"units": {"A": hind, "T": {**TARGET, "distance": 4}},
+                                             "hexes": [{"id": "t", "terrain": "clear"}],
+                                             "query": {"action": "direct_fire", "unit": "A", "target": "T"}},
+                           {"attack": [5, 6, 1, 2], "save": [6, 1, 2]})
+    v = result.values
+    assert (v["weapon"], v["fp"], v["to_hit"], v["hits"]) == ("he", 4, 5, 2)
+    assert (v["armor_dice"], v["save_number"], v["saves"], v["net_hits"]) == (3, 5, 1, 1)
+    assert reasons(result)[0] == (f"{short} §9.2", "helicopters attack soft and hard targets with their HE firepower")
+    assert result.events == [StatusChanged("A", "ops_complete", True), UnitDisrupted("T")]
+    assert after.units["T"].status.disrupted is True

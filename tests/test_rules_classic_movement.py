@@ -1,0 +1,116 @@
+"""Classic turn and movement rules from the rule text: End Turn markers (EG/TUS §1.7.2,
+§3.1), moving through terrain and into an enemy hex (§5.1, the EG TEC) and transports
+(§5.2, §5.2.2, §1.4)."""
+from __future__ import annotations
+
+import pytest
+
+from referee.events import StatusChanged, UnitMoved
+from tests.case_support import answer, reasons
+
+BOOKS = pytest.mark.parametrize("book, short", [("eisenbach", "EG"), ("untold", "TUS")], ids=["EG", "TUS"])
+
+
+@BOOKS
+def test_the_second_end_turn_marker_ends_the_turn(book: str, short: str) -> None:
+    """EG/TUS §1.7.2: "When the second End Turn marker is drawn, the turn ends"; §3.1: "(or if
+    there are no more Formation markers left in the cup)"."""
+    result, _ = answer("classic", book, {"situation": {"draws": ["formation", "end", "formation", "formation", "end",
+                                                                  "formation"]},
+                                         "query": {"action": "operations_phase"}})
+    assert result.values == {"ends_after_draw": 5}
+    assert reasons(result) == [(f"{short} §3.1", "draw 5: the Operations Phase ends")]
+    result, _ = answer("classic", book, {"situation": {"draws": ["end", "formation", "formation"],
+                                                       "formation_markers_left": 0},
+                                         "query": {"action": "operations_phase"}})
+    assert result.values == {"ends_after_draw": 3}
+    result, _ = answer("classic", book, {"situation": {"draws": ["end", "formation"]},
+                                         "query": {"action": "operations_phase"}})
+    assert result.gaps == {"*": "not stated: situation.draws (the phase has not ended)"}
+
+
+MAP = [{"id": "a", "terrain": "clear"}, {"id": "b", "terrain": "woods"}, {"id": "c", "terrain": "clear"}]
+
+
+@BOOKS
+def test_units_pay_the_tec_cost_of_each_hex_entered(book: str, short: str) -> None:
+    """EG/TUS §5.1: "Units move to adjacent hexes, paying the MF cost to enter the hex as shown
+    on the Terrain Effects Chart" (EG TEC: Woods 1 for Infantry, 2 for Vehicles; Clear 1);
+    units that began stacked may split off (each moves on its own); moving units are marked
+    Ops Complete (§5.0)."""
+    units = {"A": {"name": "Leopard 2", "target_type": "heavy_armor", "mp": 5, "hex": "a", "side": "nato"},
+             "B": {"name": "Infantry", "target_type": "troops", "mp": 3, "hex": "a", "side": "nato"}}
+    result, after = answer("classic", book, {"units": units, "hexes": MAP,
+                                             "query": {"action": "move", "unit": "A", "path": ["b", "c"]}})
+    assert result.values == {"cost": 3, "legal": True}
+    assert result.unit_values == {"A": {"mp_max": 5, "mp_after": 2}}
+    assert result.events == [UnitMoved("A", "c"), StatusChanged("A", "ops_complete", True),
+                             StatusChanged("A", "moving", True)]
+    assert after.units["B"].hex == "a"
+    result, _ = answer("classic", book, {"units": units, "hexes": MAP,
+                                         "query": {"action": "move", "unit": "B", "path": ["b", "c"]}})
+    assert result.values == {"cost": 2, "legal": True}
+    slow = {**units, "A": {**units["A"], "mp": 2}}
+    result, _ = answer("classic", book, {"units": slow, "hexes": MAP,
+                                         "query": {"action": "move", "unit": "A", "path": ["b", "c"]}})
+    assert (result.values["legal"], result.values["reason_rule"]) == (False, "5.0")
+    assert reasons(result) == [(f"{short} §5.0", "3 MP is more than the Movement Factor 2")]
+
+
+@BOOKS
+def test_entering_an_enemy_hex_is_an_assault_or_overrun(book: str, short: str) -> None:
+    """EG/TUS §5.1: "Units can enter an enemy-occupied hex ..., but in doing so initiate
+    Assault or Overrun combat": the move names the rule."""
+    result, _ = answer("classic", book, {
+        "units": {"A": {"target_type": "heavy_armor", "mp": 5, "hex": "a", "side": "nato"},
+                  "E": {"target_type": "troops", "hex": "b", "side": "pact"}},
+        "hexes": [{"id": "a", "terrain": "clear"}, {"id": "b", "terrain": "clear"}],
+        "query": {"action": "move", "unit": "A", "path": ["b"]}})
+    assert (f"{short} §5.1", "entering an enemy-occupied hex starts an Assault or Overrun") in reasons(result)
+
+
+TRANSPORT = {"name": "M113", "abilities": ["transport"], "mp": 6, "hex": "a", "side": "nato", "strength": "reduced"}
+
+
+@BOOKS
+def test_a_transport_carries_one_infantry_unit_and_its_sw(book: str, short: str) -> None:
+    """EG/TUS §5.2: "Each transport unit can carry one infantry unit and SW (even if the
+    transport is reduced)"; a second infantry unit or a vehicle may not load; §1.4: "APCs with
+    embarked passengers count as one unit"."""
+    units = {"TR": TRANSPORT,
+             "P": {"name": "Infantry", "target_type": "troops", "carried_by": "TR", "hex": "a", "side": "nato"},
+             "SW": {"target_type": "support_weapon", "carried_by": "TR", "hex": "a", "side": "nato"},
+             "B": {"target_type": "heavy_armor", "hex": "a", "side": "nato"}}
+    result, _ = answer("classic", book, {"units": units, "query": {"action": "stacking", "target": "a"}})
+    assert result.values == {"legal": True, "count": 2}
+    crowded = {**units, "C": {"target_type": "heavy_armor", "hex": "a", "side": "nato"}}
+    result, _ = answer("classic", book, {"units": crowded, "query": {"action": "stacking", "target": "a"}})
+    assert result.values == {"legal": False, "count": 3}
+    assert reasons(result) == [(f"{short} §1.4", "3 combat units in a, at most 2")]
+    second = {**units, "I": {"name": "Infantry 2", "target_type": "troops", "mp": 3, "hex": "a", "side": "nato"}}
+    result, _ = answer("classic", book, {"units": second, "query": {"action": "load", "unit": "I", "target": "TR"}})
+    assert (result.values["legal"], result.values["reason_rule"]) == (False, "5.2")
+    assert reasons(result) == [(f"{short} §5.2", "M113 already carries Infantry: each transport carries one infantry "
+                                                 "unit and its SW")]
+    result, _ = answer("classic", book, {"units": {"TR": TRANSPORT, "V": {"name": "Jeep", "target_type": "soft_vehicle",
+                                                                          "mp": 8, "hex": "a"}},
+                                         "query": {"action": "load", "unit": "V", "target": "TR"}})
+    assert reasons(result) == [(f"{short} §5.2", "Jeep is a vehicle: transports carry infantry and SWs")]
+
+
+@BOOKS
+def test_a_transport_unloads_after_at_most_half_its_mf(book: str, short: str) -> None:
+    """EG/TUS §5.2.2: "A transporter and loaded infantry can move up to ½ (drop fractions) of
+    the transporters MF and then unload ... The infantry unit can then move one additional
+    hex": after 3 of 6 MF it unloads; after 4 it may not."""
+    rider = {"target_type": "troops", "carried_by": "TR", "hex": "a", "mp": 3}
+    result, _ = answer("classic", book, {"units": {"TR": {**TRANSPORT, "status": {"mp_spent": 3}}, "P": rider},
+                                         "query": {"action": "unload", "unit": "P"}})
+    assert result.values == {"legal": True}
+    assert result.unit_values == {"TR": {"mp_max": 3}, "P": {"hexes_after": 1}}
+    assert reasons(result) == [(f"{short} §5.2.2", "unloaded infantry may move one more hex; the transport up to 3 MP")]
+    result, _ = answer("classic", book, {"units": {"TR": {**TRANSPORT, "status": {"mp_spent": 4}}, "P": rider},
+                                         "query": {"action": "unload", "unit": "P"}})
+    assert (result.values["legal"], result.values["reason_rule"]) == (False, "5.2.2")
+    assert reasons(result) == [(f"{short} §5.2.2", "M113 has moved 4 MP: a transport moves at most half its MF (3) "
+                                                   "and then unloads")]

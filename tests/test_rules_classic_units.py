@@ -1,0 +1,127 @@
+"""Classic unit-type rules from the rule text: infantry (EG/TUS §1.3.1), Hallowed Ground
+(TUS §1.3.6.1) and helicopter Formations (TUS §9.0 Air Support, EG §9.0 Helicopters)."""
+from __future__ import annotations
+
+import pytest
+
+from referee.events import MarkerPlaced, StatusChanged, UnitDisrupted, UnitEliminated, UnitRallied
+from tests.case_support import answer, reasons
+
+BOOKS = pytest.mark.parametrize("book, short", [("eisenbach", "EG"), ("untold", "TUS")], ids=["EG", "TUS"])
+
+
+@BOOKS
+def test_infantry_is_a_soft_target_and_rides_a_transport(book: str, short: str) -> None:
+    """EG/TUS §1.3.1: "Infantry is a soft target" and can be transported: fired on with HE in
+    Woods it rolls the terrain's one Defensive Bonus die, saving on 5+, no armor (§6.1); it
+    loads into a transport (§5.2.1)."""
+    given = {"units": {"A": {"side": "pact", "he": {"fp": 3, "to_hit": 4, "range": 6}},
+                       "T": {"side": "nato", "target_type": "troops", "hex": "t", "distance": 4,
+                             "status": {"concealed": False}}},
+             "hexes": [{"id": "t", "terrain": "woods"}],
+             "query": {"action": "direct_fire", "unit": "A", "target": "T", "weapon": "he"}}
+    result, _ = answer("classic", book, given, {"attack": [4, 5, 1], "save": [5]})
+    v = result.values
+    assert (v["armor_dice"], v["db_dice"], v["defense_dice"], v["save_number"]) == (0, 1, 1, 5)
+    assert (v["hits"], v["saves"], v["net_hits"]) == (2, 1, 1)
+    assert result.events[-1] == UnitDisrupted("T")
+    assert (f"{short} §6.1.5, §6.1.6", "T: DB 1 woods") in reasons(result)
+    result, _ = answer("classic", book, {
+        "units": {"I": {"target_type": "troops", "mp": 3, "hex": "a"},
+                  "TR": {"abilities": ["transport"], "mp": 6, "hex": "a"}},
+        "query": {"action": "load", "unit": "I", "target": "TR"}})
+    assert result.values == {"legal": True}
+    assert reasons(result) == [(f"{short} §5.2.1", "transport moves at most half its MF (3)")]
+
+
+def test_the_cdo_mc_is_infantry_that_never_rides() -> None:
+    """TUS §1.3.1: "With the exception of the CDO MC, all infantry units can be transported";
+    §1.3.1.1: "CDO MC cannot load on a transport"."""
+    result, _ = answer("classic", "untold", {
+        "units": {"I": {"name": "CDO MC", "target_type": "troops", "mp": 5, "hex": "a"},
+                  "TR": {"abilities": ["transport"], "mp": 6, "hex": "a"}},
+        "query": {"action": "load", "unit": "I", "target": "TR"}})
+    assert (result.values["legal"], result.values["reason_rule"]) == (False, "1.3.1.1")
+    assert reasons(result) == [("TUS §1.3.1.1", "CDO MC cannot load on a transport")]
+
+
+def _hallowed_fire(owner: str, book: str = "untold"):
+    return answer("classic", book, {
+        "units": {"A": {"name": "T-72", "side": "nato", "nation": "gdr", "ap": {"fp": 4, "to_hit": 4, "range": 8},
+                        "hex": "x"},
+                  "T": {"side": "pact", "target_type": "heavy_armor", "armor": 3, "save": 5, "hex": "t", "distance": 5}},
+        "hexes": [{"id": "x", "markers": ["hallowed_ground"], "owner": owner}, {"id": "t", "terrain": "clear"}],
+        "query": {"action": "direct_fire", "unit": "A", "target": "T", "weapon": "ap"}})
+
+
+def test_hallowed_ground_lets_the_leaders_countrymen_reroll_one_die() -> None:
+    """TUS §1.3.6.1: "units of the leader's nationality may reroll one die whenever they are
+    required to roll die/dice in the Hallowed Ground hex" (the book's example: an East German
+    T-72 fires from it); units of another nationality may not; Eisenbach Gap has no leaders."""
+    result, _ = _hallowed_fire("gdr")
+    assert result.values["rerolls"] == 1
+    assert ("TUS §1.3.6.1", "Hallowed Ground: one die may be rerolled") in reasons(result)
+    result, _ = _hallowed_fire("pol")
+    assert result.values["rerolls"] == 0
+    assert not any(r[0] == "TUS §1.3.6.1" for r in reasons(result))
+    result, _ = _hallowed_fire("gdr", "eisenbach")
+    assert "rerolls" not in result.values
+
+
+def test_a_fallen_leader_leaves_hallowed_ground() -> None:
+    """TUS §1.3.6: "If the platoon is eliminated, the leader dies"; §1.3.6.1: "flip his
+    counter to the Hallowed Ground side in the hex of his demise"."""
+    result, after = answer("classic", "untold", {
+        "units": {"A": {"name": "T-55", "side": "nato", "target_type": "heavy_armor", "armor": 2, "save": 5,
+                        "strength": "reduced", "hex": "x", "status": {"disrupted": True}},
+                  "L": {"name": "Wolf", "target_type": "leader", "attached_to": "A", "hex": "x", "side": "nato"}},
+        "hexes": [{"id": "x", "terrain": "clear"}],
+        "query": {"action": "apply_damage", "target": "A", "hits": 1}})
+    assert result.events == [UnitEliminated("A"), MarkerPlaced("x", "wrecks"), UnitEliminated("L"),
+                             MarkerPlaced("x", "hallowed_ground")]
+    assert reasons(result) == [("TUS §6.1.7", "T-55 eliminated: Wreck placed in x"),
+                               ("TUS §1.3.6.1", "Wolf dies: Hallowed Ground")]
+    assert after.hexes["x"].markers == frozenset({"wrecks", "hallowed_ground"})
+
+
+@BOOKS
+def test_helicopters_are_in_command_and_rally_when_their_formation_is_drawn(book: str, short: str) -> None:
+    """TUS §9.0 / EG §9.0: "When the helicopter's Formation marker is pulled from the cup, all
+    helicopters of the Formation ... are activated, considered in command and automatically
+    undisrupted" (with §1.6 and §9.3): no morale roll for either."""
+    helicopter = {"target_type": "helicopter", "formation": "hel", "status": {"disrupted": True}}
+    result, after = answer("classic", book, {"units": {"H": helicopter}, "query": {"action": "rally", "unit": "H"}})
+    assert result.values == {"roll_required": False}
+    assert result.events == [UnitRallied("H")] and result.rolls == []
+    assert reasons(result) == [(f"{short} §9.3", "helicopters rally automatically when activated")]
+    assert after.units["H"].status.disrupted is False
+    result, after = answer("classic", book, {"units": {"H": {**helicopter, "status": {"out_of_command": True}}},
+                                             "query": {"action": "command_check", "unit": "H"}})
+    assert result.values == {"roll_required": False, "passed": True}
+    assert reasons(result) == [(f"{short} §1.6", "helicopters are never out of command")]
+    assert not any(isinstance(e, StatusChanged) and e.value is True for e in result.events)
+
+
+def test_a_leaders_platoon_and_its_carrier_stay_in_command_when_their_hex_fails() -> None:
+    """TUS §1.3.6: "A leader is always in command, as is the platoon to which he is assigned.
+    Leaders assigned to a loaded infantry platoon place both the infantry platoon and its
+    carrier in command until the infantry platoon unloads"; §4.2 marks the rest of a hex that
+    fails its check Out of Command (the tank B here). In Eisenbach Gap the whole hex is."""
+    units = {"TR": {"name": "BMP", "abilities": ["transport"], "formation": "f", "hex": "x", "side": "nato"},
+             "P": {"name": "Infantry", "target_type": "troops", "carried_by": "TR", "formation": "f", "hex": "x",
+                   "side": "nato"},
+             "L": {"name": "Wolf", "target_type": "leader", "attached_to": "P", "hex": "x", "side": "nato"},
+             "B": {"name": "T-72", "target_type": "heavy_armor", "formation": "f", "hex": "x", "side": "nato"},
+             "H": {"target_type": "hq", "formation": "f", "hex": "h", "command_range": {"full": 3},
+                   "strength": "full", "morale": 6, "distance": 10}}
+    result, after = answer("classic", "untold", {"units": units, "query": {"action": "command_check", "unit": "B"}},
+                           {"2d6": [12]})
+    assert result.values == {"roll_required": True, "modified_roll": 12, "target_number": 6, "passed": False}
+    assert result.events == [StatusChanged("B", "out_of_command", True)]
+    assert ("TUS §1.3.6", "BMP carries Infantry, which has a leader: in command until it unloads") in reasons(result)
+    assert not after.units["TR"].status.out_of_command and not after.units["P"].status.out_of_command
+    result, _ = answer("classic", "untold", {"units": units, "query": {"action": "command_check", "unit": "TR"}})
+    assert result.values == {"roll_required": False, "passed": True} and result.rolls == []
+    result, after = answer("classic", "eisenbach", {"units": units, "query": {"action": "command_check", "unit": "B"}},
+                           {"2d6": [12]})
+    assert {e.unit for e in result.events} == {"B", "TR", "P"}

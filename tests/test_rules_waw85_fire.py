@@ -1,0 +1,93 @@
+"""WaW85 Direct Fire and Assault rules from the rule text: unit heights for the LOS
+(§10.2.1), the range bands of a printed range (§10.3.1-§10.3.4) and the To-Hit cap of the
+Assault modifiers (§13.1)."""
+from __future__ import annotations
+
+import pytest
+
+from tests.case_support import answer, reasons
+
+RULEBOOKS = ("WaW85",)
+
+
+def waw85(given: dict, dice: dict | None = None):
+    return answer("waw85", None, given, dice)
+
+
+@pytest.mark.parametrize("unit, city, hill_city", [
+    ({"target_type": "troops"}, 0, 1),
+    ({"target_type": "helicopter", "mode": "landed"}, 0, 1),
+    ({"target_type": "helicopter", "mode": "nap_of_earth"}, 1, 2),
+    ({"target_type": "helicopter", "mode": "hovering"}, 1, 2),
+    ({"target_type": "helicopter", "mode": "flying"}, 3, 4),
+    ({"target_type": "aircraft"}, 3, 4),
+], ids=["ground", "landed", "noe", "hovering", "flying", "cas"])
+def test_unit_heights_by_unit_type(unit: dict, city: int, hill_city: int) -> None:
+    """§10.2.1: "Unit heights are classified by unit type": ground units (Landed and NOE
+    Helicopters with them) at the hex's unit height, a NOE Helicopter "has to stay above the
+    obstacle" (§9.7.2: level 1 in a City), Hovering one level higher (§9.7.3), Flying and CAS
+    2 levels above the obstacle height (§9.7.1, §4.1). A City: unit height 0, obstacle 1; a
+    Hill-City one level up."""
+    for hexes, level in (([{"id": "h", "unit_height": 0, "obstacle_height": 1}], city),
+                         ([{"id": "h", "unit_height": 1, "obstacle_height": 2}], hill_city)):
+        result, _ = waw85({"units": {"A": {**unit, "hex": "h"}}, "hexes": hexes,
+                           "query": {"action": "los_height", "unit": "A"}})
+        assert result.unit_values == {"A": {"level": level}}
+
+
+def test_a_heights_table_not_stated_is_a_gap() -> None:
+    """§10.2.1: the heights are the Terrain Effects Chart's (PAC03), which the rulebook does
+    not print: a hex without them is not stated, never read as level 0."""
+    result, _ = waw85({"units": {"A": {"target_type": "troops", "hex": "h"}}, "hexes": [{"id": "h"}],
+                       "query": {"action": "los_height", "unit": "A"}})
+    assert result.gaps == {"*": "not stated: units.A.level"}
+
+
+@pytest.mark.parametrize("distance, band, to_hit", [
+    (1, "point_blank", 3), (2, "point_blank", 3), (3, "effective", 4), (5, "effective", 4),
+    (6, "long", 5), (10, "long", 5)])
+def test_the_range_bands_of_a_printed_five(distance: int, band: str, to_hit: int) -> None:
+    """§10.3.1 Point Blank "up to ½ of the printed Range value (rounded down)" (-1 To-Hit,
+    §10.6.4); §10.3.2 Effective "greater than ½ ... and up to the printed Range value" (no
+    change); §10.3.3 Long "greater than the printed Range value and up to double" (+1,
+    §10.6.5); §10.3.4 the Maximum is exactly twice: 11 is out of range."""
+    given = {"units": {"A": {"side": "nato", "he": {"fp": 3, "to_hit": 4, "range": 5, "color": "black"}},
+                       "T": {"side": "pact", "target_type": "troops", "hex": "t", "distance": distance}},
+             "hexes": [{"id": "t", "terrain_db": 0}],
+             "query": {"action": "direct_fire", "unit": "A", "target": "T", "weapon": "he"}}
+    result, _ = waw85(given)
+    assert (result.values["band"], result.values["to_hit"], result.values["max_range"]) == (band, to_hit, 10)
+    assert ("WaW85 §10.3", f"range {distance} = {band.replace('_', ' ')}") in reasons(result)
+    sections = {m.section for m in result.modifiers}
+    assert sections == {"point_blank": {"WaW85 §10.6.4"}, "effective": set(), "long": {"WaW85 §10.6.5"}}[band]
+
+
+def test_beyond_twice_the_printed_range_is_refused() -> None:
+    """§10.3.4: "Maximum Range is exactly twice the printed Range value on the counter"."""
+    given = {"units": {"A": {"side": "nato", "he": {"fp": 3, "to_hit": 4, "range": 5, "color": "black"}},
+                       "T": {"side": "pact", "target_type": "troops", "hex": "t", "distance": 11}},
+             "hexes": [{"id": "t", "terrain_db": 0}],
+             "query": {"action": "direct_fire", "unit": "A", "target": "T", "weapon": "he"}}
+    result, _ = waw85(given, {"attack": [6, 6, 6]})
+    assert (result.values["legal"], result.values["reason_rule"]) == (False, "10.3.4")
+    assert reasons(result) == [("WaW85 §10.3.4", "range 11 is beyond the maximum 10")]
+    assert result.rolls == []
+
+
+def test_the_assault_to_hit_is_never_more_than_six() -> None:
+    """§13.1: "The maximum To-Hit number of any unit after being affected by sections 13.1.2,
+    13.1.3 or 13.1.4 is 6": infantry at To-Hit 6 assaulting across a Bridge (+1 To-Hit, -1 FP,
+    the defender -1 To-Hit, §13.1.3) still hits on 6."""
+    given = {"units": {"A": {"side": "nato", "target_type": "troops", "assault": {"fp": 3, "to_hit": 6}, "hex": "a"},
+                       "T": {"side": "pact", "target_type": "troops", "assault": {"fp": 2, "to_hit": 5}, "hex": "t",
+                             "strength": "full"}},
+             "hexes": [{"id": "t", "terrain": "clear"}], "situation": {"hexside": "bridge"},
+             "query": {"action": "assault", "unit": "A", "target": "T"}}
+    result, after = waw85(given, {"attack": [6, 6], "counter": [6, 1]})
+    assert (result.values["fp"], result.values["to_hit"]) == (2, 6)
+    assert result.unit_values["T"]["to_hit"] == 4 and result.unit_values["T"]["fp"] == 2
+    assert (result.values["hits"], result.unit_values["A"]["hits"]) == (2, 1)
+    assert ("WaW85 §13.1.3", "A: Assault across a Bridge or River, FP -1, To-Hit +1") in reasons(result)
+    assert ("WaW85 §13.1.3", "T: defending a Bridge or River hexside, To-Hit -1") in reasons(result)
+    assert after.units["T"].strength == "reduced" and after.units["T"].status.disrupted is True
+    assert after.units["A"].status.disrupted is True and after.units["A"].hex == "t"

@@ -1,0 +1,162 @@
+"""WaW85 movement rules from the rule text: what the colour and letter of a unit's Movement
+Points allow (§1.9.8), Towed units (§9.6), one Passenger per Transport (§9.8, §9.8.5), and
+moves on the sample board whose Terrain Effects Chart a profile transcribes (§9.0-§9.2; the
+chart itself is PAC03, not in the rulebook text)."""
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from converter.actions_text import parse
+from converter.resolve import read_position, resolve_actions, ruleset_named
+from referee.dice import GivenDice
+from referee.events import StatusChanged
+from tests.case_support import answer, reasons
+
+RULEBOOKS = ("WaW85",)
+SAMPLES = Path(__file__).resolve().parents[1] / "samples"
+
+
+def waw85(given: dict, dice: dict | None = None):
+    return answer("waw85", None, given, dice)
+
+
+def test_the_movement_point_colours() -> None:
+    """§1.9.8: a blue circle is an amphibious unit that crosses Rivers "at a penalty in MPs"
+    (§9.5: all its MPs, then Ops Complete); a green circle "may only cross a River using a
+    Bridge or Ford"; a green circle is a Transport; a "T" is Towed and may not otherwise move;
+    a plain move needs the Terrain Effects Chart (PAC03): not supported."""
+    across = {"situation": {"hexside": "river"}, "query": {"action": "move", "unit": "A", "target": "y"}}
+    result, after = waw85({**across, "units": {"A": {"mp": 6, "abilities": ["amphibious"], "status": {"mp_spent": 0}}}})
+    assert result.values == {"cost": 6, "legal": True}
+    assert result.events == [StatusChanged("A", "ops_complete", True)]
+    assert reasons(result) == [("WaW85 §9.5", "amphibious River crossing: all 6 MPs, then Ops Complete")]
+    result, _ = waw85({**across, "units": {"A": {"mp": 6, "status": {"mp_spent": 0}}}})
+    assert (result.values["legal"], result.values["reason_rule"]) == (False, "9.5")
+    assert reasons(result) == [("WaW85 §9.5", "A is not amphibious: Rivers only at a Bridge or Ford")]
+    result, _ = waw85({"units": {"G": {"name": "122MM ARTY", "abilities": ["towed"], "hex": "a"}},
+                       "query": {"action": "move", "unit": "G", "target": "b"}})
+    assert (result.values["legal"], result.values["reason_rule"]) == (False, "9.6")
+    assert reasons(result) == [("WaW85 §9.6", "122MM ARTY is a Towed unit: it moves only loaded in a Transport")]
+    result, _ = waw85({"units": {"A": {"mp": 6}}, "hexes": [{"id": "b"}],
+                       "query": {"action": "move", "unit": "A", "target": "b"}})
+    assert result.gaps == {"*": "not supported: WaW85 §9.1 (movement costs from the WaW85 Terrain Effects Chart)"}
+    result, _ = waw85({"units": {"P": {"target_type": "troops", "hex": "a"}, "TR": {"mp": 7, "hex": "a"}},
+                       "query": {"action": "load", "unit": "P", "target": "TR"}})
+    assert result.values == {"legal": True, "triggers_opportunity_fire": True}
+    assert result.unit_values == {"P": {"mp_max": 0}, "TR": {"mp_max": 3, "mp_after": 3}}
+
+
+def test_a_towed_unit_loads_only_in_its_transports_hex() -> None:
+    """§9.6: "It cannot move when not loaded in, or on, a Transport unit"; §9.8.1: the
+    same-hex load "is the only way that Towed units may be loaded"."""
+    towed = {"name": "T-12 ATG", "abilities": ["towed"], "hex": "a"}
+    result, _ = waw85({"units": {"G": towed, "TR": {"mp": 6, "hex": "b"}},
+                       "query": {"action": "load", "unit": "G", "target": "TR"}})
+    assert (result.values["legal"], result.values["reason_rule"]) == (False, "9.8.1")
+    assert reasons(result) == [("WaW85 §9.8.1", "T-12 ATG is Towed: it loads only in its Transport's hex")]
+    result, _ = waw85({"units": {"G": towed, "TR": {"mp": 6, "hex": "a"}},
+                       "query": {"action": "load", "unit": "G", "target": "TR"}})
+    assert result.values == {"legal": True, "triggers_opportunity_fire": True}
+    result, _ = waw85({"units": {"G": {**towed, "carried_by": "TR"}, "TR": {"mp": 6, "hex": "a"}},
+                       "query": {"action": "move", "unit": "G", "target": "b"}})
+    assert result.gaps == {"*": "not supported: WaW85 §9.1 (movement costs from the WaW85 Terrain Effects Chart)"}
+
+
+def test_a_transport_carries_one_passenger() -> None:
+    """§9.8: "A Transport unit can be loaded with a unit, together with a Support Weapon and an
+    HQ counter": a second unit may not load, a Support Weapon and an HQ ride along."""
+    units = {"P": {"name": "Infantry", "target_type": "troops", "hex": "a"},
+             "TR": {"name": "BMP-2", "mp": 6, "hex": "a"},
+             "P2": {"name": "Infantry 2", "target_type": "troops", "carried_by": "TR", "hex": "a"}}
+    result, _ = waw85({"units": units, "query": {"action": "load", "unit": "P", "target": "TR"}})
+    assert (result.values["legal"], result.values["reason_rule"]) == (False, "9.8")
+    assert reasons(result) == [("WaW85 §9.8", "BMP-2 already carries Infantry 2: a Transport is loaded with one unit, "
+                                              "with a Support Weapon and an HQ")]
+    riding = {**units, "P2": {"target_type": "support_weapon", "carried_by": "TR", "hex": "a"},
+              "H": {"target_type": "hq", "carried_by": "TR", "hex": "a"}}
+    result, _ = waw85({"units": riding, "query": {"action": "load", "unit": "P", "target": "TR"}})
+    assert result.values["legal"] is True
+
+
+def test_loading_into_a_landed_helicopter_transport() -> None:
+    """§9.8.5: only a Landed Helicopter Transport loads, "The Helicopter in Landed mode and any
+    Passengers it will be loading must start the activation in the same hex", and "Passengers
+    that are being loaded trigger Opportunity Fire immediately after announcing they are
+    attempting to load"."""
+    helicopter = {"name": "UH-60", "target_type": "helicopter", "mode": "landed", "abilities": ["transport"], "hex": "a"}
+    infantry = {"name": "Infantry", "target_type": "troops", "mp": 3, "hex": "a", "status": {"mp_spent": 0}}
+    result, _ = waw85({"units": {"TR": helicopter, "P": infantry}, "query": {"action": "load", "unit": "P", "target": "TR"}})
+    assert result.values == {"legal": True, "triggers_opportunity_fire": True}
+    assert reasons(result) == [("WaW85 §9.8.5", "loading into a Helicopter Transport triggers Opportunity Fire as it "
+                                                "is announced")]
+    result, _ = waw85({"units": {"TR": helicopter, "P": {**infantry, "hex": "b"}},
+                       "query": {"action": "load", "unit": "P", "target": "TR"}})
+    assert (result.values["legal"], result.values["reason_rule"]) == (False, "9.8.5")
+    assert reasons(result) == [("WaW85 §9.8.5", "Infantry must start the activation in UH-60's hex to load")]
+    result, _ = waw85({"units": {"TR": {**helicopter, "mode": "hovering"}, "P": infantry},
+                       "query": {"action": "load", "unit": "P", "target": "TR"}})
+    assert reasons(result) == [("WaW85 §9.8.5", "Helicopter Transports load only in Landed mode")]
+
+
+@pytest.fixture(scope="module")
+def sample():
+    """The sample position with the transcribed WaW85 chart (samples/tec-waw85.yaml: Clear 1,
+    Woods 2 for vehicles, a stream hexside +2, Up Hill +1)."""
+    return read_position(SAMPLES / "demo.vsav", SAMPLES / "waw-sample.vmod", SAMPLES / "profile-waw85.yaml").game
+
+
+def _move(game, text: str):
+    return resolve_actions(game, [parse(text)], ruleset_named("waw85"), GivenDice([]))
+
+
+def test_a_move_pays_each_hex_and_hexside_within_the_printed_mps(sample) -> None:
+    """§9.0: "the Active unit moves from hex to contiguous hex on the map, paying a cost in
+    Movement Points ... to enter the terrain and/or cross hex sides into each new hex";
+    "A unit may not enter a hex if it would expend more than its printed MPs"; "Once a unit
+    has spent its MPs, place an Ops Complete marker on it". §9.1: hexside terrain adds to the
+    cost of entering the hex."""
+    outcome = _move(sample, "move t-64 E6 E7")
+    [step] = outcome.steps
+    assert step.answer.values == {"cost": 4, "legal": True}
+    assert [(r.section, r.text) for r in step.answer.reasons] == [
+        ("WaW85 §9.0", "4 MP: E6 clear 1; E7 clear 1, stream +2")]
+    assert step.answer.unit_values == {"t-64": {"mp_after": 0}}
+    assert outcome.after.units["t-64"].hex == "E7" and outcome.after.units["t-64"].status.ops_complete is True
+    outcome = _move(sample, "move leopard-c1 C7 D7 E7 F7")
+    assert outcome.refused.reasons == [("WaW85 §9.0", "5 MP is more than Leopard C1's 4 MPs")]
+    outcome = _move(sample, "move leopard-c1 C6 D6")
+    assert outcome.refused.reasons == [("WaW85 §9.0", "C6 is not next to B7: a unit moves from hex to contiguous hex")]
+
+
+def test_a_move_ends_within_the_stacking_limit(sample) -> None:
+    """§9.2: "Two friendly units may stack in the same hex": B8 holds the M113 and the US
+    Infantry, so the Leopard may not end its move there."""
+    outcome = _move(sample, "move leopard-c1 B8")
+    assert outcome.refused.reasons == [("WaW85 §9.2", "B8 would hold 3 units; the limit is 2")]
+    assert outcome.steps == []
+
+
+def _helicopter(game, mode: str):
+    """The sample T-64 recast as an Mi-24 in ``mode`` (the sample module has no helicopter)."""
+    t64 = game.units["t-64"]
+    return game.with_unit(replace(t64, type=replace(t64.type, target_type="helicopter"), mode=mode))
+
+
+def test_helicopters_move_by_their_mode_not_by_the_ground_chart(sample) -> None:
+    """§9.3: Troops, Vehicles, Nap-of-Earth and Flying Helicopters are the four movement
+    categories. §9.7.2: Nap-of-Earth "has 12 Movement Points, but only pays 1 movement point per hex
+    regardless of the terrain in each hex entered. They pay no hex side cost of any kind"
+    (the T-64's own route E6-E7 across the stream costs it 4); §9.7.1 Flying "has an unlimited
+    number of Movement Points"; §9.7.3 Hovering "is stationary in its hex"."""
+    [step] = _move(_helicopter(sample, "nap_of_earth"), "move t-64 E6 E7").steps
+    assert step.answer.values == {"cost": 2, "legal": True}
+    assert [(r.section, r.text) for r in step.answer.reasons] == [
+        ("WaW85 §9.7.2", "Nap-of-Earth: 2 MP, 1 per hex, no hexside costs")]
+    [step] = _move(_helicopter(sample, "flying"), "move t-64 G7 H7 I7").steps
+    assert step.answer.values == {"cost": 3, "legal": True}
+    assert [(r.section, r.text) for r in step.answer.reasons] == [("WaW85 §9.7.1", "Flying: 3 hexes, no MP limit")]
+    outcome = _move(_helicopter(sample, "hovering"), "move t-64 E6")
+    assert outcome.refused.reasons == [("WaW85 §9.7.3", "T-64 is hovering: stationary in its hex")]

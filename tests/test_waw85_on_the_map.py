@@ -1,0 +1,98 @@
+"""World At War 85 on a mapped board: the Terrain Effects Chart a profile transcribes
+(``tec_file``, WaW85 PAC03 is not in the rulebook text) and the LOS of §10.2 traced on the map.
+
+The sample board (samples/terrain.yaml) with samples/tec-waw85.yaml: H4, H5, I4 are City
+(blocking, obstacle height 1), F6 Woods, J6/K5... Hill at elevation 1.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from converter.actions_text import parse
+from converter.resolve import read_position, resolve_actions, ruleset_named
+from converter.terrain import TecRow, read_tec
+from referee.dice import GivenDice
+
+SAMPLES = Path(__file__).resolve().parents[1] / "samples"
+#: The book a bare section cited here belongs to (tests/test_rules_coverage.py).
+RULEBOOKS = ("WaW85",)
+
+
+@pytest.fixture(scope="module")
+def game():
+    return read_position(SAMPLES / "demo.vsav", SAMPLES / "waw-sample.vmod", SAMPLES / "profile-waw85.yaml").game
+
+
+def run(game, text: str, dice: list[int]):
+    return resolve_actions(game, [parse(text)], ruleset_named("waw85"), GivenDice(dice))
+
+
+def test_the_chart_is_read_row_by_row() -> None:
+    chart = read_tec(SAMPLES / "tec-waw85.yaml")
+    assert chart["city"] == TecRow({"infantry": 3, "vehicle": 2}, "blocking", 1, 0, {"infantry": 1, "vehicle": 1})
+    assert sorted(chart) == ["city", "clear", "hexsides", "hill", "rough", "woods"]
+    assert chart["hexsides"] == {"stream": {"infantry": 1, "vehicle": 2}, "up_hill": {"infantry": 1, "vehicle": 1}}
+
+
+def test_each_hex_carries_its_chart_row_above_its_elevation(game) -> None:
+    """§10.2.1: obstacle and unit heights; §10.6.8: the Defensive Bonus by column."""
+    woods, hill, clear = game.hexes["F6"], game.hexes["J6"], game.hexes["B7"]
+    assert (woods.terrain_db, woods.los, woods.stated["obstacle_height"], woods.stated["unit_height"]) == (
+        {"infantry": 2, "vehicle": 1}, "blocking", 1, 0)
+    assert (hill.stated["obstacle_height"], hill.stated["unit_height"]) == (1, 1)     # level 1 + 0
+    assert (clear.terrain_db, clear.los) == ({"infantry": 0, "vehicle": 0}, "none")
+
+
+def test_a_city_hex_between_units_at_the_same_height_blocks(game) -> None:
+    """§10.2.2: "If a LOS runs through a hex containing Blocking terrain, the LOS is blocked"."""
+    outcome = run(game, "los soviet-hq leopard-c1", [])
+    answer = outcome.steps[0].answer
+    assert answer.values["blocked"] is True
+    assert [(r.section, r.text) for r in answer.reasons] == [
+        ("WaW85 §10.2.2", "a blocking hex (H5) between units at the same height")]
+
+
+def test_fire_across_clear_hexes_sees_and_resolves_with_the_charts_bonus(game) -> None:
+    """§10.2.2 clear line; §10.6.8 Woods 1 die for a vehicle; §10.6.13 concealed (+1): T-64 is
+    in a hex with a Defensive Bonus, not adjacent to an enemy (its enemies are 4+ hexes away)."""
+    outcome = run(game, "fire leopard-c1 t-64 ap", [4, 1, 5, 4, 1, 3, 4, 6, 6])
+    answer = outcome.steps[0].answer
+    assert [(r.section, r.text) for r in answer.reasons] == [
+        ("WaW85 §10.2.2", "no blocking hex and 0 obscuring hex(es) between: LOS clear"),
+        ("WaW85 §10.3", "range 4 = effective"),
+        ("WaW85 §10.4", "Leopard C1 is marked Ops Complete"),
+        ("WaW85 §10.6.13", "T-64 is concealed"),
+        ("WaW85 §10.6.8", "T-64: DB 1 terrain + 1 concealed"),
+        ("WaW85 §10.0", "4 dice at 4+: 3 hit(s)"),
+        ("WaW85 §10.0", "5 defence dice at 5+: 2 save(s), 1 net hit(s)")]
+    assert outcome.results() == [{"unit": "t-64", "result": "disrupted"}]
+
+
+def test_fire_through_a_city_hex_is_refused_and_writes_nothing(game) -> None:
+    """§10.2: "If the unit's LOS is blocked by terrain in a hex it passes through ... the attack
+    may not take place"; US Infantry (B8) to Soviet Infantry (H4) also lies beyond range."""
+    outcome = run(game, "fire us-infantry soviet-infantry he", [6] * 10)
+    assert outcome.refused is not None and outcome.steps == []
+    assert outcome.refused.reasons == [("WaW85 §10.2", "the LOS to Soviet Infantry is blocked"),
+                                       ("WaW85 §10.3.4", "range 7 is beyond the maximum 6")]
+
+
+def test_a_spotter_without_a_line_to_the_hex_cannot_call_the_strike(game) -> None:
+    """§14.3: the Spotter needs a LOS to the intended target hex; the line from J4 to B7
+    crosses the City hex H5."""
+    outcome = run(game, "artillery soviet-hq B7 he fp=4 to_hit=5", [3] + [6] * 10)
+    assert outcome.refused is not None
+    assert outcome.refused.reasons == [("WaW85 §14.3", "Soviet HQ has no LOS to the target hex: "
+                                        "a blocking hex (H5) between units at the same height")]
+
+
+def test_a_spotter_with_a_line_calls_the_strike_on_target(game) -> None:
+    """§14.3 the HQ spots and is not marked Ops Complete; §14.5 a 3 is on target; §14.7.2 an HE
+    Strike gives an armored target no Armor dice, its Defensive Bonus capped at 2 (§10.6.14)."""
+    outcome = run(game, "artillery us-hq F6 he fp=4 to_hit=5", [3, 5, 5, 2, 3, 5, 4])
+    answer = outcome.steps[0].answer
+    assert ("WaW85 §14.5", "on target") in [(r.section, r.text) for r in answer.reasons]
+    assert ("WaW85 §14.7.2", "T-64: 2 hit(s), 1 save(s), 1 net") in [(r.section, r.text) for r in answer.reasons]
+    assert outcome.results() == [{"unit": "F6", "result": "none"}, {"unit": "t-64", "result": "disrupted"}]
