@@ -96,6 +96,8 @@ class Scene:
     """Said under the title: how the board was drawn."""
     notes: list[str] = field(default_factory=list)
     """What could not be drawn (a board image that cannot be read), for the command to say."""
+    labels: dict[str, Point] = field(default_factory=dict)
+    """Centres of the hexes the position names, for a drawing that names them on a board image (SVG)."""
 
 
 @lru_cache(maxsize=None)
@@ -473,6 +475,77 @@ def write_png(scene: Scene, path: str | os.PathLike[str]) -> None:
     write_atomic(path, png_bytes(scene), overwrite=True)
 
 
+# -- the same scene as SVG (for a web page) ------------------------------------------------------
+
+def _rgb(colour: tuple[int, int, int]) -> str:
+    return "#%02x%02x%02x" % colour
+
+
+def svg_text(scene: Scene) -> str:
+    """The scene as an SVG document: the board image (as an embedded PNG), hexes with their
+    names, counters with their name and state tags. Each counter is a ``<g class="counter">``
+    with ``data-unit`` and ``data-hex``, each hex a ``<g class="hex">`` with ``data-hex``, so
+    a page can tell which one was clicked; every text is XML-escaped."""
+    from xml.sax.saxutils import escape, quoteattr
+    width, height = scene.size
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
+             f'height="{height}" font-family="DejaVu Sans, sans-serif">']
+    if scene.background is not None:
+        import base64
+        data = io.BytesIO()
+        scene.background.convert("RGB").save(data, format="PNG")
+        parts.append(f'<image x="0" y="0" width="{scene.background.width}" height="{scene.background.height}" '
+                     f'href="data:image/png;base64,{base64.b64encode(data.getvalue()).decode("ascii")}"/>')
+    for name, corners, terrain in scene.hexes:
+        points = " ".join(f"{x:.1f},{y:.1f}" for x, y in corners)
+        cx = sum(p[0] for p in corners) / len(corners)
+        top = min(p[1] for p in corners)
+        fill = _rgb(TERRAIN_FILL.get(terrain or "clear", (226, 222, 186)))
+        parts.append(f'<g class="hex" data-hex={quoteattr(name)}><title>{escape(name)} {escape(terrain or "")}</title>'
+                     f'<polygon points="{points}" fill="{fill}" stroke="#5a5a5a"/>'
+                     f'<text x="{cx:.1f}" y="{top + 12:.1f}" font-size="10" text-anchor="middle">{escape(name)}</text>'
+                     '</g>')
+    for name, (x, y) in sorted(scene.labels.items()):      # the board image prints the names; this makes them clickable
+        parts.append(f'<g class="hex" data-hex={quoteattr(name)}><circle cx="{x:.1f}" cy="{y:.1f}" r="30" '
+                     f'fill="#ffffff" fill-opacity="0.01" stroke="none"><title>{escape(name)}</title></circle></g>')
+    for sight in scene.sights:
+        (x1, y1), (x2, y2) = sight.start, sight.end
+        dash = ' stroke-dasharray="10 10"' if sight.clear is None else ""
+        parts.append(f'<line class="sight" x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
+                     f'stroke="{_rgb(LOS_COLOURS[sight.clear])}" stroke-width="4"{dash}>'
+                     f'<title>{escape(sight.label)}</title></line>')
+    half = COUNTER / 2
+    for counter in scene.counters:
+        fill, ink = (_rgb(c) for c in SIDE_COLOURS[counter.side])
+        x, y = counter.at
+        state = " ".join(counter.tags + (("REDUCED",) if counter.reduced else ()))
+        parts.append(f'<g class="counter" data-unit={quoteattr(counter.key)} data-state={quoteattr(state)}>'
+                     f'<title>{escape(counter.name)} ({escape(counter.key)}) {escape(state)}</title>'
+                     f'<rect x="{x - half + 2:.1f}" y="{y - half + 2:.1f}" width="{COUNTER}" height="{COUNTER}" '
+                     f'fill="#3c3c3c"/><rect class="face" x="{x - half:.1f}" y="{y - half:.1f}" width="{COUNTER}" '
+                     f'height="{COUNTER}" fill="{fill}" stroke="{ink}" stroke-width="2"/>'
+                     f'<text x="{x:.1f}" y="{y - 4:.1f}" font-size="10" text-anchor="middle" fill="{ink}">'
+                     f'{escape(counter.name[:12])}</text>')
+        if counter.reduced:
+            parts.append(f'<rect x="{x - half + 3:.1f}" y="{y + half - 14:.1f}" width="{COUNTER - 6}" height="11" '
+                         f'fill="{ink}"/><text x="{x:.1f}" y="{y + half - 5:.1f}" font-size="8" '
+                         f'text-anchor="middle" fill="{fill}">REDUCED</text>')
+        for index, tag in enumerate(counter.tags):
+            ty = y - half + 2 + 12 * index
+            parts.append(f'<rect x="{x + half - 30:.1f}" y="{ty:.1f}" width="28" height="11" fill="#ebc828" '
+                         f'stroke="#3c3c3c"/><text x="{x + half - 16:.1f}" y="{ty + 9:.1f}" font-size="8" '
+                         f'text-anchor="middle">{escape(tag)}</text>')
+        result = scene.results.get(counter.key)
+        if result is not None:
+            parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{half + 10:.1f}" fill="none" '
+                         f'stroke="{_rgb(RESULT_COLOUR)}" stroke-width="4"/><text x="{x:.1f}" '
+                         f'y="{y + half + 22:.1f}" font-size="12" text-anchor="middle" '
+                         f'fill="{_rgb(RESULT_COLOUR)}">{escape(RESULT_TEXT.get(result, result.upper()))}</text>')
+        parts.append("</g>")
+    parts.append("</svg>")
+    return "".join(parts)
+
+
 # -- scenes from a module map ----------------------------------------------------------------
 
 def board_image(module: Any, geometry: Any) -> tuple[Image.Image | None, tuple[int, int]]:
@@ -525,7 +598,9 @@ def scene_for_map(game: Game, module: Any, map_name: str, layout: Any = None, *,
     boxed = {key: (float(x + shift[0]), float(y + shift[1])) for key, (where, x, y) in (positions or {}).items()
              if where == map_name and key in game.units and not game.units[key].on_map}
     if background is not None:
-        return Scene(size, background, title=title, counters=counters(game, _safe(centre), boxed), notes=notes)
+        named = sorted({h for h in game.hexes} | {u.hex for u in game.units.values() if u.hex and u.on_map})
+        return Scene(size, background, title=title, counters=counters(game, _safe(centre), boxed), notes=notes,
+                     labels={name: _safe(centre)(name) for name in named})
     points = [_safe(centre)(u.hex) for u in game.units.values() if u.on_map and u.hex] + list(boxed.values())
     drawn = draw_board(geometry, points)
     scale = max(1.0, DRAWN_CELL / drawn.cell_size)
@@ -699,5 +774,6 @@ def picture(source: str | os.PathLike[str], output: str | os.PathLike[str], *, m
     return scene
 
 
-__all__ = ["picture", "Scene", "Counter", "Sight", "Layout", "draw", "text_layout", "png_bytes", "write_png", "scene_for_map", "scene_for_game",
+__all__ = ["picture", "svg_text", "Scene", "Counter", "Sight", "Layout", "draw", "text_layout", "png_bytes", "write_png",
+           "scene_for_map", "scene_for_game",
            "add_sight", "mark_results", "offset_centre", "RenderError"]

@@ -16,8 +16,12 @@ def test_every_module_that_runs_java_lives_in_the_interop_folder() -> None:
 
 
 def test_the_interop_folder_holds_the_java_harnesses() -> None:
+    """Besides VASSAL's engine under Java, the interop folder holds the one test that drives
+    a real browser (Debian's chromium) against ``wawkit serve``."""
     modules = sorted(p.name for p in (TESTS / "interop").glob("test_*.py"))
-    assert modules == ["test_codec_interop.py", "test_grid_interop.py", "test_hexes_interop.py",
-                       "test_javafmt_interop.py", "test_migrate_interop.py", "test_pieces_interop.py",
-                       "test_sequence_interop.py"]
-    assert all(JAVA.search((TESTS / "interop" / name).read_text("utf-8")) for name in modules)
+    java = ["test_codec_interop.py", "test_grid_interop.py", "test_hexes_interop.py",
+            "test_javafmt_interop.py", "test_migrate_interop.py", "test_pieces_interop.py",
+            "test_sequence_interop.py"]
+    assert modules == sorted([*java, "test_web_browser.py"])
+    assert all(JAVA.search((TESTS / "interop" / name).read_text("utf-8")) for name in java)
+    assert "browser_paths" in (TESTS / "interop" / "test_web_browser.py").read_text("utf-8")

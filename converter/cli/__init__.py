@@ -25,6 +25,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "converter.cli.module",
     "converter.cli.scenario",
     "converter.cli.jobs",
+    "converter.cli.serve",
 )
 
 #: The module that defines each command, so that running one imports only that module.

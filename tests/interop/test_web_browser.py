@@ -1,0 +1,146 @@
+"""End to end in a real headless browser (Debian's chromium through Selenium): the real
+``wawkit serve`` on a free port, the sample save uploaded through the page, the TUS §6.1
+example fire resolved with the rulebook's dice, the corrected save downloaded and read
+back, a refused fire at a friend shown with its rule, and a screenshot kept in
+``tests/interop/artifacts/``."""
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from converter.resolve import read_position
+from tests.interop.browser import browser_paths
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = ROOT / "samples"
+MODULE, PROFILE, SAVE = SAMPLES / "waw-sample.vmod", SAMPLES / "profile.yaml", SAMPLES / "demo.vsav"
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+WAIT = 30
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    """``wawkit serve`` with the sample module and profile on a free port; its printed URL."""
+    env = {**os.environ, "TMPDIR": str(tmp_path), "PYTHONUNBUFFERED": "1"}
+    process = subprocess.Popen([sys.executable, "-c", "from converter.cli import main; main()", "serve", "--module", str(MODULE),
+                                "--profile", str(PROFILE), "--port", "0"], cwd=ROOT, env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        process.stdout.readline()
+        url = process.stdout.readline().strip()
+        assert re.fullmatch(r"http://127\.0\.0\.1:\d+/\?token=[A-Za-z0-9_-]{32}", url), url
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=WAIT)
+    assert not any(p.name.startswith("wawkit-web-") for p in tmp_path.iterdir())   # sessions deleted on shutdown
+    assert process.returncode == -signal.SIGTERM       # uvicorn shuts down cleanly, then re-raises the signal
+
+
+@pytest.fixture
+def browser(tmp_path: Path) -> Iterator[object]:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    binary, driver_path = browser_paths()
+    options = webdriver.ChromeOptions()
+    options.binary_location = binary
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,1000",
+                     "--disable-gpu"):
+        options.add_argument(argument)
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    options.add_experimental_option("prefs", {"download.default_directory": str(downloads),
+                                              "download.prompt_for_download": False})
+    driver = webdriver.Chrome(options=options, service=Service(driver_path))
+    driver.downloads = downloads   # type: ignore[attr-defined]
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def _wait_text(driver: object, element_id: str, text: str) -> str:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    WebDriverWait(driver, WAIT).until(lambda d: text in d.find_element(By.ID, element_id).text)
+    return driver.find_element(By.ID, element_id).text  # type: ignore[attr-defined]
+
+
+def _downloaded(folder: Path) -> Path:
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        done = [p for p in folder.iterdir() if p.suffix == ".vsav"]
+        if done:
+            return done[0]
+        time.sleep(0.2)
+    raise AssertionError(f"no save downloaded into {folder}: {sorted(p.name for p in folder.iterdir())}")
+
+
+def test_resolve_the_rulebook_fire_in_the_browser(server: str, browser: object) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+    driver = browser
+    driver.get(server)                                                   # type: ignore[attr-defined]
+    assert "token=" not in driver.current_url                            # type: ignore[attr-defined]
+    find = driver.find_element                                           # type: ignore[attr-defined]
+    assert find(By.ID, "preloaded-names").text == "waw-sample.vmod, profile.yaml"
+    find(By.ID, "save").send_keys(str(SAVE))
+    find(By.ID, "open").click()
+    WebDriverWait(driver, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR, '#board .counter[data-unit="t-64"]'))
+    assert _wait_text(driver, "files", "save: demo.vsav") == "save: demo.vsav"
+
+    # A fire at a friend is refused with its rule, before any roll.
+    find(By.CSS_SELECTOR, '#board .counter[data-unit="leopard-c1"]').click()
+    Select(find(By.ID, "target")).select_by_value("m113")      # under the US infantry in B8: picked from the list
+    assert find(By.ID, "action").get_attribute("value") == "fire leopard-c1 m113 ap"
+    find(By.ID, "check").click()
+    refused = _wait_text(driver, "verdict", "REFUSED")
+    assert refused.splitlines() == ["REFUSED: fire leopard-c1 m113 ap",
+                                    "M113 is a friendly unit (NATO): Leopard C1 attacks enemy units only (TUS §6.1)",
+                                    "Modifiers:", "to_hit -1: point blank range (TUS §6.1.1, §6.1.2)"]
+    assert find(By.ID, "odds").text == ""                        # no odds for a refused action
+    ARTIFACTS.mkdir(exist_ok=True)
+    assert driver.save_screenshot(str(ARTIFACTS / "web-companion-refused.png"))  # type: ignore[attr-defined]
+
+    # Click the acting unit, then the target: the action is composed from the choice.
+    find(By.CSS_SELECTOR, '#board .counter[data-unit="leopard-c1"]').click()
+    find(By.CSS_SELECTOR, '#board .counter[data-unit="t-64"]').click()
+    assert find(By.ID, "action").get_attribute("value") == "fire leopard-c1 t-64 ap"
+    find(By.ID, "check").click()
+    verdict = _wait_text(driver, "verdict", "LEGAL")
+    assert verdict.splitlines()[:3] == ["LEGAL: fire leopard-c1 t-64 ap", "range 4 = effective (TUS §6.1.1, §6.1.2)",
+                                        "to-hit 4 (TUS §6.1)"]
+    odds = _wait_text(driver, "odds", "Exact odds")
+    assert odds.splitlines()[0] == "Exact odds: 4 dice at 4+, defence 5 dice at 5+"
+    assert "none 53.7% (29/54)" in odds
+
+    find(By.ID, "dice").send_keys("4,1,5,4,1,3,4,4,6")
+    find(By.ID, "roll").click()
+    report = _wait_text(driver, "report", "result:")
+    assert report.splitlines()[0] == "direct fire AP: Leopard C1 (B7) -> T-64 (F6)"
+    assert report.splitlines()[-1] == "  result: Leopard C1 is Ops Complete; T-64 is Disrupted; T-64 is Reduced"
+    WebDriverWait(driver, WAIT).until(lambda d: d.find_element(
+        By.CSS_SELECTOR, '#board .counter[data-unit="t-64"]').get_attribute("data-state") == "DISR REDUCED")
+    ARTIFACTS.mkdir(exist_ok=True)
+    assert driver.save_screenshot(str(ARTIFACTS / "web-companion.png"))   # type: ignore[attr-defined]
+
+    find(By.ID, "download-save").click()
+    saved = _downloaded(driver.downloads)                                # type: ignore[attr-defined]
+    assert saved.name == "demo-resolved-1.vsav"
+    before = read_position(SAVE, MODULE, PROFILE).game.units
+    after = read_position(saved, MODULE, PROFILE).game.units
+    assert after["t-64"].strength == "reduced" and after["t-64"].status.disrupted is True
+    assert after["leopard-c1"].status.ops_complete is True
+    changed = {key for key in before if dataclasses.astuple(before[key]) != dataclasses.astuple(after[key])}
+    assert changed == {"t-64", "leopard-c1"}
+

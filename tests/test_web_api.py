@@ -1,0 +1,429 @@
+"""The web companion's JSON API (``wawkit serve``), through Starlette's TestClient: every
+endpoint with good and bad input, the token and Host refusals, session isolation, and the
+TUS §6.1 example fire resolved with given dice, its save downloaded and re-imported."""
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from converter.resolve import read_position
+from converter.web.app import Settings, guarded_app
+from converter.web.openapi import DESCRIPTION
+
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+MODULE, PROFILE, SAVE = SAMPLES / "waw-sample.vmod", SAMPLES / "profile.yaml", SAMPLES / "demo.vsav"
+TOKEN = "test-token-0123456789"
+PORT = 8765
+BASE = f"http://127.0.0.1:{PORT}"
+RULEBOOK_FIRE = "fire leopard-c1 t-64 ap"
+RULEBOOK_DICE = "4,1,5,4,1,3,4,4,6"          # TUS §6.1 example: 3 hits, 1 save -> 2 net hits
+
+
+def client_for(tmp_path: Path, *, preload: bool = True, token: str | None = TOKEN, host: str = BASE) -> TestClient:
+    settings = Settings(PORT, token=TOKEN, module=str(MODULE) if preload else None,
+                        profile=str(PROFILE) if preload else None, temp_root=str(tmp_path))
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    return TestClient(guarded_app(settings), base_url=host, headers=headers)
+
+
+@pytest.fixture
+def client(tmp_path: Path):
+    with client_for(tmp_path) as c:
+        yield c
+
+
+def open_session(client: TestClient, save: Path = SAVE) -> str:
+    response = client.post("/api/v1/sessions", files={"save": (save.name, save.read_bytes())})
+    assert response.status_code == 201, response.text
+    return response.json()["session"]
+
+
+def session_folders(tmp_path: Path) -> list[Path]:
+    return sorted(p for p in tmp_path.iterdir() if p.name.startswith("wawkit-web-"))
+
+
+# -- the guard -------------------------------------------------------------------------------
+
+def test_no_token_is_refused_with_401(tmp_path: Path) -> None:
+    with client_for(tmp_path, token=None) as c:
+        response = c.post("/api/v1/sessions", files={"save": ("demo.vsav", SAVE.read_bytes())})
+        assert response.status_code == 401
+        assert response.json()["error"]["type"] == "unauthorized"
+        assert c.get("/").status_code == 401
+    assert session_folders(tmp_path) == []
+
+
+def test_wrong_token_is_refused(tmp_path: Path) -> None:
+    with client_for(tmp_path, token="not-the-token") as c:
+        assert c.get("/api/v1/config").status_code == 401
+        assert c.get("/api/v1/config?token=guess").status_code == 401
+
+
+@pytest.mark.parametrize("host", ["http://evil.example:8765", "http://127.0.0.1:9999", "http://localhost"])
+def test_a_foreign_host_header_is_refused(tmp_path: Path, host: str) -> None:
+    with client_for(tmp_path, host=host) as c:
+        response = c.get("/api/v1/config")
+        assert response.status_code == 400
+        assert response.json()["error"]["type"] == "bad_host"
+
+
+def test_localhost_with_the_port_is_accepted(tmp_path: Path) -> None:
+    with client_for(tmp_path, host=f"http://localhost:{PORT}") as c:
+        assert c.get("/api/v1/config").json() == {"module": "waw-sample.vmod", "profile": "profile.yaml",
+                                                  "sample_save": True}
+
+
+def test_the_token_in_the_url_becomes_a_strict_httponly_cookie(tmp_path: Path) -> None:
+    with client_for(tmp_path, token=None) as c:
+        response = c.get(f"/?token={TOKEN}", follow_redirects=False)
+        assert response.status_code == 303
+        assert response.headers["location"] == "/"
+        cookie = response.headers["set-cookie"]
+        assert cookie.startswith(f"wawkit_token={TOKEN};")
+        assert "HttpOnly" in cookie and "SameSite=strict" in cookie
+        page = c.get("/")                          # the cookie alone now opens the page and the API
+        assert page.status_code == 200 and "<title>wawkit" in page.text
+        assert c.get("/static/app.js").status_code == 200
+        assert c.get("/api/v1/config").status_code == 200
+
+
+def test_a_body_over_the_cap_is_refused_before_it_is_read(client: TestClient) -> None:
+    sid = open_session(client)
+    response = client.post(f"/api/v1/sessions/{sid}/check", content=b"{" + b" " * (33 * 1024 * 1024) + b"}",
+                           headers={"Content-Type": "application/json"})
+    assert response.status_code == 413
+    assert response.json()["error"]["type"] == "too_large"
+
+
+# -- sessions -------------------------------------------------------------------------------------
+
+def test_a_session_holds_the_save_in_a_private_folder(client: TestClient, tmp_path: Path) -> None:
+    response = client.post("/api/v1/sessions", files={"save": ("../../etc/demo.vsav", SAVE.read_bytes())})
+    assert response.status_code == 201
+    data = response.json()
+    assert data["files"] == {"save": "demo.vsav"}           # the client's name, its folders dropped
+    assert data["ruleset"] == "classic:untold"
+    units = {u["key"]: u for u in data["units"]}
+    assert units["t-64"]["hex"] == "F6" and units["leopard-c1"]["hex"] == "B7"
+    assert units["t-64"]["strength"] == "full" and units["t-64"]["status"]["disrupted"] is False
+    [folder] = session_folders(tmp_path)
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    assert sorted(p.name for p in folder.iterdir()) == ["save.vsav"]
+    assert stat.S_IMODE((folder / "save.vsav").stat().st_mode) == 0o600
+    assert (folder / "save.vsav").read_bytes() == SAVE.read_bytes()
+
+
+def test_deleting_a_session_removes_its_files(client: TestClient, tmp_path: Path) -> None:
+    sid = open_session(client)
+    assert len(session_folders(tmp_path)) == 1
+    assert client.delete(f"/api/v1/sessions/{sid}").status_code == 204
+    assert session_folders(tmp_path) == []
+    response = client.get(f"/api/v1/sessions/{sid}")
+    assert response.status_code == 404
+    assert response.json()["error"]["type"] == "no_session"
+    assert client.delete(f"/api/v1/sessions/{sid}").status_code == 404
+
+
+def test_shutdown_removes_every_session(tmp_path: Path) -> None:
+    with client_for(tmp_path) as c:
+        open_session(c)
+        open_session(c)
+        assert len(session_folders(tmp_path)) == 2
+    assert session_folders(tmp_path) == []
+
+
+def test_an_unreadable_save_is_a_typed_error_and_leaves_nothing(client: TestClient, tmp_path: Path) -> None:
+    response = client.post("/api/v1/sessions", files={"save": ("bad.vsav", b"not a zip at all")})
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["type"] == "container_error"
+    assert error["message"].startswith("bad.vsav: ")
+    assert str(tmp_path) not in error["message"]               # never a server-side path
+    assert session_folders(tmp_path) == []
+
+
+def test_an_upload_must_be_multipart_with_known_fields(client: TestClient, tmp_path: Path) -> None:
+    response = client.post("/api/v1/sessions/abc/save", content=b"x")
+    assert response.status_code == 404
+    sid = open_session(client)
+    response = client.post(f"/api/v1/sessions/{sid}/save", content=b"raw", headers={"Content-Type": "text/plain"})
+    assert response.status_code == 415
+    response = client.post(f"/api/v1/sessions/{sid}/save", files={"path": ("x", b"/etc/passwd")})
+    assert response.status_code == 400
+    assert response.json()["error"] == {"type": "unknown_field", "message": "unknown upload field(s) path "
+                                        "(known: save)"}
+
+
+def test_without_module_and_profile_at_start_they_are_uploaded(tmp_path: Path) -> None:
+    with client_for(tmp_path, preload=False) as c:
+        response = c.post("/api/v1/sessions", files={"save": ("demo.vsav", SAVE.read_bytes())})
+        assert response.status_code == 400
+        assert response.json()["error"] == {"type": "missing_file", "message": "the session has no module: upload "
+                                            "one (the server was started without --module)"}
+        files = {"save": ("demo.vsav", SAVE.read_bytes()), "module": ("waw-sample.vmod", MODULE.read_bytes()),
+                 "profile": ("profile.yaml", PROFILE.read_bytes())}
+        response = c.post("/api/v1/sessions", files=files)
+        assert response.status_code == 400
+        assert response.json()["error"] == {"type": "missing_file", "message": "the profile names units_file: "
+                                            "units.yaml; upload it as 'units'"}
+        files["units"] = ("my-units.yaml", (SAMPLES / "units.yaml").read_bytes())
+        files["terrain"] = ("terrain.yaml", (SAMPLES / "terrain.yaml").read_bytes())
+        response = c.post("/api/v1/sessions", files=files)
+        assert response.status_code == 201, response.text
+        assert response.json()["files"] == {"module": "waw-sample.vmod", "profile": "profile.yaml",
+                                            "save": "demo.vsav", "terrain": "terrain.yaml",
+                                            "units": "my-units.yaml"}
+        [folder] = session_folders(tmp_path)
+        assert sorted(p.name for p in folder.iterdir()) == ["module.vmod", "profile.yaml", "save.vsav",
+                                                            "terrain.yaml", "units.yaml"]
+
+
+def test_a_profile_naming_a_server_path_is_refused(tmp_path: Path) -> None:
+    profile = PROFILE.read_text().replace("units_file: units.yaml", "units_file: /etc/passwd")
+    with client_for(tmp_path, preload=False) as c:
+        files = {"save": ("demo.vsav", SAVE.read_bytes()), "module": ("m.vmod", MODULE.read_bytes()),
+                 "profile": ("p.yaml", profile.encode())}
+        response = c.post("/api/v1/sessions", files=files)
+        assert response.status_code == 400
+        assert response.json()["error"] == {"type": "bad_profile", "message": "the profile's units_file "
+                                            "'/etc/passwd' must be a plain file name (no folder), uploaded with "
+                                            "the profile"}
+    assert session_folders(tmp_path) == []
+
+
+def test_two_sessions_do_not_see_each_other(client: TestClient, tmp_path: Path) -> None:
+    first, second = open_session(client), open_session(client)
+    resolved = client.post(f"/api/v1/sessions/{first}/resolve", json={"action": RULEBOOK_FIRE, "dice": RULEBOOK_DICE})
+    assert resolved.status_code == 200
+    save_id = resolved.json()["downloads"]["save"]
+    assert client.get(f"/api/v1/sessions/{second}/downloads/{save_id}").status_code == 404
+    assert client.get(f"/api/v1/sessions/{first}/downloads/{save_id}").status_code == 200
+    other = {u["key"]: u for u in client.get(f"/api/v1/sessions/{second}").json()["units"]}
+    assert other["t-64"]["strength"] == "full" and other["t-64"]["status"]["disrupted"] is False
+    folders = session_folders(tmp_path)
+    assert len(folders) == 2
+    assert sorted(len(list(f.iterdir())) for f in folders) == [1, 3]    # save | save, resolved save, audit
+
+
+# -- the jobs ---------------------------------------------------------------------------------------
+
+def test_validate_gives_the_cli_report(client: TestClient) -> None:
+    sid = open_session(client)
+    response = client.post(f"/api/v1/sessions/{sid}/validate")
+    assert response.status_code == 200
+    assert response.json() == {"file": "demo.vsav", "kind": "save", "clean": True, "passed": True,
+                               "counts": {"error": 0, "warning": 0, "unsupported": 0, "info": 0},
+                               "facts": {"pieces": 10, "rules": "classic:untold", "stacks": 2, "units": 8},
+                               "findings": []}
+
+
+def test_check_of_the_rulebook_fire_is_legal_with_its_numbers(client: TestClient) -> None:
+    sid = open_session(client)
+    verdict = client.post(f"/api/v1/sessions/{sid}/check", json={"action": RULEBOOK_FIRE}).json()
+    assert verdict["verdict"] == "legal" and verdict["legal"] is True
+    assert verdict["reasons"][:2] == [{"section": "TUS §6.1.1, §6.1.2", "text": "range 4 = effective"},
+                                      {"section": "TUS §6.1", "text": "to-hit 4"}]
+    assert {"section": "TUS §6.1.5, §6.1.6", "text": "T-64: DB 1 woods + 1 concealed"} in verdict["reasons"]
+    assert (verdict["values"]["fp"], verdict["values"]["to_hit"], verdict["values"]["defense_dice"]) == (4, 4, 5)
+    assert verdict["refusals"] == []
+
+
+def test_check_of_fire_at_a_friend_is_refused_with_its_rule(client: TestClient) -> None:
+    sid = open_session(client)
+    verdict = client.post(f"/api/v1/sessions/{sid}/check", json={"action": "fire leopard-c1 m113 ap"}).json()
+    assert verdict["verdict"] == "refused" and verdict["legal"] is False
+    assert verdict["refusals"] == [{"section": "TUS §6.1",
+                                    "text": "M113 is a friendly unit (NATO): Leopard C1 attacks enemy units only"}]
+    assert verdict["modifiers"] == [{"applies_to": "to_hit", "value": -1, "why": "point blank range",
+                                     "section": "TUS §6.1.1, §6.1.2"}]
+
+
+@pytest.mark.parametrize("body, status, error", [
+    ({}, 400, {"type": "missing_field", "message": "the request needs 'action'"}),
+    ({"action": 5}, 400, {"type": "bad_field", "message": "'action' must be a string"}),
+    ({"action": "shoot a b"}, 400, None),
+    ({"action": "fire nobody t-64 ap"}, 400, None),
+])
+def test_check_refuses_bad_actions(client: TestClient, body: dict, status: int, error: dict | None) -> None:
+    sid = open_session(client)
+    response = client.post(f"/api/v1/sessions/{sid}/check", json=body)
+    assert response.status_code == status
+    got = response.json()["error"]
+    if error is not None:
+        assert got == error
+    else:
+        assert got["type"] == "bad_action" and got["message"]
+
+
+def test_bad_json_is_a_typed_error(client: TestClient) -> None:
+    sid = open_session(client)
+    for raw, message in ((b"{not json", None), (b"[1, 2]", "the request body must be a JSON object")):
+        response = client.post(f"/api/v1/sessions/{sid}/check", content=raw,
+                               headers={"Content-Type": "application/json"})
+        assert response.status_code == 400
+        assert response.json()["error"]["type"] == "bad_json"
+        if message:
+            assert response.json()["error"]["message"] == message
+
+
+def test_odds_are_the_referees_exact_enumeration(client: TestClient) -> None:
+    sid = open_session(client)
+    odds = client.post(f"/api/v1/sessions/{sid}/odds", json={"action": RULEBOOK_FIRE}).json()
+    assert (odds["fp"], odds["to_hit"], odds["defense_dice"], odds["save"]) == (4, 4, 5, 5)
+    assert odds["hits"]["2"] == {"p": "3/8", "percent": 37.5}
+    assert odds["net_hits"]["0"] == {"p": "29/54", "percent": 53.7}
+    from fractions import Fraction
+    assert sum(Fraction(v["p"]) for v in odds["results"].values()) == 1
+    refused = client.post(f"/api/v1/sessions/{sid}/odds", json={"action": "fire leopard-c1 m113 ap"})
+    assert refused.status_code == 422
+    assert refused.json()["error"] == {"type": "refused", "message": "M113 is a friendly unit (NATO): Leopard C1 "
+                                       "attacks enemy units only (TUS §6.1)"}
+
+
+def test_the_rulebook_fire_resolved_with_given_dice(client: TestClient, tmp_path: Path) -> None:
+    sid = open_session(client)
+    response = client.post(f"/api/v1/sessions/{sid}/resolve", json={"action": RULEBOOK_FIRE, "dice": RULEBOOK_DICE})
+    assert response.status_code == 200, response.text
+    data = response.json()
+    assert data["results"] == [{"unit": "t-64", "result": "disrupted_and_reduced"}]
+    assert data["rolls"] == [{"action": 0, "label": "attack", "values": [4, 1, 5, 4]},
+                             {"action": 0, "label": "save", "values": [1, 3, 4, 4, 6]}]
+    assert data["dice"] == {"given": [4, 1, 5, 4, 1, 3, 4, 4, 6]} and data["seed"] is None
+    report = data["report"].splitlines()
+    assert report[0] == "direct fire AP: Leopard C1 (B7) -> T-64 (F6)"
+    assert "  4 dice at 4+: 3 hit(s) (TUS §6.1)" in report
+    assert report[-1] == "  result: Leopard C1 is Ops Complete; T-64 is Disrupted; T-64 is Reduced"
+    saved = client.get(f"/api/v1/sessions/{sid}/downloads/{data['downloads']['save']}")
+    assert saved.status_code == 200
+    assert saved.headers["content-disposition"] == 'attachment; filename="demo-resolved-1.vsav"'
+    download = tmp_path / "downloaded.vsav"
+    download.write_bytes(saved.content)
+    t64 = read_position(download, MODULE, PROFILE).game.units["t-64"]
+    assert t64.strength == "reduced" and t64.status.disrupted is True
+    audit = client.get(f"/api/v1/sessions/{sid}/downloads/{data['downloads']['audit']}").json()
+    assert audit["results"] == data["results"] and audit["dice"] == data["dice"]
+    # The game goes on from the corrected save.
+    after = {u["key"]: u for u in client.get(f"/api/v1/sessions/{sid}").json()["units"]}
+    assert after["t-64"]["strength"] == "reduced" and after["t-64"]["status"]["disrupted"] is True
+    svg = client.get(f"/api/v1/sessions/{sid}/position.svg")
+    assert svg.headers["content-type"] == "image/svg+xml"
+    assert 'data-unit="t-64" data-state="DISR REDUCED"' in svg.text and "DISRUPTED + REDUCED" in svg.text
+
+
+def test_resolve_without_dice_rolls_with_a_seed_it_shows(client: TestClient) -> None:
+    first, second = open_session(client), open_session(client)
+    one = client.post(f"/api/v1/sessions/{first}/resolve", json={"action": RULEBOOK_FIRE}).json()
+    assert isinstance(one["seed"], int) and one["dice"] == {"seed": one["seed"]}
+    again = client.post(f"/api/v1/sessions/{second}/resolve", json={"action": RULEBOOK_FIRE, "seed": one["seed"]})
+    assert again.json()["rolls"] == one["rolls"] and again.json()["report"] == one["report"]
+
+
+def test_a_refused_resolution_writes_nothing(client: TestClient, tmp_path: Path) -> None:
+    sid = open_session(client)
+    response = client.post(f"/api/v1/sessions/{sid}/resolve",
+                           json={"action": "fire leopard-c1 m113 ap", "dice": RULEBOOK_DICE})
+    assert response.status_code == 422
+    data = response.json()
+    assert data["error"]["type"] == "refused"
+    assert data["refused"]["reasons"] == [{"section": "TUS §6.1", "text": "M113 is a friendly unit (NATO): "
+                                           "Leopard C1 attacks enemy units only"}]
+    assert "downloads" not in data
+    [folder] = session_folders(tmp_path)
+    assert sorted(p.name for p in folder.iterdir()) == ["save.vsav"]
+
+
+@pytest.mark.parametrize("body, message", [
+    ({"action": RULEBOOK_FIRE, "dice": "4,x"}, "dice '4,x': expected numbers separated by commas"),
+    ({"action": RULEBOOK_FIRE, "dice": [4, 7]}, None),
+    ({"action": RULEBOOK_FIRE, "dice": "4", "seed": 3}, "give dice or seed, not both"),
+    ({"action": RULEBOOK_FIRE, "seed": -1}, "seed must be a whole number from 0"),
+    ({"action": RULEBOOK_FIRE, "seed": "1"}, "seed must be a whole number from 0"),
+])
+def test_resolve_refuses_bad_dice(client: TestClient, tmp_path: Path, body: dict, message: str | None) -> None:
+    sid = open_session(client)
+    response = client.post(f"/api/v1/sessions/{sid}/resolve", json=body)
+    assert response.status_code == 400
+    assert response.json()["error"]["type"] == "bad_dice"
+    if message:
+        assert response.json()["error"]["message"] == message
+    [folder] = session_folders(tmp_path)
+    assert sorted(p.name for p in folder.iterdir()) == ["save.vsav"]
+
+
+def test_too_few_given_dice_cannot_be_resolved(client: TestClient, tmp_path: Path) -> None:
+    sid = open_session(client)
+    response = client.post(f"/api/v1/sessions/{sid}/resolve", json={"action": RULEBOOK_FIRE, "dice": "4,1"})
+    assert response.status_code == 400
+    assert response.json()["error"] == {"type": "resolve_error", "message": "fire leopard-c1 t-64 ap: roll 'attack' "
+                                        "wants 4 dice but only 2 of the given dice are left (0 already used)"}
+    [folder] = session_folders(tmp_path)
+    assert sorted(p.name for p in folder.iterdir()) == ["save.vsav"]
+
+
+def test_los_is_the_cli_answer(client: TestClient) -> None:
+    sid = open_session(client)
+    answer = client.post(f"/api/v1/sessions/{sid}/los", json={"from": "leopard-c1", "to": "t-64"}).json()
+    assert answer == {"from": "B7", "to": "F6", "blocked": False,
+                      "reasons": [{"section": "TUS §7.1", "text": "no blocking terrain"}],
+                      "intervening": [{"hex": h, "terrain": "clear", "markers": []} for h in ("C7", "D7", "D6", "E7")],
+                      "along_hexsides": [], "gaps": []}
+    bad = client.post(f"/api/v1/sessions/{sid}/los", json={"from": "leopard-c1", "to": "Z99"})
+    assert bad.status_code == 400
+    assert bad.json()["error"] == {"type": "bad_field", "message": "'Z99' is neither a unit key nor a hex of the "
+                                   "position"}
+    assert client.post(f"/api/v1/sessions/{sid}/los", json={"from": "leopard-c1"}).status_code == 400
+
+
+def test_import_and_export_round_trip(client: TestClient, tmp_path: Path) -> None:
+    sid = open_session(client)
+    for fmt in ("yaml", "json"):
+        data = client.post(f"/api/v1/sessions/{sid}/import", json={"format": fmt}).json()
+        assert data["units"] == 8 and data["format"] == fmt
+        assert client.get(f"/api/v1/sessions/{sid}/downloads/{data['download']}").text == data["scenario"]
+    scenario = json.loads(data["scenario"])
+    assert {u["key"]: u["hex"] for u in scenario["units"]}["t-64"] == "F6"
+    assert client.post(f"/api/v1/sessions/{sid}/import", json={"format": "xml"}).status_code == 400
+    exported = client.post(f"/api/v1/sessions/{sid}/export", json={"scenario": data["scenario"], "format": "json"})
+    assert exported.status_code == 200, exported.text
+    assert exported.json()["units"] == 8
+    save = client.get(f"/api/v1/sessions/{sid}/downloads/{exported.json()['download']}")
+    path = tmp_path / "exported.vsav"
+    path.write_bytes(save.content)
+    units = read_position(path, MODULE, PROFILE).game.units
+    assert {k: u.hex for k, u in units.items()} == {u["key"]: u["hex"] for u in scenario["units"]}
+
+
+def test_export_refuses_a_bad_scenario_and_a_yaml_alias(client: TestClient, tmp_path: Path) -> None:
+    sid = open_session(client)
+    response = client.post(f"/api/v1/sessions/{sid}/export", json={"scenario": "scenario: 1\nunits: 3\n"})
+    assert response.status_code == 400 and response.json()["error"]["type"] == "schema_error"
+    alias = "a: &x [1]\nb: *x\n"
+    response = client.post(f"/api/v1/sessions/{sid}/export", json={"scenario": alias})
+    assert response.status_code == 400 and "alias" in response.json()["error"]["message"]
+    assert str(tmp_path) not in response.json()["error"]["message"]
+    [folder] = session_folders(tmp_path)
+    assert sorted(p.name for p in folder.iterdir()) == ["save.vsav"]
+
+
+def test_the_sample_session_and_unknown_routes(client: TestClient) -> None:
+    response = client.post("/api/v1/sessions/sample")
+    assert response.status_code == 201 and response.json()["files"] == {"save": "demo.vsav"}
+    missing = client.get("/api/v1/nothing")
+    assert missing.status_code == 404 and missing.json()["error"]["type"] == "not_found"
+    sid = response.json()["session"]
+    assert client.get(f"/api/v1/sessions/{sid}/downloads/nope").json()["error"]["type"] == "no_download"
+
+
+def test_openapi_describes_every_route(client: TestClient) -> None:
+    description = client.get("/api/v1/openapi.json").json()
+    assert description == DESCRIPTION and description["openapi"] == "3.1.0"
+    from converter.web.app import create_app
+    app = create_app(Settings(PORT, token=TOKEN))
+    routed = {route.path.replace("{session}", "{session}") for route in app.routes
+              if route.path.startswith("/api/v1")}
+    assert routed == set(description["paths"])
