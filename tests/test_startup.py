@@ -66,7 +66,8 @@ def test_inspect_of_a_save_loads_only_the_save_reader() -> None:
     assert not {"converter.writes", "tempfile"} & modules
 
 
-@pytest.mark.parametrize("command", ["validate", "resolve", "cases", "los", "import", "render", "actions", "profile"])
+@pytest.mark.parametrize("command", ["validate", "resolve", "cases", "los", "import", "render", "actions", "profile",
+                                     "serve"])
 def test_a_command_help_loads_only_its_own_module(command: str) -> None:
     code, modules = loaded(command, "--help")
     assert code == 0

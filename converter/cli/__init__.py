@@ -34,7 +34,7 @@ COMMAND_HOMES: dict[str, str] = {
     "inspect": "converter.cli.codec", "decode": "converter.cli.codec", "encode": "converter.cli.codec",
     "pieces": "converter.cli.codec",
     "cases": "converter.cli.rules", "odds": "converter.cli.rules", "los": "converter.cli.rules",
-    "actions": "converter.cli.rules", "profile": "converter.cli.scenario",
+    "actions": "converter.cli.rules", "profile": "converter.cli.scenario", "serve": "converter.cli.serve",
     "inspect-module": "converter.cli.module", "locate": "converter.cli.module",
     "import": "converter.cli.scenario", "export": "converter.cli.scenario", "terrain": "converter.cli.scenario",
     "validate": "converter.cli.jobs", "resolve": "converter.cli.jobs", "verify": "converter.cli.jobs",
