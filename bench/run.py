@@ -266,7 +266,7 @@ def fuzz_section() -> str:
     lines = [f"`make fuzz` finished {report['finished']}: {report['total_inputs']:,} inputs on "
              f"{report['workers']} workers in {report['seconds']:,.0f} s (seed {report['seed']}), "
              f"{report['total_crashes']} crashes (exceptions other than the typed errors, or inputs over "
-             f"{report['timeout']:.0f} s), peak memory per worker {report['peak_rss_mb']:,.0f} MB (max RSS).", "",
+             f"{report['timeout']:.0f} s{' of CPU' if report.get('clock') == 'cpu' else ''}), peak memory per worker {report['peak_rss_mb']:,.0f} MB (max RSS).", "",
              "| target | inputs | typed errors | crashes | slowest input |", "|---|---:|---:|---:|---:|"]
     for name in sorted(report["inputs"]):
         lines.append(f"| {name} | {report['inputs'][name]:,} | {report['typed_errors'].get(name, 0):,} | "

@@ -261,9 +261,7 @@ def from_mapping(item: Mapping[str, Any], where: str = "") -> ActionSpec:
         data.pop(note, None)
     label = data.pop("id", None)
     dice = data.pop("dice", None) or {}
-    if not isinstance(dice, Mapping) or not all(isinstance(v, list) and all(type(d) is int for d in v)
-                                                for v in dice.values()):
-        raise ActionSyntaxError(f"{where}: dice must map a roll label to a list of values")
+    _check_dice_types(dice, where)
     kind = data.pop("kind", None) or data.pop("action", None)
     if not isinstance(kind, str):
         raise ActionSyntaxError(f"{where}: an action needs a 'kind' (e.g. direct_fire)")
@@ -296,12 +294,39 @@ FIELD_TYPES: dict[str, tuple[type, ...]] = {
 MISSION_FIELDS = {"type": str, "fp": int, "to_hit": int}
 
 
+#: How an error names each YAML type (as the short form's errors do: "a whole number").
+TYPE_WORDS = {int: "a whole number", bool: "true or false", str: "text", list: "a list", dict: "a mapping"}
+
+
+def _given(value: Any) -> str:
+    """A value from the file as an error shows it: its YAML text, cut to 40 characters."""
+    if isinstance(value, (list, dict)):
+        return f"a {'list' if isinstance(value, list) else 'mapping'}"
+    if isinstance(value, bool) or value is None:
+        return {True: "true", False: "false", None: "null"}[value]
+    return repr(value if not isinstance(value, str) else value[:40])
+
+
+def _check_dice_types(dice: Any, where: str) -> None:
+    """Given dice map a roll label to a list of whole numbers (their faces are checked with the
+    other bounds, :func:`check_fields`)."""
+    if not isinstance(dice, Mapping):
+        raise ActionSyntaxError(f"{where}: dice must map a roll label to a list of dice, not {_given(dice)}")
+    for label, values in dice.items():
+        if not isinstance(values, list):
+            raise ActionSyntaxError(f"{where}: dice.{label} must be a list of dice, not {_given(values)}")
+        for index, value in enumerate(values, 1):
+            if type(value) is not int:
+                raise ActionSyntaxError(f"{where}: dice.{label}: die {index} is {_given(value)}, not a whole number")
+
+
 def _check_fields(data: Mapping[str, Any], where: str) -> None:
     """Refuse fields of the wrong type before they reach the referee."""
     for name, value in data.items():
         kinds = FIELD_TYPES.get(name)
         if kinds is not None and (not isinstance(value, kinds) or (bool in kinds) != isinstance(value, bool)):
-            raise ActionSyntaxError(f"{where}: {name} must be {' or '.join(k.__name__ for k in kinds)}")
+            raise ActionSyntaxError(f"{where}: {name} must be {' or '.join(TYPE_WORDS[k] for k in kinds)}, "
+                                    f"not {_given(value)}")
         if isinstance(value, list) and not all(isinstance(v, str) for v in value):
             raise ActionSyntaxError(f"{where}: {name} must list unit keys")
     mission = data.get("mission")

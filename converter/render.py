@@ -9,6 +9,7 @@ Game (a drawn hex map, hexes placed by their VASSAL-style names).
 """
 from __future__ import annotations
 
+import bisect
 import io
 import math
 import os
@@ -301,7 +302,10 @@ def draw(scene: Scene) -> Image.Image:
     """The scene as an RGB image: a header with the title (and how the board was drawn), the
     board with its counters, lines and labels, and a footer with the key of the colours used.
     Header and footer lie outside the board, so they never hide a counter; a point (x, y) of
-    the scene is at (x, y + :func:`header_height`) in the image."""
+    the scene is at (x, y + :func:`header_height`) in the image. A scene over
+    :data:`MAX_DECODE_PIXELS` is refused before a pixel is allocated (a drawn map's size
+    follows the hexes of a file from a stranger)."""
+    check_size(scene.size)
     board = _draw_board(scene)
     measure = _measure()
     header = _header_lines(measure, scene)
@@ -325,6 +329,14 @@ def draw(scene: Scene) -> Image.Image:
         pen.line((8, y, 28, y), fill=colour, width=4)
         pen.text((34, y), text, fill=(20, 20, 20), font=_font(12), anchor="lm")
     return image
+
+
+def check_size(size: tuple[int, int], *, file: str | None = None) -> None:
+    """Refuse a picture over :data:`MAX_DECODE_PIXELS` pixels, the cap for the pixels of one picture."""
+    width, height = size
+    if width * height > MAX_DECODE_PIXELS:
+        raise RenderError(f"the picture would be {width} x {height} pixels, over the {MAX_DECODE_PIXELS}-pixel "
+                          "cap for a picture; nothing drawn", file=file)
 
 
 def header_height(scene: Scene) -> int:
@@ -351,9 +363,13 @@ def _legend_entries(scene: Scene) -> list[tuple[tuple[int, int, int], str]]:
 
 
 def _draw_board(scene: Scene) -> Image.Image:
-    image = Image.new("RGB", scene.size, (244, 240, 226))
-    if scene.background is not None:
-        image.paste(scene.background.convert("RGB"), (0, 0))
+    background = scene.background
+    if background is not None and background.mode == "RGB" and background.size == scene.size:
+        image = background.copy()   # the board fills the picture: one copy, not a blank canvas and a paste
+    else:
+        image = Image.new("RGB", scene.size, (244, 240, 226))
+        if background is not None:
+            image.paste(background.convert("RGB"), (0, 0))
     pen = ImageDraw.Draw(image)
     for _name, outline in scene.outlines:
         pen.polygon(outline, outline=(40, 40, 40), width=3)
@@ -548,18 +564,18 @@ def svg_text(scene: Scene) -> str:
 
 # -- scenes from a module map ----------------------------------------------------------------
 
-def board_image(module: Any, geometry: Any) -> tuple[Image.Image | None, tuple[int, int]]:
-    """The map's boards pasted at their places, and the map's size; no image -> (None, size)."""
+def board_image(module: Any, geometry: Any, notes: list[str]) -> tuple[Image.Image | None, tuple[int, int]]:
+    """The map's boards pasted at their places, and the map's size; no image -> (None, size).
+
+    A map over :data:`MAX_DECODE_PIXELS` gets no image: its pixels would cost more memory
+    than a picture may take. A board image that cannot be decoded is left out, with a note."""
     placements = geometry.placement()
     sizes = [(p.x + p.board.size[0], p.y + p.board.size[1]) for p in placements if p.board.size]
     if not sizes:
         return None, (0, 0)
     size = (max(s[0] for s in sizes), max(s[1] for s in sizes))
     archive = getattr(module, "archive", None)
-    notes = getattr(module, "notes", [])
     if size[0] * size[1] > MAX_DECODE_PIXELS:
-        notes.append(f"the map is {size[0]} x {size[1]} pixels, over the {MAX_DECODE_PIXELS}-pixel cap for a "
-                     "picture; drawn without its board images")
         return None, size
     canvas: Image.Image | None = None
     for placement in placements:
@@ -575,8 +591,12 @@ def board_image(module: Any, geometry: Any) -> tuple[Image.Image | None, tuple[i
             continue
         if placement.reversed:
             picture = picture.rotate(180)
+        if canvas is None and picture.size == size and (placement.x, placement.y) == (0, 0):
+            canvas = picture    # one board filling the map: its pixels are the canvas, not copied
+            continue
         canvas = canvas or Image.new("RGB", size, (244, 240, 226))
         canvas.paste(picture, (placement.x, placement.y))
+        del picture
     return canvas, size
 
 
@@ -589,12 +609,15 @@ def scene_for_map(game: Game, module: Any, map_name: str, layout: Any = None, *,
     hex) is drawn where ``positions`` (from the save) has it, shifted by ``shift`` (an
     aliased board's offset)."""
     geometry = module.map(map_name).geometry(layout, assign_names=True)
-    background, size = board_image(module, geometry)
+    notes = list(getattr(module, "notes", []))
+    background, size = board_image(module, geometry, notes)
+    if size[0] * size[1] > MAX_DECODE_PIXELS:      # draw_board draws a board this large around its units
+        notes.append(f"the map is {size[0]} x {size[1]} pixels, over the {MAX_DECODE_PIXELS}-pixel cap for a "
+                     "picture; drawn without its board images, around its units only")
 
     def centre(hex_id: str) -> Point:
         x, y = geometry.locate(hex_id)
         return float(x), float(y)
-    notes = list(getattr(module, "notes", []))
     boxed = {key: (float(x + shift[0]), float(y + shift[1])) for key, (where, x, y) in (positions or {}).items()
              if where == map_name and key in game.units and not game.units[key].on_map}
     if background is not None:
@@ -615,7 +638,9 @@ def scene_for_map(game: Game, module: Any, map_name: str, layout: Any = None, *,
                            {key: place(point) for key, point in boxed.items()}), title=title,
                   boxes=[(name, [place(p) for p in polygon]) for name, polygon in drawn.boxes],
                   outlines=[(name, [place(p) for p in outline]) for name, outline in drawn.outlines], notes=notes)
-    scene.note = "board drawn from the module's grid: the module has no image of it" + \
+    why = "its image is over the picture cap" if size[0] * size[1] > MAX_DECODE_PIXELS else \
+        "the module has no image of it"
+    scene.note = f"board drawn from the module's grid: {why}" + \
         ("; hex names are wawkit's (the grid has no numbering: VASSAL shows none)" if drawn.assigned else "")
     scene.size = (int((drawn.area[2] - left) * scale + 20), int((drawn.area[3] - top) * scale + 20))
     return scene
@@ -630,17 +655,74 @@ def _safe(centre: Callable[[str], Point]) -> Callable[[str], Point]:
     return wrapped
 
 
-def _hex_outlines(game: Game, centre: Callable[[str], Point]) -> list[tuple[str, list[Point], str | None]]:
-    """Outlines of every hex the game names, sized from the spacing of their centres."""
-    names = sorted({h for h in game.hexes} | {u.hex for u in game.units.values() if u.hex and u.on_map})
-    points = {name: centre(name) for name in names}
-    gaps = [math.dist(a, b) for i, a in enumerate(points.values()) for b in list(points.values())[i + 1:]]
-    radius = (min(gaps) / math.sqrt(3)) if gaps else 32.0
+def named_hexes(game: Game) -> list[str]:
+    """The hexes a drawn map shows: every hex the game holds and every hex a unit on the map is in."""
+    return sorted({h for h in game.hexes} | {u.hex for u in game.units.values() if u.hex and u.on_map})
+
+
+#: Hexes of margin round the units when only the part of a map around them is drawn.
+MARGIN_HEXES = 2
+
+
+def around_units(game: Game, names: list[str]) -> list[str]:
+    """Of ``names``, the hexes of the smallest block of the board's columns and rows that holds
+    every unit on the map, widened by :data:`MARGIN_HEXES` on each side, and the units' own
+    hexes: what a picture of a map too large to draw whole shows. Columns and rows are the
+    grid's own (the offset cell of each hex's cube coordinates), so the block is a rectangle
+    of the map; a hex without a map position is kept only when a unit is in it. Without a
+    unit on a hex of known position there is nothing to draw around: ``names`` whole."""
+    def cell(name: str) -> tuple[int, int] | None:
+        state = game.hexes.get(name)
+        at = state.at if state is not None else None
+        return None if at is None else (at.q, at.r + (at.q - (at.q & 1)) // 2)
+    occupied = {u.hex for u in game.units.values() if u.hex and u.on_map}
+    spots = [spot for spot in map(cell, occupied) if spot is not None]
+    if not spots:
+        return names    # nothing to draw around: the whole map (which draw() refuses when too large)
+    low = [min(spot[axis] for spot in spots) - MARGIN_HEXES for axis in (0, 1)]
+    high = [max(spot[axis] for spot in spots) + MARGIN_HEXES for axis in (0, 1)]
+
+    def inside(name: str) -> bool:
+        spot = cell(name)
+        return spot is not None and low[0] <= spot[0] <= high[0] and low[1] <= spot[1] <= high[1]
+    return [name for name in names if name in occupied or inside(name)]
+
+
+def _hex_outlines(game: Game, centre: Callable[[str], Point],
+                  names: list[str] | None = None) -> list[tuple[str, list[Point], str | None]]:
+    """Outlines of the hexes ``names`` (default: every hex the game names), sized from the
+    closest spacing of their centres."""
+    points = {name: centre(name) for name in (named_hexes(game) if names is None else names)}
+    gap = closest_gap(list(points.values()))
+    radius = (gap / math.sqrt(3)) if gap is not None else 32.0
     outlines = []
     for name, (x, y) in points.items():
         corners = [(x + radius * math.cos(math.pi / 3 * k), y + radius * math.sin(math.pi / 3 * k)) for k in range(6)]
         outlines.append((name, corners, game.hexes[name].terrain if name in game.hexes else None))
     return outlines
+
+
+def closest_gap(points: list[Point]) -> float | None:
+    """The smallest distance between two of ``points`` (None for fewer than two).
+
+    A sweep along x that keeps, ordered by y, the points less than the best gap so far
+    behind the sweep: each point is compared only with the few of them within that gap
+    above or below it, so a board of 20,000 hexes costs milliseconds, not every pair."""
+    best = math.inf
+    ordered = sorted(points)
+    window: list[tuple[float, float]] = []     # (y, x) of the points near the sweep line, sorted
+    behind = 0
+    for x, y in ordered:
+        while ordered[behind][0] < x - best:
+            gone_x, gone_y = ordered[behind]
+            del window[bisect.bisect_left(window, (gone_y, gone_x))]
+            behind += 1
+        low = bisect.bisect_left(window, (y - best, -math.inf))
+        high = bisect.bisect_right(window, (y + best, math.inf))
+        for near_y, near_x in window[low:high]:
+            best = min(best, math.dist((x, y), (near_x, near_y)))
+        bisect.insort(window, (y, x))
+    return best if best < math.inf else None
 
 
 def _fit(scene: Scene) -> tuple[int, int]:
@@ -673,11 +755,19 @@ def cube_centre(at: Any, radius: float = 36.0) -> Point:
 
 def scene_for_game(game: Game, *, title: str = "") -> Scene:
     """A drawn hex map of the hexes the game names, units placed at their hexes: by the
-    hexes' map positions when the game has them (true adjacency), else by their names."""
-    names = {h for h in game.hexes} | {u.hex for u in game.units.values() if u.hex and u.on_map}
+    hexes' map positions when the game has them (true adjacency), else by their names.
+    A map too large for a picture is drawn around its units only (:func:`around_units`)."""
+    names = named_hexes(game)
     placed = {n: game.hexes[n].at for n in names if n in game.hexes and game.hexes[n].at is not None}
+    notes: list[str] = []
     if placed and len(placed) == len(names):
         raw = {name: cube_centre(at) for name, at in placed.items()}
+        width, height = (int(max(axis) - min(axis)) + 160 for axis in zip(*raw.values()))
+        if width * height > MAX_DECODE_PIXELS:
+            names = around_units(game, names)
+            raw = {name: raw[name] for name in names}
+            notes.append(f"the drawn map would be about {width} x {height} pixels, over the {MAX_DECODE_PIXELS}-pixel "
+                         "cap for a picture; drawn around its units only")
         left = min(x for x, _ in raw.values()) - 60
         top = min(y for _, y in raw.values()) - 60
 
@@ -686,7 +776,7 @@ def scene_for_game(game: Game, *, title: str = "") -> Scene:
             return x - left, y - top
     else:
         centre = _safe(offset_centre)
-    scene = Scene((0, 0), None, _hex_outlines(game, centre), counters(game, centre), title=title)
+    scene = Scene((0, 0), None, _hex_outlines(game, centre, names), counters(game, centre), title=title, notes=notes)
     scene.size = _fit(scene)
     return scene
 
@@ -770,6 +860,7 @@ def picture(source: str | os.PathLike[str], output: str | os.PathLike[str], *, m
         names = {u.key: u.name for u in game.units.values()}
         scene.title += "  |  last resolution: " + "; ".join(
             f"{names.get(r['unit'], r['unit'])} {RESULT_TEXT.get(r['result'], r['result']).lower()}" for r in results)
+    check_size(scene.size, file=str(source))
     write_png(scene, output)
     return scene
 

@@ -58,19 +58,25 @@ class TerrainMap:
         return self.hexes.get(hex_name, self.default)
 
     def features(self, hex_name: str) -> frozenset[str]:
-        found = set()
-        if any(hex_name in road for road in self.roads):
-            found.add("road")
-        level = self.elevation.get(hex_name)
-        if level:
-            found.add(f"level_{level}")
+        return self.feature_index().get(hex_name, frozenset())
+
+    def feature_index(self) -> dict[str, frozenset[str]]:
+        """The features of every hex that has any (``road``, ``level_N``, ``stream:E7``,
+        ``bridge:E7``), in one pass over the roads, elevations and hexsides: a whole board's
+        hexes are looked up in it, so its cost does not grow with hexes x hexsides."""
+        found: dict[str, set[str]] = {}
+        for road in self.roads:
+            for hex_name in road:
+                found.setdefault(hex_name, set()).add("road")
+        for hex_name, level in self.elevation.items():
+            if level:
+                found.setdefault(hex_name, set()).add(f"level_{level}")
         for side in self.hexsides:
-            if hex_name in side.between:
-                other = side.between[1] if side.between[0] == hex_name else side.between[0]
-                found.add(f"{side.feature}:{other}")
+            for hex_name, other in ((side.between[0], side.between[1]), (side.between[1], side.between[0])):
+                found.setdefault(hex_name, set()).add(f"{side.feature}:{other}")
                 if side.bridge:
-                    found.add(f"bridge:{other}")
-        return frozenset(found)
+                    found[hex_name].add(f"bridge:{other}")
+        return {hex_name: frozenset(features) for hex_name, features in found.items()}
 
     # -- documents ---------------------------------------------------------------
     @classmethod
@@ -141,15 +147,16 @@ def read_tec(path: str | os.PathLike[str]) -> dict[str, Any]:
     return chart
 
 
-def _hex_state(terrain: TerrainMap, cell: "BoardHex") -> HexState:
-    """A hex with its terrain and features; with a chart, what the chart says of its terrain
-    (the Defensive Bonus columns, the LOS effect, heights above the hex's elevation)."""
+def _hex_state(terrain: TerrainMap, cell: "BoardHex", features: frozenset[str]) -> HexState:
+    """A hex with its terrain and ``features`` (from :meth:`TerrainMap.feature_index`, built once
+    for the board); with a chart, what the chart says of its terrain (the Defensive Bonus
+    columns, the LOS effect, heights above the hex's elevation)."""
     name = terrain.terrain(cell.name)
     row = terrain.effects.get(name) if terrain.effects is not None and name != HEXSIDES else None
     if row is None:
-        return HexState(cell.name, terrain=name, features=terrain.features(cell.name), at=cell.at)
+        return HexState(cell.name, terrain=name, features=features, at=cell.at)
     level = terrain.elevation.get(cell.name, 0)
-    return HexState(cell.name, terrain=name, features=terrain.features(cell.name), at=cell.at,
+    return HexState(cell.name, terrain=name, features=features, at=cell.at,
                     terrain_db=row.db, los=row.los,
                     stated={"obstacle_height": level + row.obstacle_height, "unit_height": level + row.unit_height,
                             "elevation": level, "tec_hexsides": terrain.effects.get(HEXSIDES, {}),   # type: ignore[union-attr]
@@ -198,11 +205,12 @@ def board_hexes(module: Module, map_name: str, board: str,
 def hex_states(terrain: TerrainMap | None, hexes: Iterator[BoardHex] | list[BoardHex]) -> dict[str, HexState]:
     """HexStates for the board's hexes: terrain and features when a terrain map is given."""
     states = {}
+    features = terrain.feature_index() if terrain is not None else {}
     for cell in hexes:
         if terrain is None:
             states[cell.name] = HexState(cell.name, at=cell.at)
         else:
-            states[cell.name] = _hex_state(terrain, cell)
+            states[cell.name] = _hex_state(terrain, cell, features.get(cell.name, frozenset()))
     return states
 
 

@@ -7,7 +7,10 @@ seeds alone. Mutations are byte-level (flips, inserted VASSAL delimiters, repeat
 chunks for deep nesting, truncation, splices) and, for zip containers, structural
 (entries renamed ``../evil`` or ``/abs``, payloads re-obfuscated after mutation).
 
-Every input must finish within ``--timeout`` seconds and end either normally or with
+Every input must finish within ``--timeout`` seconds of CPU time (the machine may be
+shared: wall time would count other processes' work, and a loaded machine then reports
+inputs that take milliseconds as timeouts; a wall-clock limit of :data:`WALL_FACTOR` times
+that still catches an input that blocks) and end either normally or with
 a typed error (:data:`fuzz.targets.ALLOWED`). Anything else -- another exception, a
 timeout, a ``MemoryError`` under the per-worker address-space cap -- is saved as
 ``fuzz/crashes/<target>/<sha1>.bin`` with the traceback beside it (``.txt``); the
@@ -151,8 +154,18 @@ class Mutator:
         return buffer.getvalue()
 
 
+#: The wall-clock limit of one input, as a multiple of its CPU-time limit.
+WALL_FACTOR = 15
+
+
 def _on_alarm(signum: int, frame: object) -> None:
     raise Timeout()
+
+
+def _arm(timeout: float) -> None:
+    """Both timers of one input: CPU time (SIGPROF) and, far longer, wall time (SIGALRM); 0 disarms."""
+    signal.setitimer(signal.ITIMER_PROF, timeout)
+    signal.setitimer(signal.ITIMER_REAL, timeout * WALL_FACTOR)
 
 
 def _save_crash(name: str, data: bytes, report: str) -> Path:
@@ -179,6 +192,7 @@ def work(worker: int, count: int, names: list[str], seed: int, timeout: float, m
         cap = memory_mb * (1 << 20)
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
     signal.signal(signal.SIGALRM, _on_alarm)
+    signal.signal(signal.SIGPROF, _on_alarm)
     warnings.simplefilter("ignore")  # zipfile warns about the duplicate names mutations write
     rng = random.Random(seed * 1_000_003 + worker)
     mutator = Mutator(rng)
@@ -191,8 +205,8 @@ def work(worker: int, count: int, names: list[str], seed: int, timeout: float, m
         pool = pools[name]
         base, other = rng.choice(pool), rng.choice(pool)
         data = mutator.container(base, other) if name == "container" else mutator.bytes(base, other)
-        began = time.perf_counter()
-        signal.setitimer(signal.ITIMER_REAL, timeout)
+        began = time.process_time()
+        _arm(timeout)
         failure: BaseException | None = None
         accepted = False
         try:
@@ -203,8 +217,8 @@ def work(worker: int, count: int, names: list[str], seed: int, timeout: float, m
         except (Exception, Timeout) as error:  # noqa: BLE001 - every other exception is a finding
             failure = error
         finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-        took = time.perf_counter() - began
+            _arm(0)
+        took = time.process_time() - began
         figures.inputs[name] = figures.inputs.get(name, 0) + 1
         figures.slowest[name] = max(figures.slowest.get(name, 0.0), took)
         if failure is not None:
@@ -230,14 +244,14 @@ def _work(args: tuple) -> dict:
 
 
 def table(figures: Figures, workers: int) -> str:
-    """The run as one table: inputs, typed errors, crashes and slowest input per target."""
-    lines = [f"{'target':<12}{'inputs':>11}{'typed err':>11}{'crashes':>9}{'slowest s':>11}"]
+    """The run as one table: inputs, typed errors, crashes and slowest input (CPU seconds) per target."""
+    lines = [f"{'target':<12}{'inputs':>11}{'typed err':>11}{'crashes':>9}{'slowest cpu s':>15}"]
     for name in sorted(figures.inputs):
         lines.append(f"{name:<12}{figures.inputs[name]:>11,}{figures.typed_errors.get(name, 0):>11,}"
-                     f"{figures.crashes.get(name, 0):>9,}{figures.slowest.get(name, 0.0):>11.3f}")
+                     f"{figures.crashes.get(name, 0):>9,}{figures.slowest.get(name, 0.0):>15.3f}")
     total = sum(figures.inputs.values())
     lines.append(f"{'all':<12}{total:>11,}{sum(figures.typed_errors.values()):>11,}"
-                 f"{sum(figures.crashes.values()):>9,}{max(figures.slowest.values(), default=0.0):>11.3f}")
+                 f"{sum(figures.crashes.values()):>9,}{max(figures.slowest.values(), default=0.0):>15.3f}")
     lines.append(f"{workers} workers, {figures.seconds:,.0f} s, peak memory per worker "
                  f"{figures.peak_rss_mb:,.0f} MB (max RSS)")
     return "\n".join(lines)
@@ -249,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--targets", default=",".join(TARGETS), help="Comma-separated target names.")
     parser.add_argument("--seed", type=int, default=int(time.time()), help="Random seed (printed).")
-    parser.add_argument("--timeout", type=float, default=2.0, help="Seconds one input may take.")
+    parser.add_argument("--timeout", type=float, default=2.0, help="Seconds of CPU time one input may take.")
     parser.add_argument("--memory-mb", type=int, default=1500, help="Address-space cap per worker (0: none).")
     parser.add_argument("--report", type=Path, default=ROOT / "fuzz" / "last-run.json")
     args = parser.parse_args(argv)
@@ -272,7 +286,7 @@ def main(argv: list[str] | None = None) -> int:
         total.add(Figures(**result))
     total.seconds = time.perf_counter() - started
     print(table(total, args.workers))
-    report = {"seed": args.seed, "workers": args.workers, "timeout": args.timeout, **asdict(total),
+    report = {"seed": args.seed, "workers": args.workers, "timeout": args.timeout, "clock": "cpu", **asdict(total),
               "total_inputs": sum(total.inputs.values()), "total_crashes": sum(total.crashes.values()),
               "finished": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
     args.report.parent.mkdir(parents=True, exist_ok=True)

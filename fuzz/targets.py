@@ -241,7 +241,7 @@ def actions_target(data: bytes) -> None:
 
 # -- images inside module zips, actions files from bytes, action fields ----------------------
 
-#: Pixels the image target decodes at most (the product's cap is 48 Mpx; a smaller one keeps
+#: Pixels the image target decodes at most (the product's cap is 32 Mpx; a smaller one keeps
 #: every input within the time limit and still reaches every branch of the decode).
 FUZZ_DECODE_PIXELS = 2_000_000
 

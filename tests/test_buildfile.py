@@ -127,6 +127,12 @@ def test_image_size_reads_raster_headers_and_svg_dimensions() -> None:
     assert image_size(b"<svg") is None  # a root element stating no size
     with pytest.raises(ImageError, match=r"^SVG image cannot be parsed: attributes construct error"):
         image_size(b'<svg width="10" height="20"')
+    for width, height, shown in (("inf", "10", "inf x 10"), ("-Infinity", "3px", "-inf x 3"), ("NaN", "nan", "nan x nan"),
+                                 ("1e999", "1", "inf x 1")):
+        svg = f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}"/>'.encode()
+        with pytest.raises(ImageError, match=rf"^m.vmod: entry images/b.svg: SVG width x height {shown} is not a "
+                                             r"finite size$"):
+            image_size(svg, file="m.vmod", entry="images/b.svg")
 
 
 TOUR_BUILDFILE = zipfile.ZipFile(CORPUS / "vassal-tour" / "tour.mod").read("buildFile")

@@ -68,10 +68,13 @@ def test_two_in_place_resolves_at_once_never_lose_an_update(tmp_path: Path) -> N
         (fire_out, fire_err), (move_out, move_err) = fire.communicate(timeout=120), move.communicate(timeout=120)
         codes = (fire.returncode, move.returncode)
         assert codes in ((0, 0), (0, 2), (2, 0)), (codes, fire_err, move_err)
-        for code, err in ((fire.returncode, fire_err), (move.returncode, move_err)):
-            if code == 2:  # the loser says why, in one line, and wrote nothing
+        for code, out, err in ((fire.returncode, fire_out, fire_err), (move.returncode, move_out, move_err)):
+            if code == 2:  # the loser says why, in one line, wrote nothing and reports no result
                 assert err.count("\n") == 1 and err.startswith(f"wawkit: {game}: changed while this command worked "
                                                                "on it (sha256 now "), err
+                assert out == "", out
+            else:
+                assert "  result: " in out, out
         # Every update a command reported is in the save: none was lost.
         hq, t64 = piece(game, "US HQ"), piece(game, "T-64")
         assert (hq != before_hq) == (move.returncode == 0), (round_, codes, hq)
@@ -117,7 +120,7 @@ def test_a_save_replaced_while_it_is_resolved_is_refused(tmp_path: Path, monkeyp
         return real_run(*args, **kwargs)
     monkeypatch.setattr(resolve_module, "run", replace_then_run)
     code, out, err = cli("resolve", game, *WITH_PROFILE, *FIRE, "--in-place")
-    assert code == 2
+    assert (code, out) == (2, "")   # no report of a result that was not written
     assert err.startswith(f"wawkit: {game}: changed while this command worked on it (sha256 now "
                           f"{hashlib.sha256(other).hexdigest()[:12]}...")
     assert game.read_bytes() == other
@@ -197,7 +200,7 @@ def test_with_the_disk_full_neither_the_save_nor_its_record_is_written(tmp_path:
     done = subprocess.run([sys.executable, "-c", _WAWKIT, "resolve", str(SAVE), *WITH_PROFILE, *FIRE, "-o",
                            str(output)], capture_output=True, text=True, env=child_env(), preexec_fn=limit,
                           timeout=120)
-    assert done.returncode == 2
+    assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr == (f"wawkit: {tmp_path / 'y.audit.json'}: cannot write: File too large; nothing was "
                            "written\n")
     assert list(tmp_path.iterdir()) == []

@@ -9,13 +9,14 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from PIL import Image
 
 from converter.cli import main
 from converter.errors import ContainerError, LimitExceeded
 from converter.vassal import container
 from converter.vassal.container import read_container
 from converter.vassal.limits import Limits
-from converter.vassal.obfuscation import obfuscate
+from converter.vassal.obfuscation import Obfuscation, obfuscate
 from tests.hostile import SAVE, WITH_PROFILE, measured, module_with_board, one_line, png_header, zipped
 
 #: A refusal costs the interpreter and the file itself: far below this (the interpreter
@@ -34,7 +35,7 @@ def cli(*args: str | Path) -> tuple[int, str, str]:
 SVG_INF = b'<svg xmlns="http://www.w3.org/2000/svg" width="inf" height="inf" viewBox="0 0 inf inf"/>'
 SVG_NAN = b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 nan 300"/>'
 IMAGES = {
-    "inf.svg": (SVG_INF, "SVG viewBox inf x inf is not a finite size"),
+    "inf.svg": (SVG_INF, "SVG width x height inf x inf is not a finite size"),
     "nan.svg": (SVG_NAN, "SVG viewBox nan x 300 is not a finite size"),
     "huge.png": (png_header(100_000, 100_000),
                  "image 100000 x 100000 pixels is larger than VASSAL can load (at most 65535 pixels a side)"),
@@ -69,12 +70,25 @@ def test_validate_and_resolve_on_a_board_without_a_size_say_why_in_one_line(tmp_
     assert not (tmp_path / "r.vsav").exists()
 
 
-def test_a_picture_over_the_pixel_cap_is_drawn_without_its_board(tmp_path: Path) -> None:
+def test_a_picture_over_the_pixel_cap_is_drawn_without_its_board_around_its_units(tmp_path: Path) -> None:
     module = module_with_board(tmp_path, "board.png", png_header(9000, 9000))  # 81 Mpx, a few bytes
     code, out, err = cli("render", SAVE, *WITH_PROFILE[:1], module, *WITH_PROFILE[2:], "-o", tmp_path / "p.png")
     assert (code, out) == (0, "")
-    assert err.splitlines() == ["note: the map is 9000 x 9000 pixels, over the 48000000-pixel cap for a picture; "
-                                "drawn without its board images", f"wrote {tmp_path / 'p.png'}"]
+    assert err.splitlines() == ["note: the map is 9000 x 9000 pixels, over the 32000000-pixel cap for a picture; "
+                                "drawn without its board images, around its units only", f"wrote {tmp_path / 'p.png'}"]
+    # the board drawn from its grid around the units (A3-L11, 108 of its 22,480 hexes), under a title band
+    assert Image.open(tmp_path / "p.png").size == (1212, 1056)
+
+
+def test_a_drawn_map_over_the_pixel_cap_is_refused_in_one_line(tmp_path: Path) -> None:
+    far = tmp_path / "far.yaml"
+    far.write_text("scenario: 1\nunit_types: {a: {name: A}}\nunits: [{key: a, type: a, hex: X}, {key: b, type: a, hex: Y}]\n"
+                   "hexes: [{id: X, at: {q: 0, r: 0}}, {id: Y, at: {q: 60000, r: 0}}]\n", encoding="utf-8")
+    run = measured("render", far, "-o", tmp_path / "far.png")
+    assert (run.code, one_line(run)) == (2, f"wawkit: {far}: the picture would be 5400100 x 3741329 pixels, over the "
+                                            "32000000-pixel cap for a picture; nothing drawn")
+    assert run.peak_mb < SMALL_MB
+    assert not (tmp_path / "far.png").exists()
 
 
 def test_a_board_picture_that_cannot_be_decoded_is_left_out_with_a_note(tmp_path: Path) -> None:
@@ -101,7 +115,7 @@ def laughs(levels: int = 9) -> str:
 @pytest.mark.parametrize("content, message", [
     (laughs(), "offset 3: not valid YAML: anchors and aliases are not allowed (line 1, column 4)"),
     ("- {kind: direct_fire, unit: leopard-c1, target: t-64, weapon: ap, dice: {attack: [2001-02-30]}}\n",
-     "actions.yaml: actions[0]: dice must map a roll label to a list of values"),
+     "actions.yaml: actions[0]: dice.attack: die 1 is '2001-02-30', not a whole number"),
     ("- {kind: direct_fire, unit: leopard-c1, target: t-64, dice: {attack: [" + "9" * 5000 + "]}}\n",
      "offset 70: not valid YAML: an integer of 5000 characters, over the 40-character cap (line 1, column 71)"),
     ("- {kind: direct_fire, unit: leopard-c1, target: t-64, weapon: ap, hits: 999999999999999999999}\n",
@@ -259,8 +273,8 @@ def test_a_save_of_a_million_commands_is_refused_before_building_them(tmp_path: 
 
 def test_two_entries_of_one_name_are_refused_in_saves_and_modules(tmp_path: Path) -> None:
     save = tmp_path / "two.vsav"
-    save.write_bytes(zipped([("savedGame", obfuscate(b"CHATfirst", "vcsk")),
-                             ("savedGame", obfuscate(b"CHATsecond", "vcsk"))]))
+    key = Obfuscation("vcsk", key=0x2A)  # a fixed key: a random one changes the deflated size, and the offsets
+    save.write_bytes(zipped([("savedGame", obfuscate(b"CHATfirst", key)), ("savedGame", obfuscate(b"CHATsecond", key))]))
     code, out, err = cli("inspect", save)
     assert (code, out) == (2, "")
     assert err == (f"wawkit: {save}: entry savedGame: offset 66: has two zip entries named 'savedGame' (at offsets 0 "
@@ -275,3 +289,12 @@ def test_two_entries_of_one_name_are_refused_in_saves_and_modules(tmp_path: Path
     assert "has two zip entries named 'buildFile.xml'" in err
     with pytest.raises(ContainerError, match="has two zip entries named 'savedGame'"):
         read_container(save.read_bytes())
+
+
+def test_a_piece_that_cannot_be_decoded_is_named_with_its_file(tmp_path: Path) -> None:
+    from converter.vassal.container import new_container
+    save = tmp_path / "bad.vsav"
+    save.write_bytes(new_container(b"begin_save\x1b+/1/abc/def\x1bend_save", "vcsk").to_bytes())
+    for command in ("inspect", "pieces"):
+        assert cli(command, save) == (2, "", f"wawkit: {save}: piece 1: trait chain ends in UnknownTrait, not a "
+                                             "BasicPiece, Stack or Deck\n")

@@ -3,16 +3,20 @@ the referee's answer, and the results of the last resolution marked."""
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 from PIL import Image
 
 from converter.actions_text import ActionSyntaxError
 from converter.cli import main
 from converter.render import (COUNTER, LOS_COLOURS, RESULT_COLOUR, TERRAIN_FILL, Counter, RenderError, Scene, Sight,
-                              draw, header_height, offset_centre, picture, scene_for_game, text_layout)
+                              around_units, closest_gap, draw, header_height, offset_centre, picture, scene_for_game,
+                              text_layout)
 from referee.model import Game, HexState, Unit, UnitType
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
@@ -181,3 +185,45 @@ def test_badges_never_hide_a_name_and_labels_stay_inside_the_picture() -> None:
     assert plan.names[0] == [((6.0, 5.0), "Leopard…", 9, "la")]     # covered: cut to the visible strip
     image = draw(scene)
     assert image.size == (320, header_height(scene) + 200 + 18 * 3 + 12)      # title above, key below
+
+
+@given(st.lists(st.tuples(st.integers(-500, 500), st.integers(-500, 500)), max_size=60))
+def test_the_closest_gap_is_the_smallest_distance_of_any_two_points(points: list[tuple[int, int]]) -> None:
+    centres = [(x * 0.5, y * 0.25) for x, y in points]
+    pairs = [math.dist(a, b) for i, a in enumerate(centres) for b in centres[i + 1:]]
+    assert closest_gap(centres) == (min(pairs) if pairs else None)
+
+
+def test_the_closest_gap_of_a_board_is_its_hex_spacing() -> None:
+    # the centres of a 150 x 150 hex board (VASSAL's default grid: dx 56, dy 64; odd columns half a hex lower)
+    centres = [(56.0 * col, 64.0 * row + (32.0 if col % 2 else 0.0)) for col in range(150) for row in range(150)]
+    assert closest_gap(centres) == 64.0          # dy; the diagonal neighbour lies sqrt(56² + 32²) = 64.5 away
+    assert closest_gap([(1.0, 1.0)]) is None and closest_gap([(3.0, 4.0), (3.0, 4.0)]) == 0.0
+
+
+def _board_game(columns: int, rows: int, units: dict[str, str]) -> Game:
+    """A game on a board of ``columns`` x ``rows`` hexes named like C5, at their cube coordinates."""
+    from referee.hexes import Hex
+
+    def name(col: int, row: int) -> str:
+        return f"{chr(ord('A') + col % 26) * (col // 26 + 1)}{row + 1}"
+    hexes = {name(c, r): HexState(name(c, r), at=Hex(c, r - (c - (c & 1)) // 2)) for c in range(columns)
+             for r in range(rows)}
+    return Game(units={key: Unit(key, UnitType(name=key), side="Blue", hex=where) for key, where in units.items()},
+                hexes=hexes)
+
+
+def test_around_units_keeps_the_block_of_columns_and_rows_round_the_units() -> None:
+    game = _board_game(20, 20, {"a": "D5", "b": "F3"})   # columns 3..5, rows 2..4 (0-based)
+    assert around_units(game, sorted(game.hexes)) == sorted(f"{c}{r}" for c in "BCDEFGH" for r in range(1, 8))
+    empty = Game(units={}, hexes=game.hexes)
+    assert around_units(empty, ["A1", "B2"]) == ["A1", "B2"]    # nothing to draw around
+
+
+def test_a_bare_game_too_large_for_a_picture_is_drawn_round_its_units() -> None:
+    game = _board_game(200, 200, {"a": "J10", "b": "K12"})   # 40,000 hexes: about 10,900 x 12,500 pixels
+    scene = scene_for_game(game)
+    assert scene.notes == ["the drawn map would be about 10906 x 12599 pixels, over the 32000000-pixel cap for a "
+                           "picture; drawn around its units only"]
+    assert sorted(name for name, _c, _t in scene.hexes) == sorted(f"{c}{r}" for c in "HIJKLM" for r in range(8, 15))
+    assert scene.size == (406, 536)     # six columns and seven rows of 36-pixel hexes, and the margins

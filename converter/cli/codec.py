@@ -125,7 +125,10 @@ def inspect(file: Path, as_json: bool) -> None:
         else:
             print_module(info)
         return
-    info = describe_save(file)
+    try:
+        info = describe_save(file)
+    except WawkitError as error:  # a piece that cannot be decoded: name the file it is in
+        raise error.located(file=str(file)) from None
     if as_json:
         _echo_json(info)
         return
@@ -258,7 +261,10 @@ def pieces(save: Path, module_path: Path | None, as_json: bool) -> None:
     from converter.vassal.module import Module
     from converter.vassal.save import SavedGame
     module = Module.read(module_path) if module_path is not None else None
-    rows = piece_rows(SavedGame.read(save), module)
+    try:
+        rows = piece_rows(SavedGame.read(save), module)
+    except WawkitError as error:  # a piece that cannot be decoded: name the file it is in
+        raise error.located(file=str(save)) from None
     if as_json:
         _echo_json(rows)
         return

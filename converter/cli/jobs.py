@@ -143,11 +143,14 @@ def resolve(save: str, module_path: str, profile_path: str, units: str | None, t
     position = read_position(save, module_path, profile_path, units=units, terrain=terrain)
     resolved = run(position, specs, ruleset=ruleset, dice=parse_dice(dice) if dice else None, seed=seed,
                    audit_dir=audit_file.parent, actions_input=actions_file)
-    click.echo(resolved.report)
     if resolved.save is None:
+        click.echo(resolved.report)
         _exit(EXIT_FINDINGS)
     from converter.resolve import write_resolution
     kept = write_resolution(resolved, output, audit_file, overwrite=force, in_place=in_place)
+    # The report only once the save holds what it says: a write refused (another player's
+    # resolve won, the disk is full) leaves no result for a player to paste into the chat.
+    click.echo(resolved.report)
     click.echo(f"wrote {output} and {audit_file}" + (f" (the original kept as {kept})" if kept else ""), err=True)
     if resolved.unused_dice:
         unused = ",".join(str(d) for d in resolved.unused_dice)

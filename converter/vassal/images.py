@@ -28,13 +28,20 @@ MAX_SIDE = 65_535
 #: Most pixels of one board whose size is believed: Java's BufferedImage, which VASSAL
 #: draws boards into, cannot hold more than 2**31 - 1.
 MAX_BOARD_PIXELS = 2**31 - 1
-#: Most pixels decoded for a picture: 48 Mpx is 144 MB as RGB (a 9,600 x 5,000 board).
-MAX_DECODE_PIXELS = 48_000_000
+#: Most pixels decoded for a picture, and of the picture drawn: 32 Mpx is 96 MB as RGB (an
+#: 8,000 x 4,000 board). ``render`` holds a board about three times (decoded, drawn on a copy,
+#: pasted under the title band) and peaks at 418 MB at the cap; 48 Mpx measured 606 MB, over
+#: the 500 MB one command may take.
+MAX_DECODE_PIXELS = 32_000_000
 #: Bytes of an image read to find its size: headers sit at the start (a JPEG's size may
 #: follow its EXIF and colour profile blocks, which stay far below this).
 HEADER_BYTES = 4 << 20
 
-_SVG_LENGTH = re.compile(r"\s*([0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\s*(px)?\s*$")
+#: An SVG width or height wawkit reads as pixels: a number, unitless or in ``px`` -- or ``inf``
+#: or ``nan``, which float() would read too, so that they are refused as not finite rather
+#: than passed over as a size in other units.
+_SVG_LENGTH = re.compile(r"\s*([0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?|[+-]?(?:inf(?:inity)?|nan))\s*(px)?\s*$",
+                         re.IGNORECASE)
 
 
 class ImageError(ModuleError):

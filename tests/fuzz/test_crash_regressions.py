@@ -24,12 +24,12 @@ SAVED = crash_files()
 def test_every_saved_crash_input_now_ends_with_a_typed_error_or_success() -> None:
     assert {path.parent.name for path in SAVED} >= {"actions", "profile", "traits"}
     for path in SAVED:
-        began = time.perf_counter()
+        began = time.process_time()   # CPU time, as the fuzzer's limit: a shared machine's load is not the reader's
         try:
             TARGETS[path.parent.name](path.read_bytes())
         except ALLOWED:
             pass
-        assert time.perf_counter() - began < 2.0, path
+        assert time.process_time() - began < 2.0, path
 
 
 DEEP_YAML = "key: " + "[" * 5000 + "]" * 5000 + "\n"

@@ -33,19 +33,25 @@ def test_an_untyped_exception_and_a_timeout_are_saved_as_crashes(tmp_path: Path,
         raise KeyError("not a typed error")
 
     def endless(data: bytes) -> None:
-        time.sleep(5)
+        while True:        # a reader stuck in a loop: its CPU time runs out
+            pass
+
+    def blocked(data: bytes) -> None:
+        time.sleep(5)      # a reader waiting on something: its wall time runs out
 
     monkeypatch.setitem(TARGETS, "broken", broken)
     monkeypatch.setitem(TARGETS, "endless", endless)
-    monkeypatch.setattr(fuzz_run, "seeds", lambda: {"broken": [b"abc"], "endless": [b"xyz"]})
+    monkeypatch.setitem(TARGETS, "blocked", blocked)
+    monkeypatch.setattr(fuzz_run, "seeds", lambda: {"broken": [b"abc"], "endless": [b"xyz"], "blocked": [b"z"]})
     monkeypatch.setattr(fuzz_run, "CRASHES", tmp_path)
-    figures = fuzz_run.work(0, 4, ["broken", "endless"], 1, 0.2, 0, False)
-    assert figures.inputs == {"broken": 2, "endless": 2}
-    assert figures.crashes == {"broken": 2, "endless": 2}
-    assert sorted(p.parent.name for p in tmp_path.glob("*/*.bin")) == ["broken", "endless"]  # one per kind
+    figures = fuzz_run.work(0, 6, ["broken", "endless", "blocked"], 1, 0.02, 0, False)
+    assert figures.inputs == {"broken": 2, "endless": 2, "blocked": 2}
+    assert figures.crashes == {"broken": 2, "endless": 2, "blocked": 2}
+    assert sorted(p.parent.name for p in tmp_path.glob("*/*.bin")) == ["blocked", "broken", "endless"]  # one per kind
     reports = {p.parent.name: p.read_text(encoding="utf-8") for p in tmp_path.glob("*/*.txt")}
     assert reports["broken"].startswith("broken:KeyError@test_fuzz_run.py:")
     assert reports["endless"].startswith("endless:Timeout@")
+    assert reports["blocked"].startswith("blocked:Timeout@")
 
 
 def test_mutations_are_reproducible_from_the_seed() -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Mapping
 
 from converter.errors import GeometryError
@@ -60,19 +61,28 @@ def format_message(template: str, properties: Mapping[str, str | None]) -> str:
     token is a property name. A property without a value contributes nothing.
     """
     out = []
-    is_property = True
-    tokens = split(template, "$")
-    for index, token in enumerate(tokens):
-        is_property = not is_property
-        if not token:
-            continue
-        if not is_property or index == len(tokens) - 1:
+    for token, is_property in _message_parts(template):
+        if not is_property:
             out.append(token)
         else:
             value = properties.get(token)
             if value is not None:
                 out.append(value)
     return "".join(out)
+
+
+@lru_cache(maxsize=256)
+def _message_parts(template: str) -> tuple[tuple[str, bool], ...]:
+    """The non-empty tokens of ``template`` and whether each names a property; kept per
+    template, as a board's hexes are all named through one format."""
+    parts = []
+    is_property = True
+    tokens = split(template, "$")
+    for index, token in enumerate(tokens):
+        is_property = not is_property
+        if token:
+            parts.append((token, is_property and index != len(tokens) - 1))
+    return tuple(parts)
 
 
 @dataclass(frozen=True)
@@ -106,8 +116,13 @@ class GridNumbering:
 
     def grid_location(self, column: int, row: int) -> str:
         """``getName(row, column)``: the two coordinate names joined in ``first`` order."""
-        row_name = axis_name(row + self.v_off, self.v_type, self.v_leading)
-        col_name = axis_name(column + self.h_off, self.h_type, self.h_leading)
+        return self._joined(*self._axis_names(column, row))
+
+    def _axis_names(self, column: int, row: int) -> tuple[str, str]:
+        return (axis_name(column + self.h_off, self.h_type, self.h_leading),
+                axis_name(row + self.v_off, self.v_type, self.v_leading))
+
+    def _joined(self, col_name: str, row_name: str) -> str:
         return col_name + self.sep + row_name if self.first == "H" else row_name + self.sep + col_name
 
     def location_name(self, column: int, row: int) -> str:
@@ -115,11 +130,9 @@ class GridNumbering:
         if self.location_format.startswith("{") and self.location_format.endswith("}"):
             raise GeometryError(f"location format {self.location_format!r} is a BeanShell expression, "
                                 "which wawkit does not evaluate")
+        col_name, row_name = self._axis_names(column, row)
         return format_message(self.location_format, {
-            GRID_LOCATION: self.grid_location(column, row),
-            ROW: axis_name(row + self.v_off, self.v_type, self.v_leading),
-            COLUMN: axis_name(column + self.h_off, self.h_type, self.h_leading),
-        })
+            GRID_LOCATION: self._joined(col_name, row_name), ROW: row_name, COLUMN: col_name})
 
     def _example(self) -> str:
         """What a location name of this grid looks like, for a player who typed another."""
