@@ -31,7 +31,7 @@ from typing import Any
 from lxml import etree
 
 from converter.errors import ContainerError, LimitExceeded, ModuleError
-from converter.vassal.container import _read_entry, check_header, open_archive
+from converter.vassal.container import _read_entry, check_header, check_lzma_dictionary, open_archive
 from converter.vassal.limits import DEFAULT_LIMITS, Limits, check_xml_depth
 
 MIB = 1 << 20
@@ -130,6 +130,7 @@ class ModuleArchive:
         with self._open() as archive:
             info = archive.getinfo(entry)
             check_header(info, self.file, self.limits)
+            check_lzma_dictionary(archive, info, self.file, self.limits)
             try:
                 with archive.open(info) as stream:
                     data = stream.read(size)
