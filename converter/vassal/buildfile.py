@@ -130,8 +130,8 @@ class ModuleArchive:
         with self._open() as archive:
             info = archive.getinfo(entry)
             check_header(info, self.file, self.limits)
-            check_lzma_dictionary(archive, info, self.file, self.limits)
             try:
+                check_lzma_dictionary(archive, info, self.file, self.limits)
                 with archive.open(info) as stream:
                     data = stream.read(size)
             except (zipfile.BadZipFile, zlib.error, lzma.LZMAError, EOFError, NotImplementedError, RuntimeError,

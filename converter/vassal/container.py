@@ -96,10 +96,10 @@ def _read_entry(archive: zipfile.ZipFile, info: zipfile.ZipInfo, file: str | Non
     compressed size, so the ratio bounds the real output)."""
     cap = limits.max_entry_size
     bound = check_header(info, file, limits)
-    check_lzma_dictionary(archive, info, file, limits)
     chunks = []
     total = 0
     try:
+        check_lzma_dictionary(archive, info, file, limits)
         with archive.open(info) as stream:
             while True:
                 chunk = stream.read(_CHUNK)
@@ -144,8 +144,8 @@ def check_lzma_dictionary(archive: zipfile.ZipFile, info: zipfile.ZipInfo, file:
     memory. No entry within the cap needs a larger dictionary (xz's largest preset uses 64 MiB). The properties follow the entry's local header: LZMA
     SDK version (2 bytes), properties size (2), then lc/lp/pb (1) and the dictionary size (4).
     A header or stream too short to hold them is left to zipfile, which refuses it."""
-    if info.compress_type != zipfile.ZIP_LZMA or archive.fp is None:
-        return
+    if info.compress_type != zipfile.ZIP_LZMA or archive.fp is None or info.header_offset < 0:
+        return      # a header offset before the file's start: zipfile refuses it when opening the entry
     archive.fp.seek(info.header_offset)
     header = archive.fp.read(30)
     if len(header) < 30 or header[:4] != b"PK\x03\x04":
