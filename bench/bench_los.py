@@ -18,14 +18,20 @@ Timed in one run, as CPU time (``time.process_time``):
 * ``check``: ``ruleset.check(game, los action)``, the whole procedure with its answer and
   reasons, on a sample of 2,000 positions;
 * ``shapes``: the exact trace of every cube vector within 20 hexes (``line_shape``), as a
-  new process computes them on its first checks.
+  new process computes them on its first checks;
+* ``recorded``: ``los.sight`` on the 2,000 sampled pairs of this board whose answers were
+  recorded before the integer line walk (``tests/data/los_recorded.json``): every answer
+  must be the same, but for those the rule fixes made with the walk decide
+  (``tests/test_los_recorded.py`` lists them with their sections).
 
-Target: ``referee`` at least 100,000 checks per second on both boards. Run:
+Targets: ``referee`` at least 100,000 checks per second on both boards; the recorded
+answers unchanged but for the rule fixes. Run:
 ``.venv/bin/python bench/bench_los.py`` (``--sample N`` sets the pairs timed for naive).
 """
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 import time
@@ -46,6 +52,7 @@ from referee.rulesets import get_ruleset  # noqa: E402
 from referee.verdict import Answer  # noqa: E402
 
 COLUMNS, ROWS, MAX_RANGE = 40, 30, 20
+RECORDED = ROOT / "tests" / "data" / "los_recorded.json"
 CLEAR, ROUGH, BLOCKING = 0, 1, 2
 TERRAIN = {CLEAR: "clear", ROUGH: "rough", BLOCKING: "woods"}
 LAYOUT = HexLayout.regular(64)
@@ -143,6 +150,33 @@ def shape_time() -> float:
     return took
 
 
+def recorded_agreement(position: Position, board: dict[Hex, int]) -> dict[str, int]:
+    """``los.sight`` on the recorded pairs of this board against the answers recorded before the
+    integer line walk: how many are the same, how many the rule fixes changed as listed, and
+    how many changed otherwise (none may)."""
+    from tests.test_los_recorded import CHANGED
+    data = json.loads(RECORDED.read_text(encoding="utf-8"))
+    entry = data["sets"][0]
+    codes = {".": CLEAR, "r": ROUGH, "w": BLOCKING}
+    terrain = data["boards"][entry["board"]]["terrain"]
+    assert all(codes[terrain[row][col]] == board[Hex.from_offset(col, row, LAYOUT)]
+               for row in range(ROWS) for col in range(COLUMNS)), "the recording is not of this board"
+    by_id = {hex_id(h): h for h in board}
+    fixes = CHANGED[entry["board"], entry["book"], entry["attacker"]]
+    same = fixed = unexplained = 0
+    for answer in entry["answers"]:
+        a, b, was, _section = answer.split()
+        blocked = los.sight(position.ctx, position.attackers[by_id[a]], position.targets[by_id[b]]).blocked
+        if blocked == (was == "1") and was != "?":
+            same += 1
+        elif f"{a} {b}" in fixes and fixes[f"{a} {b}"][0] == blocked:
+            fixed += 1
+        else:
+            unexplained += 1
+    return {"recorded_pairs": len(entry["answers"]), "recorded_same": same, "recorded_fixed": fixed,
+            "recorded_unexplained": unexplained}
+
+
 def measure(sample_size: int = 20_000, seed: int = 1944) -> dict[str, object]:
     """Every figure of the benchmark, in one run."""
     board = make_board(seed)
@@ -168,7 +202,8 @@ def measure(sample_size: int = 20_000, seed: int = 1944) -> dict[str, object]:
             "check_rate": len(games) / check_time, "checks": len(games), "shapes": shapes,
             "vectors": len(list(Hex(0, 0).within(MAX_RANGE))),
             "blocked": sum(refereed), "naive_wrong": sum(n != s for n, s in zip(naive, sampled)),  # type: ignore[arg-type]
-            "kinds": [list(board.values()).count(k) for k in (CLEAR, ROUGH, BLOCKING)]}
+            "kinds": [list(board.values()).count(k) for k in (CLEAR, ROUGH, BLOCKING)],
+            **recorded_agreement(position, board)}
 
 
 def main() -> None:
@@ -188,6 +223,8 @@ def main() -> None:
         print(f"{name:<40}{m[key]:>12,.0f}{m[key] / naive:>9.1f}x")    # type: ignore[operator]
     print(f"\nblocked: {m['blocked']:,} of {m['pairs']:,} pairs; the naive line gets {m['naive_wrong']} of "
           f"{m['sample']:,} sampled pairs wrong (hexside runs, corners)")
+    print(f"recorded answers: {m['recorded_same']:,} of {m['recorded_pairs']:,} the same, "
+          f"{m['recorded_fixed']} changed by the rule fixes, {m['recorded_unexplained']} otherwise")
     worst = min(m["referee_rate"], m["open_rate"])     # type: ignore[type-var]
     print(f"target >= {TARGET:,} checks/s: {'met' if worst >= TARGET else 'NOT met'} ({worst:,.0f})")
 

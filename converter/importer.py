@@ -496,6 +496,7 @@ class _State:
         self.hex_markers: dict[str, tuple[str, str]] = {}          # hex marker piece -> (name, hex)
         self.unknown: dict[str, Unrecognised] = {}
         self.stacks: dict[str, dict[str, Unit]] = {}               # hex -> the units on the map there
+        self._made: dict[str, tuple[Any, ...]] = {}                 # unit key -> what its Unit was made from
         self.hexes: dict[str, HexState] = reader.board_states(frames)
 
     def refresh(self, ids: set[str], moved: frozenset[str] = frozenset()) -> None:
@@ -634,15 +635,21 @@ class _State:
         location, hex_name = self.reader.location(place)
         self.positions[key] = raw
         self.piece_of[key] = pid
-        self._set_unit(key, Unit(key=key, type=facts.type, side=facts.side, nation=facts.nation,
-                                 formation=facts.formation, hex=hex_name, strength=facts.strength,
-                                 status=Status(**{**status, **facts.statuses}), location=location,
-                                 **facts.command))
+        statuses = {**status, **facts.statuses}
+        made = (facts, hex_name, location, statuses)
+        if key not in self.units or self._made.get(key) != made:
+            # A step re-reads whole stacks: most of their units come out as they were, and are kept.
+            self._set_unit(key, Unit(key=key, type=facts.type, side=facts.side, nation=facts.nation,
+                                     formation=facts.formation, hex=hex_name, strength=facts.strength,
+                                     status=Status(**statuses), location=location, **facts.command))
+            self._made[key] = made
         if hex_name is not None:
             self.hexes.setdefault(hex_name, HexState(hex_name, at=place.at))
 
     def _set_unit(self, key: str, unit: Unit | None) -> None:
         """Put a unit in place (None: it is gone), keeping the units of each hex indexed."""
+        if unit is None:
+            self._made.pop(key, None)
         old = self.units.pop(key, None)
         if old is not None and old.on_map and old.hex:
             self.stacks[old.hex].pop(key, None)

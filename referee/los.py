@@ -81,8 +81,6 @@ def _counting(ctx: Ctx, ln: Line, shift: int, section: str, between_hill_units: 
     """§7.1 (``shift`` 0) and §7.2 between hill-level units (``shift`` 2): one blocking hex
     blocks, and two or more that count (rough, shattered forest, wrecks)."""
     found = ln.classes(shift != 0)
-    if not found or not max(found):               # nothing between that blocks, counts or is unknown
-        return None, 0, None
     if 2 in found:
         return ln.source.blocks(ln.base + ln.shape.between[found.index(2)], section, between_hill_units), 0, None
     counted = found.count(1)
@@ -318,28 +316,33 @@ def sight(ctx: Ctx, attacker: Unit, target: Unit) -> Sight:
     Adjacent units always see each other (§7.0); so do units in the same hex."""
     if attacker.hex is not None and attacker.hex == target.hex:
         return _SAME_HEX
-    hexes = ctx.game.hexes
+    game = ctx.game
+    hexes = game.hexes
     here, there = hexes.get(attacker.hex), hexes.get(target.hex)    # type: ignore[arg-type]
+    flying = attacker.type.target_type == "helicopter" or target.type.target_type == "helicopter"
     mapped = here is not None and there is not None and here.at is not None and there.at is not None
     if mapped:
         dq, dr = there.at.q - here.at.q, there.at.r - here.at.r
-        distance: int | None = max(abs(dq), abs(dr), abs(dq + dr))
+        # 0 for the same place, 1 for the six neighbours, 3 or more beyond (no range needed).
+        near: int | None = dq * dq + dq * dr + dr * dr
     else:
-        distance = _stated_range(ctx, attacker, target)
-    if distance is not None and distance <= 1:
-        return _ADJACENT if distance else _SAME_HEX
-    if attacker.type.target_type == "helicopter" or target.type.target_type == "helicopter":
+        near = _stated_range(ctx, attacker, target)
+    if near is not None and near <= 1:
+        return _ADJACENT if near else _SAME_HEX
+    if mapped and not flying and not (game.facts.situation and _line_stated(game.facts)):
+        # Two ground units on the map: the string traced on the board (most checks).
+        view = map_view(game, ctx.rules.tec)
+        ln = view.line(here.at, there.at, view.cells.get(here.id))    # type: ignore[union-attr]
+        found, unknown = _terrain(ctx, ln, _level(ctx, attacker, here), _level(ctx, target, there))
+        return found if found.blocked else _finish(ctx, ln, found, unknown, attacker, target, True)
+    if flying:
         for flier, other in ((attacker, target), (target, attacker)):
             if flier.type.target_type == "helicopter" and other.type.target_type != "helicopter":
                 ln = line(ctx, flier, other)
                 over = ctx.game.hex(flier.hex).terrain if flier.hex else None
                 found, unknown = _helicopter(ctx, ln, helicopter_level(ctx, flier), over, level_of(ctx, other))
                 return _finish(ctx, ln, found, unknown, attacker, target, flier is attacker)
-    if mapped and not _line_stated(ctx.game.facts):
-        view = map_view(ctx.game, ctx.rules.tec)
-        ln = view.line(here.at, there.at, view.cells.get(here.id))    # type: ignore[union-attr]
-    else:
-        ln = line(ctx, attacker, target)
+    ln = line(ctx, attacker, target)
     found, unknown = _terrain(ctx, ln, _level(ctx, attacker, here), _level(ctx, target, there))
     if found.blocked:
         return found
@@ -404,10 +407,10 @@ def level_of(ctx: Ctx, unit: Unit) -> int:
 
 def _level(ctx: Ctx, unit: Unit, hex_state: HexState | None) -> int:
     """:func:`level_of` for a unit whose hex (``None``: not on the map) is at hand."""
-    if unit.level is not None and unit.type.target_type != "helicopter":
-        return unit.level
     if unit.type.target_type == "helicopter":
         return helicopter_level(ctx, unit)
+    if unit.level is not None:
+        return unit.level
     if hex_state is not None and hex_state.level is not None:
         return hex_state.level
     if hex_state is None or hex_state.terrain is None:

@@ -282,8 +282,12 @@ class Game:
         events, which make a new Game), so a position of thousands of units asks each hex once."""
         found: dict[str, list[Unit]] = {}
         for unit in self.units.values():
-            if unit.on_map and unit.hex is not None:
-                found.setdefault(unit.hex, []).append(unit)
+            hex_id = unit.hex
+            if hex_id is not None and unit.location == "map":      # Unit.on_map, read directly
+                if hex_id in found:
+                    found[hex_id].append(unit)
+                else:
+                    found[hex_id] = [unit]
         return found
 
     def with_unit(self, unit: Unit) -> "Game":

@@ -52,7 +52,8 @@ def test_unchanged_write_keeps_every_entry_and_the_key() -> None:
     assert again.plaintext == container.plaintext
     assert again.obfuscation == container.obfuscation
     assert [(e.name, e.data) for e in again.entries[1:]] == [(e.name, e.data) for e in container.entries[1:]]
-    assert again.entry("savedGame").data == container.entry("savedGame").data  # same key: same bytes
+    with zipfile.ZipFile(RAGNAROK) as original, zipfile.ZipFile(io.BytesIO(container.to_bytes())) as written:
+        assert written.read("savedGame") == original.read("savedGame")  # same key: same bytes
 
 
 def test_new_container_holds_saved_game_only() -> None:
@@ -135,6 +136,40 @@ def test_metadata_translations_are_kept_apart() -> None:
     assert meta.name == "Paths of Glory"
     assert meta.version == "10.8"
     assert "es" in meta.translations.get("name", {}) or "es" in meta.translations.get("description", {})
+
+
+def test_metadata_text_is_what_vassal_wrote_up_to_the_first_sub_node() -> None:
+    """Each child's text up to its first sub-element, comment or processing instruction,
+    CDATA and character references included, stripped; ``lang`` children are translations."""
+    xml = (b'<?xml version="1.0" encoding="UTF-8" standalone="no"?>\r\n<data version="1">'
+           b'<name> Tour <!-- kept out --> of Duty </name><version>1<b>x</b>2</version>'
+           b'<description lang="fr">Le &amp; <![CDATA[<tour>]]></description><description>&#84;he tour</description>'
+           b'<VassalVersion>3.7.9<?pi x?>.1</VassalVersion><dateSaved>17116</dateSaved></data>')
+    meta = parse_metadata(xml, "moduledata")
+    assert (meta.name, meta.version, meta.vassal_version, meta.date_saved) == ("Tour", "1", "3.7.9", 17116)
+    assert meta.description == "The tour"
+    assert meta.translations == {"description": {"fr": "Le & <tour>"}}
+
+
+def test_metadata_in_another_encoding_is_read() -> None:
+    single = '<?xml version="1.0" encoding="windows-1252"?><data><name>Café</name></data>'.encode("cp1252")
+    assert parse_metadata(single, "savedata").name == "Café"
+    double = '<?xml version="1.0" encoding="Shift_JIS"?><data><name>日本</name></data>'.encode("shift_jis")
+    assert parse_metadata(double, "savedata").name == "日本"
+    with pytest.raises(ContainerError, match=r"^s.vsav: entry savedata: metadata is not well-formed XML .*bogus"):
+        parse_metadata(b'<?xml version="1.0" encoding="bogus"?><data/>', "savedata", file="s.vsav")
+
+
+def test_metadata_doctype_past_the_first_4_kb_is_refused_by_the_parser() -> None:
+    xml = b'<?xml version="1.0"?><!--' + b"x" * 5000 + b'--><!DOCTYPE data SYSTEM "http://x/d.dtd"><data/>'
+    with pytest.raises(ContainerError, match=r"^s.vsav: entry savedata: offset 0: metadata declares a DOCTYPE"):
+        parse_metadata(xml, "savedata", file="s.vsav")
+
+
+def test_metadata_undefined_entity_is_a_syntax_error() -> None:
+    with pytest.raises(ContainerError, match=r"^s.vsav: entry savedata: metadata is not well-formed XML \(line 2\): "
+                                             r"undefined entity$"):
+        parse_metadata(b"<data>\n<name>&x;</name></data>", "savedata", file="s.vsav")
 
 
 def test_write_atomic_refuses_to_clobber(tmp_path: Path) -> None:

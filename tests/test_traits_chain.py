@@ -42,6 +42,30 @@ def test_fast_split_agrees_with_level_by_level(levels: list[str], quoting: str) 
 
 
 @pytest.mark.slow
+@settings(max_examples=400)
+@given(st.lists(TEXT, min_size=1, max_size=6), st.lists(TEXT, min_size=1, max_size=7),
+       st.sampled_from([MODERN, LEGACY]))
+def test_a_decoded_piece_holds_the_levels_vassal_reads(types: list[str], states: list[str], quoting: str) -> None:
+    """decode_piece's splits (one regular expression for the common form, the general
+    paths otherwise) give each trait the type and state level VASSAL's reading gives it."""
+    type_text, state_text = encode_chain(types, quoting), encode_chain(states, quoting)
+    exact_types = split_levels(type_text)[0]
+    try:
+        exact_states: list[str | None] | None = split_levels(state_text, limit=len(exact_types), state=True)[0]
+    except TooManyLevels:
+        exact_states = None
+    try:
+        piece = decode_piece(type_text, state_text)
+    except EncodingError:
+        assert exact_states is None
+        return
+    assert exact_states is not None
+    assert [t.type_text() for t in piece.traits] == exact_types
+    assert [t.state_text() for t in piece.traits] == exact_states + [None] * (len(exact_types) - len(exact_states))
+    assert (piece.type_text(), piece.state_text()) == (type_text, state_text)
+
+
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(st.lists(TEXT, min_size=1, max_size=6))
 def test_well_formed_chains_decode_to_their_levels(levels: list[str]) -> None:

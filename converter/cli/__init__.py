@@ -3,6 +3,11 @@
 Each topic lives in its own module beside this one and registers its commands on
 :data:`main`; this file only builds the group and turns typed errors into one
 readable line and a non-zero exit code (never a traceback).
+
+Start-up: running a command imports only the module that defines it (and that module
+imports what the command reads only when it runs), so ``wawkit inspect game.vsav`` never
+loads the referee, the importer or the module reader; ``wawkit --help`` imports every
+command module to list them, and nothing behind them.
 """
 from __future__ import annotations
 
@@ -23,6 +28,19 @@ COMMAND_MODULES: tuple[str, ...] = (
     "converter.cli.serve",
 )
 
+#: The module that defines each command, so that running one imports only that module.
+#: A command missing here still runs (every module is then imported to find it).
+COMMAND_HOMES: dict[str, str] = {
+    "inspect": "converter.cli.codec", "decode": "converter.cli.codec", "encode": "converter.cli.codec",
+    "pieces": "converter.cli.codec",
+    "cases": "converter.cli.rules", "odds": "converter.cli.rules", "los": "converter.cli.rules",
+    "actions": "converter.cli.rules", "profile": "converter.cli.scenario", "serve": "converter.cli.serve",
+    "inspect-module": "converter.cli.module", "locate": "converter.cli.module",
+    "import": "converter.cli.scenario", "export": "converter.cli.scenario", "terrain": "converter.cli.scenario",
+    "validate": "converter.cli.jobs", "resolve": "converter.cli.jobs", "verify": "converter.cli.jobs",
+    "render": "converter.cli.jobs", "migrate": "converter.cli.jobs",
+}
+
 #: Exit codes shared by every command.
 EXIT_OK = 0
 EXIT_FINDINGS = 1
@@ -30,7 +48,21 @@ EXIT_BAD_INPUT = 2
 
 
 class WawkitGroup(click.Group):
-    """A click group whose commands report bad input as one line and exit 2."""
+    """A click group whose commands report bad input as one line and exit 2, and whose
+    command modules are imported when a command is asked for."""
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands:
+            home = COMMAND_HOMES.get(cmd_name)
+            if home is not None:
+                _import(home)
+            if cmd_name not in self.commands:
+                _register()
+        return super().get_command(ctx, cmd_name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        _register()
+        return super().list_commands(ctx)
 
     def invoke(self, ctx: click.Context) -> object:
         try:
@@ -54,16 +86,18 @@ def main() -> None:
     """wawkit: validate, referee and migrate World at War games on VASSAL."""
 
 
+def _import(name: str) -> None:
+    try:
+        importlib.import_module(name)
+    except ModuleNotFoundError as error:  # a topic still being written
+        if error.name != name:
+            raise
+
+
 def _register() -> None:
+    """Import every command module (each registers its commands on :data:`main`)."""
     for name in COMMAND_MODULES:
-        try:
-            importlib.import_module(name)
-        except ModuleNotFoundError as error:  # a topic still being written
-            if error.name != name:
-                raise
-
-
-_register()
+        _import(name)
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

@@ -8,24 +8,26 @@ of ``decode --raw`` and writes a save container.
 """
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Any, Callable
+
+from typing import TYPE_CHECKING
 
 import click
 
 from converter.cli import main
 from converter.errors import EncodingError, GeometryError, WawkitError
-from converter.files import head, read_bounded
-from converter.vassal.commands import Command
-from converter.vassal.container import check_target, new_container, open_archive, read_container, write_atomic
-from converter.vassal.grids.placement import MapGeometry
-from converter.vassal.limits import DEFAULT_LIMITS
-from converter.vassal.module import Module
-from converter.vassal.obfuscation import PLAIN, VCSK, VOBS, Obfuscation
-from converter.vassal.save import SavedGame
+from converter.vassal.obfuscation import PLAIN, VCSK, VOBS
 from converter.vassal.sequence import ESC
+
+if TYPE_CHECKING:
+    from converter.vassal.grids.placement import MapGeometry
+    from converter.vassal.module import Module
+    from converter.vassal.save import SavedGame
+
+# The save and module readers are imported by each command when it runs, so that
+# ``wawkit --help`` starts without them and ``inspect`` of a save without the module reader.
 
 ESC_SHOWN = "\u241b"  # ␛
 LF_SHOWN = "\u2424"   # ␤
@@ -53,6 +55,7 @@ def from_readable(readable: str) -> str:
 
 def describe_save(path: str | Path) -> dict[str, Any]:
     """What ``inspect`` shows for a save or log (a module branch can sit beside it)."""
+    from converter.vassal.save import SavedGame
     game = SavedGame.read(path)
     container = game.container
     save_meta = container.metadata.get("savedata")
@@ -83,6 +86,8 @@ def describe_save(path: str | Path) -> dict[str, Any]:
 def is_module_file(path: Path) -> bool:
     """A module, extension or bare buildFile rather than a save: a zip holding a
     buildFile and no savedGame, or an XML file."""
+    from converter.files import head
+    from converter.vassal.container import open_archive
     start = head(path, 64)  # a regular file's first bytes; b"" for a device or a pipe (never blocks)
     if start.lstrip().startswith(b"<"):
         return True
@@ -97,6 +102,7 @@ def is_module_file(path: Path) -> bool:
 
 
 def _echo_json(data: object) -> None:
+    import json
     text = json.dumps(data, indent=2, ensure_ascii=False)
     try:
         text.encode("utf-8")
@@ -138,7 +144,7 @@ def _leaf_rows(game: SavedGame) -> list[dict[str, Any]]:
         depth = depth_of[id(node)]
         for child in node.children or []:
             depth_of[id(child)] = depth + 1
-        command: Command | None = node.command
+        command = node.command
         if command is not None:
             rows.append({"index": len(rows), "depth": depth, "kind": command.kind, "text": command.text})
     return rows
@@ -150,6 +156,8 @@ def _leaf_rows(game: SavedGame) -> list[dict[str, Any]]:
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per command (index, depth, kind, text).")
 def decode(file: Path, raw: bool, as_json: bool) -> None:
     """Print the plaintext command stream of FILE."""
+    from converter.vassal.container import read_container
+    from converter.vassal.save import SavedGame
     if raw:
         container = read_container(file)
         sys.stdout.buffer.write(container.plaintext)
@@ -175,6 +183,11 @@ def decode(file: Path, raw: bool, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Report what was written as JSON.")
 def encode(text: Path, output: Path, obfuscation: str, like: Path | None, force: bool, as_json: bool) -> None:
     """Write a save from TEXT, the output of ``decode`` (readable) or ``decode --raw``."""
+    from converter.files import read_bounded
+    from converter.vassal.container import check_target, new_container, read_container, write_atomic
+    from converter.vassal.limits import DEFAULT_LIMITS
+    from converter.vassal.obfuscation import Obfuscation
+    from converter.vassal.save import SavedGame
     check_target(output, overwrite=force, inputs=(text,))  # --like SAVE may be rewritten in place
     data = read_bounded(text, DEFAULT_LIMITS.max_entry_size).data  # a regular file, within the entry cap
     if b"\x1b" in data or ESC_SHOWN.encode() not in data:
@@ -245,6 +258,8 @@ def piece_rows(game: SavedGame, module: Module | None = None) -> list[dict[str, 
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 def pieces(save: Path, module_path: Path | None, as_json: bool) -> None:
     """List the pieces of SAVE: id, name, map, x, y, [location,] stack, layer levels."""
+    from converter.vassal.module import Module
+    from converter.vassal.save import SavedGame
     module = Module.read(module_path) if module_path is not None else None
     try:
         rows = piece_rows(SavedGame.read(save), module)

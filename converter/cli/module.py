@@ -10,21 +10,26 @@ from __future__ import annotations
 import dataclasses
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from converter.cli import main
 from converter.errors import GeometryError
-from converter.vassal.grids import GridNumbering
-from converter.vassal.grids.placement import PlacedBoard, parse_board_picker
-from converter.vassal.module import Module, location_of
 
-__all__ = ["describe_module", "describe_grid", "location_of", "print_module"]
+if TYPE_CHECKING:
+    from converter.vassal.grids.placement import PlacedBoard
+    from converter.vassal.module import Module
+
+__all__ = ["describe_module", "describe_grid", "print_module"]
+
+# The module reader (lxml, the grids) is imported by each function when it runs, so that
+# ``wawkit --help`` and the commands that read no module start without it.
 
 
 def describe_grid(grid: Any) -> dict[str, Any] | None:
     """A grid's kind, every attribute and its numbering (defaults filled in), as plain data."""
+    from converter.vassal.grids import GridNumbering
     if grid is None:
         return None
     out: dict[str, Any] = {"kind": grid.kind}
@@ -52,6 +57,7 @@ def describe_grid(grid: Any) -> dict[str, Any] | None:
 
 def describe_module(path: str | Path) -> dict[str, Any]:
     """Everything ``inspect-module`` shows, JSON-able."""
+    from converter.vassal.module import Module
     module = Module.read(path)
     return {
         "file": str(path),
@@ -139,6 +145,7 @@ def print_module(info: dict[str, Any]) -> None:
 
 
 def _layout(module: Module, map_name: str, save: str | None, layout: tuple[str, ...]) -> list[PlacedBoard] | None:
+    from converter.vassal.grids.placement import PlacedBoard, parse_board_picker
     if layout:
         placed = []
         for spec in layout:
@@ -173,6 +180,7 @@ def _layout(module: Module, map_name: str, save: str | None, layout: tuple[str, 
 def locate(module: str, map_name: str, where: tuple[str, ...], board: str | None, save: str | None,
            layout: tuple[str, ...], profile_path: str | None, as_json: bool) -> None:
     """Name the location of map pixel X Y, or give the pixel of location NAME."""
+    from converter.vassal.module import Module, location_of
     loaded = Module.read(module)
     if profile_path is not None:
         if save is None:

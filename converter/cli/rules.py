@@ -10,17 +10,18 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from converter.cli import EXIT_FINDINGS, main
 from converter.errors import SchemaError, WawkitError
-from referee.cases import build_action, build_game, check_cases, merge, run_cases, summary
-from referee.combat_odds import RESULT_ORDER, net_hits_distribution, odds_for, result_ladder
-from referee.errors import CaseError, RefereeError
-from referee.model import Game, Status, Unit, UnitType
-from referee.rulesets import get_ruleset
+
+if TYPE_CHECKING:
+    from referee.model import Game
+
+# The referee is imported by each command when it runs, so that ``wawkit --help`` and the
+# commands that do not referee start without it.
 
 SCHEMA_NAME = "rule-case.schema.json"
 
@@ -41,6 +42,8 @@ def _validate(cases: list[dict[str, Any]], schema_path: Path, file: str) -> None
 
 def _load(path: str, schema: str | None, no_schema: bool) -> list[dict[str, Any]]:
     from converter.schema import parse_text, read_text
+    from referee.cases import check_cases
+    from referee.errors import CaseError
     data = parse_text(read_text(path), file=path)  # bounded read, hardened loader
     try:
         cases = check_cases(data, path)
@@ -67,6 +70,9 @@ def _load(path: str, schema: str | None, no_schema: bool) -> list[dict[str, Any]
 def cases(file: str, ruleset: str | None, book: str | None, prefix: str | None,
           schema: str | None, no_schema: bool, as_json: bool) -> None:
     """Run the rule cases in FILE against the referee."""
+    from referee.cases import run_cases, summary
+    from referee.errors import CaseError
+    from referee.rulesets import get_ruleset
     loaded = _load(file, schema, no_schema)
     try:
         outcomes = run_cases(loaded, get_ruleset, ruleset=ruleset, flag=book, prefix=prefix)
@@ -90,6 +96,10 @@ def cases(file: str, ruleset: str | None, book: str | None, prefix: str | None,
 
 
 def _case_odds(file: str, case_id: str, row: int | None, book: str) -> list[str]:
+    from referee.cases import build_action, build_game, merge
+    from referee.combat_odds import odds_for
+    from referee.errors import RefereeError
+    from referee.rulesets import get_ruleset
     loaded = _load(file, None, True)
     case = next((c for c in loaded if c["id"] == case_id), None)
     if case is None:
@@ -140,6 +150,9 @@ def odds(fp: int | None, to_hit: int | None, defense_dice: int, save: int, targe
         raise click.UsageError("--id and --row choose a case of --cases FILE; give --cases too")
     if fp is None or to_hit is None:
         raise click.UsageError("give --fp and --to-hit (or --cases FILE --id ID)")
+    from referee.combat_odds import RESULT_ORDER, net_hits_distribution, result_ladder
+    from referee.model import Game, Status, Unit, UnitType
+    from referee.rulesets import get_ruleset
     ruleset = get_ruleset("classic", book)
     target = Unit("T", UnitType(target_type=target_type), strength=strength,
                   status=Status(disrupted=disrupted))
@@ -160,6 +173,7 @@ def _observer(game: Game, where: str, key: str) -> tuple[Game, str]:
     """The unit standing for ``where``: a unit key as it is, or a hex id. An empty hex gets
     an infantry observer at ground level (no helicopter height, no hill of its own besides
     the hex's), so the answer is about the terrain between the two hexes."""
+    from referee.model import Unit, UnitType
     if where in game.units:
         if not game.units[where].hex or not game.units[where].on_map:
             raise click.BadParameter(f"unit {where!r} is not on the map (it has no hex); give a unit on the map "
@@ -179,6 +193,7 @@ def los_answer(game: Game, source: str, target: str, ruleset: str = "classic",
     with its rule section, and the hexes the string crosses with their terrain."""
     from referee.actions import make_action
     from referee.los_geometry import trace_line
+    from referee.rulesets import get_ruleset
     game, a = _observer(game, source, "observer-a")
     game, b = _observer(game, target, "observer-b")
     answer = get_ruleset(ruleset, book).check(game, make_action("los", unit=a, target=b))
@@ -213,6 +228,7 @@ def los(scenario: str, source: str, target: str, ruleset: str, book: str | None,
     FROM and TO are unit keys or hex ids (an empty hex is looked at from ground level).
     """
     from converter.scenario import read_scenario
+    from referee.errors import RefereeError
     game = read_scenario(scenario).game
     try:
         answer = los_answer(game, source, target, ruleset, book)

@@ -10,33 +10,38 @@ written atomically and never replaces an existing file (or the input) without
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-import yaml
 
 from converter.cli import main
 from converter.errors import ProfileError
-from converter.exporter import apply_events, events_between, export_game
-from converter.importer import Imported, import_save, read_inputs
-from converter.profile import Profile
-from converter.scenario import Scenario, read_scenario, write_scenario
-from converter.terrain import TerrainMap, draft, read_palette
-from converter.unit_table import UnitTable
-from converter.vassal.container import check_target, write_atomic
-from converter.vassal.module import Module
-from converter.vassal.save import SavedGame
+
+if TYPE_CHECKING:
+    from converter.importer import Imported
+    from converter.profile import Profile
+    from converter.terrain import TerrainMap
+    from converter.unit_table import UnitTable
+    from converter.vassal.module import Module
+    from converter.vassal.save import SavedGame
+
+# The importer, exporter and module reader are imported by each command when it runs, so
+# that ``wawkit --help`` and the other commands start without them.
 
 EXISTING = click.Path(exists=True, dir_okay=False)
 
 
 def _inputs(profile_path: str, units: str | None, terrain: str | None
             ) -> tuple[Profile, UnitTable, TerrainMap | None]:
+    from converter.importer import read_inputs
     read = read_inputs(profile_path, units, terrain)
     return read.profile, read.table, read.terrain
 
 
 def _import(save_path: str, module: Module, profile: Profile, table: UnitTable,
             terrain: TerrainMap | None) -> tuple[SavedGame, Imported]:
+    from converter.importer import import_save
+    from converter.vassal.save import SavedGame
     save = SavedGame.read(save_path)
     return save, import_save(save, module, profile, table, terrain)
 
@@ -52,6 +57,9 @@ def _import(save_path: str, module: Module, profile: Profile, table: UnitTable,
 def import_command(save: str, module_path: str, profile_path: str, terrain: str | None, units: str | None,
                    output: str, force: bool) -> None:
     """Read SAVE through a module profile into a scenario file."""
+    from converter.scenario import Scenario, write_scenario
+    from converter.vassal.container import check_target
+    from converter.vassal.module import Module
     check_target(output, overwrite=force, inputs=(save, module_path, profile_path, units, terrain))
     profile, table, terrain_map = _inputs(profile_path, units, terrain)
     module = Module.read(module_path)
@@ -81,6 +89,10 @@ def import_command(save: str, module_path: str, profile_path: str, terrain: str 
 def export_command(scenario: str, module_path: str, profile_path: str, units: str | None, terrain: str | None,
                    onto: str | None, output: str, force: bool) -> None:
     """Write SCENARIO as a VASSAL save of the module."""
+    from converter.exporter import apply_events, events_between, export_game
+    from converter.scenario import read_scenario
+    from converter.vassal.container import check_target, write_atomic
+    from converter.vassal.module import Module
     check_target(output, overwrite=force, inputs=(scenario, module_path, profile_path, units, terrain))
     profile, table, terrain_map = _inputs(profile_path, units, terrain)
     module = Module.read(module_path)
@@ -128,7 +140,9 @@ def profile_init(module_path: str, output: str | None, units_path: str | None, f
     `wawkit import` reads the module's saves with the draft as it is.
     """
     import re
+
     from converter.profile_draft import write_draft
+    from converter.vassal.module import Module
     module = Module.read(module_path)
     if output is None:
         output = (re.sub(r"[^a-z0-9]+", "-", module.name.lower()).strip("-") or "module") + ".profile.yaml"
@@ -167,7 +181,12 @@ def terrain() -> None:
 def terrain_draft(module_path: str, board: str, palette: str, map_name: str | None, output: str | None,
                   force: bool) -> None:
     """Propose a terrain map from the board image: the nearest palette colour at each hex."""
+    import yaml
+
     from converter.schema import load_document
+    from converter.terrain import draft, read_palette
+    from converter.vassal.container import write_atomic
+    from converter.vassal.module import Module
     colours = read_palette(palette)
     default = load_document(palette, "palette").get("default")
     from converter.vassal.grids.assigned import NOTE, unnumbered

@@ -103,17 +103,24 @@ class PieceCommand(Command):
             self.fields = Fields(self.text[len(self.prefix):], PARAM, self.quoting)
         return self.fields
 
-    def _value(self, index: int) -> str | None:
-        """The decoded field ``index`` (``None`` when absent), from the values split once."""
+    def _split(self) -> tuple[str, ...]:
+        """The decoded fields, split once and kept until a field is set."""
         if self._values is None:
             body = self.text[len(self.prefix):]
             if self.fields is None and "\\" + PARAM not in body:
                 # Without a backslash before any '/', every '/' separates fields (split_raw
-                # would glue nothing) and unescaping only strips enclosing quotes.
-                self._values = tuple([unescape(raw, PARAM) for raw in body.split(PARAM)])
+                # would glue nothing) and unescaping only strips enclosing quotes, which
+                # need a quote in the text.
+                parts = body.split(PARAM)
+                self._values = tuple([unescape(raw, PARAM) for raw in parts] if "'" in body else parts)
             else:
                 self._values = tuple(self._fields().values())
-        return self._values[index] if index < len(self._values) else None
+        return self._values
+
+    def _value(self, index: int) -> str | None:
+        """The decoded field ``index`` (``None`` when absent)."""
+        values = self._values if self._values is not None else self._split()
+        return values[index] if index < len(values) else None
 
     def _set(self, index: int, value: str | None) -> None:
         self._fields()
@@ -150,6 +157,12 @@ class AddPiece(PieceCommand):
     @property
     def state_text(self) -> str:
         return self._value(2) or ""
+
+    def texts(self) -> tuple[str, str]:
+        """(type, state) with one look-up of the fields: what decoding the piece reads."""
+        values = self._values if self._values is not None else self._split()
+        count = len(values)
+        return values[1] if count > 1 else "", values[2] if count > 2 else ""
 
     @state_text.setter
     def state_text(self, value: str) -> None:
@@ -522,7 +535,8 @@ class Node:
 
 
 def command_of(text: str, quoting: str, parse_payload: Callable[[str], Node]) -> Command:
-    """The typed command for one leaf string, chosen by its prefix."""
+    """The typed command for one leaf string, chosen by its prefix; ``parse_payload``
+    decodes the commands a log step holds."""
     piece_command = _BY_PREFIX.get(text[:2])
     if piece_command is not None:
         return piece_command(text, quoting)
@@ -593,14 +607,17 @@ class _Parser:
         if self.leaves > self.limits.max_commands:
             raise LimitExceeded(f"more than {self.limits.max_commands} commands", file=self.file,
                                 entry="savedGame", position=self.position)
-        command = command_of(node.text, self.quoting, lambda payload: self.parse(payload, depth + 1))
+        text = node.text
+        piece_command = _BY_PREFIX.get(text[:2])     # most leaves: no closure for a log step's payload
+        command = piece_command(text, self.quoting) if piece_command is not None else \
+            command_of(text, self.quoting, lambda payload: self.parse(payload, depth + 1))
         command.node = node
         node.command = command
         return node
 
 
 @contextmanager
-def _collector_paused() -> Iterator[None]:
+def collector_paused() -> Iterator[None]:
     """Pause Python's cyclic garbage collector, restoring its previous state afterwards.
 
     A save's tree is tens of thousands of small linked objects (a node and a
@@ -622,5 +639,5 @@ def parse(text: str, *, limits: Limits = DEFAULT_LIMITS, quoting: str = MODERN,
           file: str | None = None) -> Node:
     """Decode a command string into its tree (spec section 3.3), within ``limits.max_memory``."""
     check_memory(text, limits, file=file)
-    with _collector_paused():
+    with collector_paused():
         return _Parser(limits, quoting, file).parse(text, 0)

@@ -21,11 +21,10 @@ import struct
 import zipfile
 import zlib
 from dataclasses import dataclass, field
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from converter.errors import ContainerError, LimitExceeded, WawkitError
 from converter.files import open_regular, read_bounded
-from converter.writes import check_target, write_atomic, write_together
 from converter.vassal.limits import DEFAULT_LIMITS, Limits, inflate_cap
 from converter.vassal.metadata import METADATA_ENTRIES, MetaData, parse_metadata
 from converter.vassal.obfuscation import VCSK, Obfuscation, deobfuscate, obfuscate
@@ -36,7 +35,8 @@ _CHUNK = 1 << 20
 
 @dataclass
 class Entry:
-    """One zip entry: name, bytes and how it was stored."""
+    """One zip entry: name, bytes and how it was stored (``savedGame``'s bytes are not kept:
+    :meth:`Container.to_bytes` obfuscates the plaintext again with the same key)."""
 
     name: str
     data: bytes
@@ -272,6 +272,10 @@ def read_container(source: str | os.PathLike[str] | bytes | BinaryIO, *, file: s
                                     entry=info.filename)
     saved = next(e for e in entries if e.name == SAVED_GAME)
     plaintext, obfuscation = deobfuscate(saved.data, file=name, entry=SAVED_GAME, limits=limits)
+    # Its bytes are the plaintext obfuscated with the key kept in ``obfuscation``: to_bytes
+    # makes them again, identical, so they are not kept twice (an obfuscated payload is up
+    # to twice the plaintext, the largest thing a read would otherwise hold).
+    saved.data = b""
     metadata = {e.name: parse_metadata(e.data, e.name, file=name, limits=limits)
                 for e in entries if e.name in METADATA_ENTRIES}
     container = Container(entries, plaintext, obfuscation, metadata, name)
@@ -285,6 +289,18 @@ def new_container(plaintext: bytes, obfuscation: Obfuscation | str = VCSK) -> Co
     if isinstance(obfuscation, str):
         obfuscation = Obfuscation(obfuscation)
     return Container([Entry(SAVED_GAME, b"")], plaintext, obfuscation)
+
+
+#: The writers of :mod:`converter.writes`, offered here as well; loaded when first asked for,
+#: so that reading a save (``wawkit inspect``) does not load what writing needs.
+_WRITERS = ("check_target", "write_atomic", "write_together")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _WRITERS:
+        from converter import writes
+        return getattr(writes, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = ["Container", "Entry", "MODULE_BUILD_FILES", "SAVED_GAME", "check_header", "check_lzma_dictionary",

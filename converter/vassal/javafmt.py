@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 import struct
-from decimal import Decimal
 from typing import Iterable
 
 INT_MASK = 0xFFFFFFFF
@@ -50,15 +49,17 @@ def java_double(value: float) -> str:
 
 
 def _shortest_digits(magnitude: float) -> tuple[tuple[int, ...], int]:
-    """Shortest round-tripping decimal digits of a positive finite double, no trailing zeros."""
-    decimal = Decimal(repr(magnitude))
-    _, digits, exponent = decimal.as_tuple()
-    assert isinstance(exponent, int)
-    digit_list = list(digits)
-    while len(digit_list) > 1 and digit_list[-1] == 0:
-        digit_list.pop()
-        exponent += 1
-    return tuple(digit_list), exponent
+    """Shortest round-tripping decimal digits of a positive finite double, no trailing zeros.
+
+    ``repr`` writes those digits (``1.5``, ``1e-05``, ``1.2345e+20``); read as digits
+    times a power of ten, with no leading or trailing zero digit.
+    """
+    mantissa, _, exponent_text = repr(magnitude).partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    digits = (whole + fraction).lstrip("0")
+    exponent = int(exponent_text or "0") - len(fraction)
+    kept = digits.rstrip("0")
+    return tuple(int(d) for d in kept), exponent + len(digits) - len(kept)
 
 
 def java_float_as_double(value: float) -> float:

@@ -31,7 +31,7 @@ from converter.vassal.grids.zoned import Grid
 from converter.vassal.images import HEADER_BYTES, image_size
 from converter.vassal.limits import DEFAULT_LIMITS, Limits
 from converter.vassal.pieces import Piece, decode_piece
-from converter.vassal.sequence import split
+from converter.vassal.sequence import split, unescape
 
 V = "VASSAL.build."
 MAP_TAGS = (V + "module.Map", V + "module.PrivateMap", V + "module.PlayerHand", V + "widget.WidgetMap")
@@ -66,7 +66,12 @@ def _text(element: Any) -> str:
 
 def _add_piece_parts(text: str) -> tuple[str, str]:
     """(type, state) of ``+/null/<type>/<state>`` as stored in PieceSlot and PrototypeDefinition text."""
-    parts = split(text, "/")
+    if "\\/" in text:
+        parts = split(text, "/")
+    else:  # every '/' separates (as in :func:`split`); unescaping only strips enclosing quotes
+        parts = text.split("/")
+        if "'" in text:
+            parts = [unescape(part, "/") for part in parts]
     if len(parts) < 3 or parts[0] != "+":
         raise ModuleError(f"piece text {text[:60]!r} is not an AddPiece command ('+/id/type/state')")
     return parts[2], parts[3] if len(parts) > 3 else ""

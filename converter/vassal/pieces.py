@@ -18,15 +18,19 @@ the identical type and state, and an edit re-encodes only the trait it touches
 from __future__ import annotations
 
 import re
-from typing import Iterator, Mapping, Sequence, Union
+from typing import TYPE_CHECKING, Iterator, Mapping, Sequence, Union
 
 from converter.errors import EncodingError, PieceError
-from converter.vassal.sequence import MODERN
-from converter.vassal.traits import BasicPiece, Deck, Stack, Trait, UnknownTrait, decode_trait, trait_class
-from converter.vassal.traits.chain import TooManyLevels, compose, split_fast, split_levels
-from converter.vassal.traits.layers import Embellishment, Layer
-from converter.vassal.traits.properties import BasicName, DynamicProperty, Marker
-from converter.vassal.traits.prototypes import Comment, UsePrototype
+from converter.vassal.sequence import MODERN, TAB
+from converter.vassal import traits as families
+from converter.vassal.traits import REGISTRY, Trait, UnknownTrait, decode_trait, trait_class
+from converter.vassal.traits.chain import TooManyLevels, compose, plain_levels, split_fast, split_levels
+
+if TYPE_CHECKING:
+    from converter.vassal.traits.layers import Layer
+
+# Trait classes are read as ``families.Layer``: a family module loads the first time it is
+# needed (see :mod:`converter.vassal.traits`), so a reader that meets only Stacks never loads it.
 
 #: A prototype definition: its type text, or (type text, state text).
 PrototypeText = Union[str, "tuple[str, str | None]"]
@@ -100,21 +104,21 @@ class Piece:
 
     @property
     def is_stack(self) -> bool:
-        return isinstance(self.inner, Stack)
+        return isinstance(self.inner, families.Stack)
 
     @property
     def is_deck(self) -> bool:
-        return isinstance(self.inner, Deck)
+        return isinstance(self.inner, families.Deck)
 
     # -- names and properties -----------------------------------------------------
     @property
     def basic_name(self) -> str:
         """The ``BasicName`` property: the outermost Basic Name trait's name, else the BasicPiece's name."""
         for trait in self.decorators:
-            if isinstance(trait, BasicName):
+            if isinstance(trait, families.BasicName):
                 return trait.name
         inner = self.inner
-        return inner.name if isinstance(inner, BasicPiece) else ""
+        return inner.name if isinstance(inner, families.BasicPiece) else ""
 
     @property
     def name(self) -> str:
@@ -124,13 +128,14 @@ class Piece:
     def _name(self, levels: dict[int, int]) -> str:
         name = self.basic_name
         for trait in reversed(self.decorators):
-            name = trait.apply_name(name, levels.get(id(trait))) if isinstance(trait, Layer) else trait.apply_name(name)
+            name = trait.apply_name(name, levels.get(id(trait))) if isinstance(trait, families.Layer) \
+                else trait.apply_name(name)
         return name
 
     def _trait_properties(self, levels: dict[int, int]) -> dict[str, str]:
         props: dict[str, str] = {}
         for trait in reversed(self.decorators):
-            if isinstance(trait, Layer):
+            if isinstance(trait, families.Layer):
                 props.update(trait.exposed_properties(levels.get(id(trait))))
             else:
                 props.update(trait.exposed_properties())
@@ -138,7 +143,7 @@ class Piece:
 
     def _shown_levels(self) -> dict[int, int]:
         """Levels of layers that follow a property, as VASSAL computes them (keyed by ``id(layer)``)."""
-        following = [t for t in self.traits if isinstance(t, Embellishment) and t.follow_property]
+        following = [t for t in self.traits if isinstance(t, families.Embellishment) and t.follow_property]
         if not following:
             return {}
         props = self._trait_properties({})
@@ -150,18 +155,18 @@ class Piece:
                 levels[id(layer)] = level
         return levels
 
-    def shown_level(self, layer: Layer) -> int:
+    def shown_level(self, layer: "Layer") -> int:
         """The level VASSAL shows for ``layer``: its stored level, or the one its followed property gives."""
         return self._shown_levels().get(id(layer), layer.level)
 
-    def layers(self) -> list[Layer]:
+    def layers(self) -> list["Layer"]:
         """The Layer (Embellishment) traits, outermost first."""
-        return [t for t in self.traits if isinstance(t, Layer)]
+        return [t for t in self.traits if isinstance(t, families.Layer)]
 
-    def layer(self, name: str) -> Layer | None:
+    def layer(self, name: str) -> "Layer | None":
         """The outermost layer called ``name`` (the one whose properties VASSAL reports)."""
         for trait in self.traits:
-            if isinstance(trait, Layer) and trait.name == name:
+            if isinstance(trait, families.Layer) and trait.name == name:
                 return trait
         return None
 
@@ -180,10 +185,10 @@ class Piece:
     def set_property(self, key: str, value: str) -> None:
         """Set the value of a Marker or DynamicProperty key (the outermost trait holding it)."""
         for trait in self.traits:
-            if isinstance(trait, Marker) and key in trait.keys:
+            if isinstance(trait, families.Marker) and key in trait.keys:
                 trait.set_value(key, value)
                 return
-            if isinstance(trait, DynamicProperty) and trait.key == key:
+            if isinstance(trait, families.DynamicProperty) and trait.key == key:
                 trait.value = value
                 return
         raise PieceError(f"no Marker or Dynamic Property holds {key!r}", piece=self.piece_id)
@@ -191,7 +196,7 @@ class Piece:
     # -- prototypes ---------------------------------------------------------------
     def prototypes(self) -> list[str]:
         """Names of the prototypes this piece uses, outermost first."""
-        return [t.name for t in self.traits if isinstance(t, UsePrototype)]
+        return [t.name for t in self.traits if isinstance(t, families.UsePrototype)]
 
     def expand(self, prototypes: Mapping[str, PrototypeText]) -> "Piece":
         """A new piece with each UsePrototype replaced by the named definition's traits.
@@ -224,9 +229,9 @@ def _expanded(traits: Sequence[Trait], prototypes: Mapping[str, PrototypeText], 
               quoting: str, piece_id: str | None, with_state: bool) -> list[Trait]:
     out: list[Trait] = []
     for trait in traits:
-        if isinstance(trait, Comment):
+        if isinstance(trait, families.Comment):
             continue
-        if not isinstance(trait, UsePrototype):
+        if not isinstance(trait, families.UsePrototype):
             out.append(decode_trait(trait.type_text(), trait.state_text(), quoting=quoting, piece_id=piece_id))
             continue
         definition = prototypes.get(trait.name)
@@ -252,10 +257,29 @@ Classes = tuple[type[Trait], ...]
 
 def _split_type(type_text: str) -> Chain:
     """The chain of one type text, split as VASSAL reads it."""
-    types = split_fast(type_text)
-    if types is None:
-        types = split_levels(type_text)[0]
-    return tuple(types)
+    types = None if type_text.startswith("'") else plain_levels(type_text)
+    if types is None:  # an escaped TAB or a quoted level: the general paths
+        types = tuple(split_fast(type_text) or split_levels(type_text)[0])
+    return types
+
+
+def _classes(chain: Chain) -> Classes:
+    """The trait class of each level (``trait_class``, its registry read inline)."""
+    registry = REGISTRY
+    return tuple([registry.get(level[:level.find(";") + 1] or level) or trait_class(level) for level in chain])
+
+
+def _split_state(state_text: str, count: int) -> tuple[str | None, ...]:
+    """A state's segments for a type of ``count`` traits (``None`` for the missing ones)."""
+    if count == 1:
+        return (state_text,)
+    found: Sequence[str] | None = None
+    if state_text.count(TAB) < count and not state_text.startswith("'"):
+        found = plain_levels(state_text)
+    if found is None:  # more TABs than levels (escaped ones inside the innermost) or a quoted level
+        found = tuple(split_fast(state_text, limit=count, state=True)
+                      or split_levels(state_text, limit=count, state=True)[0])
+    return found if len(found) == count else (*found, *(None,) * (count - len(found)))
 
 
 class _ChainCache:
@@ -282,12 +306,16 @@ class _ChainCache:
         self.classes: dict[str, Classes] = {}
         self.class_runs: dict[Classes, Classes] = {}
 
+    def clear(self) -> None:
+        """Forget every chain (the next decode of each type splits it afresh)."""
+        self.__init__(self.max_chars)  # type: ignore[misc]
+
     def get(self, type_text: str) -> tuple[Chain, Classes]:
         chain = self.chains.get(type_text)
         if chain is not None:
             return chain, self.classes[type_text]
         chain = _split_type(type_text)
-        classes = tuple(map(trait_class, chain))
+        classes = _classes(chain)
         size = len(type_text)
         if size <= self.max_chars // 16:
             if self.chars + size > self.max_chars:
@@ -304,6 +332,12 @@ class _ChainCache:
 _CHAINS = _ChainCache(8_000_000)
 
 
+def clear_type_cache() -> None:
+    """Forget the type texts seen so far: the next read decodes as a fresh process would
+    (a benchmark's repeats, which would otherwise find every type already split)."""
+    _CHAINS.clear()
+
+
 def decode_piece(type_text: str, state_text: str | None = None, *, piece_id: str | None = None,
                  quoting: str = MODERN) -> Piece:
     """Decode a piece from its type and state (``None`` for palette/prototype definitions).
@@ -315,20 +349,16 @@ def decode_piece(type_text: str, state_text: str | None = None, *, piece_id: str
     if not isinstance(type_text, str) or not (state_text is None or isinstance(state_text, str)):
         raise EncodingError("piece type and state must be text", piece=piece_id)
     types, classes = _CHAINS.get(type_text)
-    count = len(types)
     states: Sequence[str | None]
     if state_text is None:
-        states = (None,) * count
+        states = (None,) * len(types)
     else:
         try:
-            found = split_fast(state_text, limit=count, state=True)
-            if found is None:
-                found = split_levels(state_text, limit=count, state=True)[0]
+            # A tuple of strings (and Nones) is untracked by the garbage collector after one pass.
+            states = _split_state(state_text, len(types))
         except TooManyLevels:
-            raise EncodingError(f"state has more TAB-separated segments than the type has traits ({count})",
+            raise EncodingError(f"state has more TAB-separated segments than the type has traits ({len(types)})",
                                 piece=piece_id) from None
-        # A tuple of strings (and Nones) is untracked by the garbage collector after one pass.
-        states = tuple(found) if len(found) == count else tuple(found) + (None,) * (count - len(found))
     traits = [cls(t, s, quoting, piece_id) for cls, t, s in zip(classes, types, states)]
     piece = Piece.__new__(Piece)  # every field set here; skips __init__'s fresh-piece bookkeeping
     piece.traits, piece.quoting, piece.piece_id = traits, quoting, piece_id
@@ -337,4 +367,4 @@ def decode_piece(type_text: str, state_text: str | None = None, *, piece_id: str
     return piece
 
 
-__all__ = ["Piece", "decode_piece", "PrototypeText"]
+__all__ = ["Piece", "decode_piece", "PrototypeText", "clear_type_cache"]

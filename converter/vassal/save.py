@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from converter.errors import EncodingError, WawkitError
-from converter.vassal.commands import (AddPiece, BoardPicker, Command, EndSave, GlobalProperty,
+from converter.vassal.commands import (AddPiece, BoardPicker, Command, EndSave, GlobalProperty, collector_paused,
                                        LogStep, Node, parse)
-from converter.vassal.container import Container, read_container, write_atomic
+from converter.vassal.container import Container, read_container
 from converter.vassal.limits import DEFAULT_LIMITS, Limits
 from converter.vassal.obfuscation import Obfuscation
 from converter.vassal.pieces import Piece, decode_piece
@@ -73,10 +73,12 @@ class PieceEntry:
     command: AddPiece
     quoting: str = MODERN
     _piece: "Piece | None" = field(default=None, repr=False)
+    #: The id as the index read it (an AddPiece's id is never edited).
+    _id: str | None = field(default=None, repr=False)
 
     @property
     def id(self) -> str:
-        return self.command.id
+        return self._id if self._id is not None else self.command.id
 
     @property
     def type_text(self) -> str:
@@ -98,12 +100,11 @@ class PieceEntry:
     def piece(self) -> "Piece":
         """The typed piece (decoded on first use, then cached)."""
         if self._piece is None:
-            command = self.command
+            type_text, state_text = self.command.texts()
             try:
-                self._piece = decode_piece(command.type_text, command.state_text, quoting=self.quoting,
-                                           piece_id=command.id)
+                self._piece = decode_piece(type_text, state_text, quoting=self.quoting, piece_id=self.id)
             except WawkitError as error:
-                raise error.located(piece=command.id)
+                raise error.located(piece=self.id)
         return self._piece
 
     @property
@@ -128,15 +129,18 @@ class SavedGame:
         self.container = container
         self.limits = limits
         self.quoting = _quoting(container)
-        self.tree: Node = parse(container.text, limits=limits, quoting=self.quoting, file=container.path)
         self.pieces: dict[str, PieceEntry] = {}
         self._clock = clock or (lambda: int(time.time() * 1000))
         pieces, quoting = self.pieces, self.quoting
-        for command in self._state_commands():
-            if type(command) is AddPiece:
-                piece_id = command.id
-                if piece_id and piece_id != "null":
-                    pieces[piece_id] = PieceEntry(command, quoting)
+        # The tree and the index are long-lived objects only: the collector would scan
+        # them over and over while they are made and find nothing (see collector_paused).
+        with collector_paused():
+            self.tree: Node = parse(container.text, limits=limits, quoting=quoting, file=container.path)
+            for command in self._state_commands():
+                if type(command) is AddPiece:
+                    piece_id = command.id
+                    if piece_id and piece_id != "null":
+                        pieces[piece_id] = PieceEntry(command, quoting, None, piece_id)
         self._stack_of: dict[str, str] | None = None
 
     # -- reading -------------------------------------------------------------------------
@@ -157,14 +161,21 @@ class SavedGame:
         """Every leaf command in file order (log steps included, not expanded)."""
         return self.tree.leaves()
 
-    def _state_commands(self) -> Iterator[Command]:
-        """The leaves up to ``end_save``: the position itself, without the log that follows."""
-        for node in self.tree.walk():
+    def _state_commands(self) -> list[Command]:
+        """The leaves up to ``end_save``: the position itself, without the log that follows
+        (depth first, in text order, as :meth:`Node.walk`; a list, made in one loop)."""
+        found: list[Command] = []
+        stack = [self.tree]
+        while stack:
+            node = stack.pop()
             command = node.command
             if command is not None:
-                yield command
+                found.append(command)
                 if type(command) is EndSave:
-                    return
+                    break
+            elif node.children is not None:
+                stack.extend(reversed(node.children))
+        return found
 
     @property
     def log_steps(self) -> list[LogStep]:
@@ -211,8 +222,26 @@ class SavedGame:
         """The typed view of one piece (decoded on first use)."""
         return self.entry(piece_id).piece
 
+    def decode_pieces(self) -> "SavedGame":
+        """Decode every piece's trait chain now, as a reader that looks at every piece does
+        first (a piece is otherwise decoded on first use). The collector is paused meanwhile:
+        the pieces are long-lived and reachable from the save, so a collection would find
+        nothing, yet the ones the decoding triggers scan every object of the save again (a
+        fifth to a third of the decoding time, see bench/README.md). A piece that cannot be
+        decoded is left for its own first use to report."""
+        with collector_paused():
+            for entry in self.pieces.values():
+                if entry._piece is None:
+                    type_text, state_text = entry.command.texts()
+                    try:
+                        entry._piece = decode_piece(type_text, state_text, quoting=entry.quoting, piece_id=entry.id)
+                    except WawkitError:
+                        continue
+        return self
+
     def pieces_named(self, name: str) -> list[str]:
         """Ids of the pieces whose displayed name (layer names applied) or basic name is ``name``."""
+        self.decode_pieces()
         return [pid for pid, entry in self.pieces.items()
                 if not (entry.is_stack or entry.is_deck) and name in (entry.piece.name, entry.piece.basic_name)]
 
@@ -253,6 +282,7 @@ class SavedGame:
     def maps(self) -> list[str]:
         """Names of the maps the save places boards or pieces on, sorted."""
         names = {c.map for c in self.board_pickers}
+        self.decode_pieces()
         holders = {pid for pid, e in self.pieces.items() if e.is_stack or e.is_deck}
         for pid, entry in self.pieces.items():
             if pid in holders or self.stack_of(pid) is None:
@@ -486,6 +516,7 @@ class SavedGame:
         with ``backup``, the replaced file is kept as ``NAME.bak`` (or the next free
         ``NAME.bak.N``). Returns {target: backup} for a backup kept.
         """
+        from converter.writes import write_atomic
         same = self.path is not None and os.path.exists(path) and os.path.samefile(path, self.path)
         return write_atomic(path, self.to_bytes(obfuscation), overwrite=overwrite, protect=self.path, backup=backup,
                             expect_sha256=self.container.sha256 if same else None)

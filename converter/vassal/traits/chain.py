@@ -73,28 +73,40 @@ def split_fast(text: str, *, limit: int | None = None, state: bool = False) -> l
 
 
 def _split_plain(text: str, innermost: int | None) -> list[str] | None:
-    """The common case: every TAB is a separator, the k-th after exactly k backslashes.
-
-    One ``str.split`` and one pass over its parts, without building the run lengths first.
-    """
-    parts = text.split(TAB)
-    count = len(parts) - 1
-    if innermost is not None and count > innermost:
+    """The common case (:func:`plain_levels`), for a state read against ``innermost + 1`` traits."""
+    if innermost is not None and text.count(TAB) > innermost:
         return None
-    if "\t'" in text:
-        return None  # a quoted segment: unescaping also strips its quotes
-    own: list[str] = []
-    for k in range(count):
-        part = parts[k]
-        if k:
-            if not part.endswith("\\" * k):
-                return None
-            part = part[:-k]
-        if part.endswith("\\"):
-            return None  # more than k backslashes: an escaped TAB inside the level
-        own.append(part)
-    own.append(parts[count])
-    return own
+    levels = plain_levels(text)
+    return None if levels is None else list(levels)
+
+
+def plain_levels(text: str) -> tuple[str, ...] | None:
+    """Each level's own text when the chain is in its common form, else ``None``.
+
+    The common form: every TAB is a separator, the k-th after exactly k backslashes
+    (a level's text never ends in a backslash), and no level starts with a quote. Then
+    no level needs unescaping and one regular-expression match (C code, per chain
+    length) checks the whole chain and cuts it into its levels.
+    """
+    count = text.count(TAB)
+    if count >= MAX_PLAIN_LEVELS:
+        return None
+    pattern = _PLAIN[count]
+    if pattern is None:
+        pattern = _PLAIN[count] = _plain_pattern(count + 1)
+    found = pattern.fullmatch(text)
+    return None if found is None else found.groups()
+
+
+#: Chains longer than this take the general path (real pieces: up to about 150 levels).
+MAX_PLAIN_LEVELS = 256
+_PLAIN: list[re.Pattern[str] | None] = [None] * MAX_PLAIN_LEVELS
+
+
+def _plain_pattern(levels: int) -> re.Pattern[str]:
+    """The chain of ``levels`` levels in its common form, one group per level."""
+    own = r"(?!')([^\t]*)"
+    return re.compile("".join(own + r"(?<!\\)" + r"\\" * k + r"\t" for k in range(levels - 1)) + own)
 
 
 def split_level(text: str) -> tuple[str, str | None]:
