@@ -4,10 +4,11 @@ from __future__ import annotations
 import click
 from click.testing import CliRunner
 
-from converter.cli import EXIT_CODES, main
+from converter.cli import EXIT_CODES, _register, main
 
 
 def commands(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    _register()  # commands are loaded when first asked for: load them all to list them
     found = []
     for name, command in sorted(group.commands.items()):
         if isinstance(command, click.Group):
