@@ -140,7 +140,7 @@ def test_unsupported_rules_are_reported_not_legal() -> None:
     bare = Ruleset(Params(ruleset="none"), {})
     assert legality(game, bare) == [Finding("unsupported", "stacking",
                                             "*: not supported: stacking is not a procedure of none", name="A",
-                                            hex="C3")]
+                                            hex="C3", unit="a")]
 
 
 # -- logs ------------------------------------------------------------------------------------
@@ -352,3 +352,11 @@ def test_a_logged_move_of_a_disrupted_unit_is_judged_by_the_referee() -> None:
     away = board(disrupted("A", "4,0"), enemy("E", "8,0"))
     assert [f for f in _move_findings(away, UNTOLD, away.unit("A"), "3,0", "p1", 8)
             if f.severity in ("error", "unsupported")] == []
+
+
+def test_findings_name_the_unit_key_of_their_piece(tmp_path: Path) -> None:
+    """A page or a bot points at the counter by its unit key (the JSON's ``unit``), not VASSAL's piece id."""
+    report = validate_path(_log(tmp_path, [("Leopard C1", "H7")]), SAMPLE)
+    [move] = [f for f in report.findings if f.code == "move"]
+    assert (move.step, move.piece, move.unit, move.section) == (0, _ids()["Leopard C1"], "leopard-c1", "TUS §5.0")
+    assert move.to_dict()["unit"] == "leopard-c1"
