@@ -60,13 +60,19 @@ def test_units_pay_the_tec_cost_of_each_hex_entered(book: str, short: str) -> No
 @BOOKS
 def test_entering_an_enemy_hex_is_an_assault_or_overrun(book: str, short: str) -> None:
     """EG/TUS §5.1: "Units can enter an enemy-occupied hex ..., but in doing so initiate
-    Assault or Overrun combat": the move names the rule."""
-    result, _ = answer("classic", book, {
-        "units": {"A": {"target_type": "heavy_armor", "mp": 5, "hex": "a", "side": "nato"},
-                  "E": {"target_type": "troops", "hex": "b", "side": "pact"}},
-        "hexes": [{"id": "a", "terrain": "clear"}, {"id": "b", "terrain": "clear"}],
-        "query": {"action": "move", "unit": "A", "path": ["b"]}})
-    assert (f"{short} §5.1", "entering an enemy-occupied hex starts an Assault or Overrun") in reasons(result)
+    Assault or Overrun combat": a plain move into (or through) one is refused, naming the
+    rule, and moves nothing; the Assault or Overrun is declared as such."""
+    for path in (["b"], ["b", "c"]):
+        result, _ = answer("classic", book, {
+            "units": {"A": {"target_type": "heavy_armor", "mp": 5, "hex": "a", "side": "nato"},
+                      "E": {"target_type": "troops", "hex": "b", "side": "pact"}},
+            "hexes": [{"id": "a", "terrain": "clear"}, {"id": "b", "terrain": "clear"},
+                      {"id": "c", "terrain": "clear"}],
+            "query": {"action": "move", "unit": "A", "path": path}})
+        assert (result.values["legal"], result.values["reason_rule"]) == (False, "5.1")
+        assert reasons(result) == [(f"{short} §5.1", "b holds enemy units: entering it is an Assault or an "
+                                    "Overrun, declared as one (action assault or overrun)")]
+        assert result.events == []
 
 
 TRANSPORT = {"name": "M113", "abilities": ["transport"], "mp": 6, "hex": "a", "side": "nato", "strength": "reduced"}

@@ -137,6 +137,12 @@ def move(ctx: Ctx) -> None:
         return
     total, previous = 0, unit.hex
     for index, hex_id in enumerate(route):
+        if _enemies_in(ctx, unit, hex_id):
+            # §5.1: "Units can enter an enemy-occupied hex ..., but in doing so initiate
+            # Assault or Overrun combat": a plain move never ends in (or passes) one
+            ans.illegal("§5.1", f"{hex_id} holds enemy units: entering it is an Assault or an Overrun, "
+                        "declared as one (action assault or overrun)")
+            return
         if index < len(route) - 1:
             check_stacking(ctx, unit, hex_id, passing=True)
         cloud = _chemical_near(ctx, hex_id)
@@ -153,10 +159,7 @@ def move(ctx: Ctx) -> None:
         total += cost
         previous = hex_id
     ans.set("cost", total)
-    if _enemies_in(ctx, unit, route[-1]):
-        ans.because("§5.1", "entering an enemy-occupied hex starts an Assault or Overrun")
-    else:
-        check_stacking(ctx, unit, route[-1])
+    check_stacking(ctx, unit, route[-1])
     if unit.status.disrupted:
         ctx.stage("legal", lambda: _disrupted_move(ctx, unit, route))
     if unit.current.mp is not None:
