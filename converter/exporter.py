@@ -10,15 +10,17 @@ command byte for byte.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
 
 from converter.errors import GeometryError, ProfileError, WawkitError
 from converter.importer import Imported, PositionReader, name_point, save_frames
+from converter.palette import Palette, placed_texts
+from converter.piece_state import CounterState, counter_states, restored
 from converter.profile import FLAG_MARKERS, Profile, Selector, StatusProperty, UnitRule, prototype_texts, seen
-from converter.unit_table import TableEntry, UnitTable
+from converter.scenario import Scenario
+from converter.unit_table import UnitTable
 from converter.vassal.container import Container, Entry
 from converter.vassal.grids.placement import PlacedBoard
 from converter.vassal.metadata import parse_metadata
@@ -80,15 +82,6 @@ def empty_save(module: Module, *, key: int = 0x5A, clock_start: int = DATE_SAVED
                           {"savedata": parse_metadata(savedata, "savedata")})
     counter = iter(range(clock_start, clock_start + 10**9))
     return SavedGame(container, clock=lambda: next(counter))
-
-
-def placed_texts(module: Module, slot: PieceSlot) -> tuple[str, str | None]:
-    """A PieceSlot's piece as VASSAL places it from the palette: its prototypes expanded (a
-    reduced side or status Layer a prototype defines is then on the piece itself)."""
-    if not slot.piece().prototypes():
-        return slot.type_text, slot.state_text
-    piece = slot.piece().expand(prototype_texts(module))        # with the prototypes' Marker values
-    return piece.type_text(), piece.state_text()
 
 
 # -- events onto a save ----------------------------------------------------------------------
@@ -460,50 +453,10 @@ def _ordinal(key: str, table_key: str) -> int:
     return int(suffix) if suffix.isdigit() else 1
 
 
-class _Palette:
-    """The module's unit PieceSlots by unit-table key, as the profile reads them."""
-
-    def __init__(self, module: Module, profile: Profile, table: UnitTable) -> None:
-        self.by_key: dict[str, list[tuple[PieceSlot, UnitRule]]] = {}
-        self.prototypes = prototype_texts(module)
-        for slot in module.piece_slots:
-            piece = seen(slot.piece(), self.prototypes)
-            rule = profile.unit_rule(piece)
-            if rule is None:
-                continue
-            key = rule.type.read(piece, rule)
-            entry = table.get(key) if key is not None else None
-            if entry is not None and rule.accepts(entry):
-                self.by_key.setdefault(entry.key, []).append((slot, rule))
-        self.table = table
-
-    def entry_of(self, unit: Unit) -> TableEntry:
-        """The table entry of a unit: the one its key names (``t-64-2`` -> ``t-64``), else one printing its type."""
-        base = re.sub(r"-[0-9]+$", "", unit.key)
-        for key in (unit.key, base):
-            entry = self.table.get(key)
-            if entry is not None and entry.type == unit.type and key in self.by_key:
-                return entry
-        for entry in self.table.entries.values():
-            if entry.type == unit.type and entry.key in self.by_key:
-                return entry
-        raise ProfileError(f"unit {unit.key!r}: no PieceSlot of the module prints its unit type {unit.type.name!r}")
-
-    def slot_of(self, unit: Unit, entry: TableEntry) -> tuple[PieceSlot, UnitRule]:
-        """The slot of ``entry`` whose side, nation and formation are the unit's (else the first)."""
-        candidates = self.by_key[entry.key]
-        for slot, rule in candidates:
-            piece = seen(slot.piece(), self.prototypes)
-            read = {name: (getattr(rule, name).read(piece, rule, entry) if getattr(rule, name) else getattr(entry, name))
-                    for name in ("side", "nation", "formation")}
-            if read == {"side": unit.side, "nation": unit.nation, "formation": unit.formation}:
-                return slot, rule
-        return candidates[0]
-
-
 def export_game(game: Game, module: Module, profile: Profile, table: UnitTable, *,
                 positions: Mapping[str, tuple[str | None, int, int]] | None = None,
                 layouts: Mapping[str, Sequence[PlacedBoard]] | None = None,
+                states: Mapping[str, CounterState] | None = None,
                 notes: list[str] | None = None) -> tuple[SavedGame, dict[str, str]]:
     """A new save of ``module`` showing ``game``; returns it and the piece id of each unit.
 
@@ -515,6 +468,8 @@ def export_game(game: Game, module: Module, profile: Profile, table: UnitTable, 
     know (a display, a map of another module version) included, each noted in ``notes`` --
     else to its holding map or the box of that name on the main map. ``layouts`` lays the
     maps' boards out as the save the scenario came from did (positions are in its frame).
+    A unit's counter shows what ``states`` kept of its counter in that save (its layers,
+    labels, properties: :mod:`converter.piece_state`), then what the scenario says of it.
     """
     positions = positions or {}
     reader = PositionReader(module, profile, table)
@@ -525,7 +480,7 @@ def export_game(game: Game, module: Module, profile: Profile, table: UnitTable, 
     for side, prop in profile.missions_properties.items():
         if side in game.missions_left:
             save.set_global_property(prop, str(game.missions_left[side]))
-    palette = _Palette(module, profile, table)
+    palette = Palette(module, profile, table)
     writer = _Writer(save, module, profile, Imported(Game(), {}, {}, {}, {}))
     entries = {key: palette.entry_of(unit) for key, unit in game.units.items()}
     order = sorted(game.units, key=lambda k: (entries[k].key, _ordinal(k, entries[k].key), k))
@@ -533,8 +488,10 @@ def export_game(game: Game, module: Module, profile: Profile, table: UnitTable, 
     created: dict[str, str] = {}
     for key in order:     # ids rise in key order; stacking follows in a second pass
         unit = game.units[key]
-        slot, rule = palette.slot_of(unit, entries[key])
+        shown = (states or {}).get(key)
+        slot, rule = palette.slot_of(unit, entries[key], shown.slot if shown is not None else None)
         type_text, state_text = placed_texts(module, slot)
+        state_text = restored(type_text, state_text, shown)
         created[key] = save.add_piece(type_text, None, 0, 0, state_text=state_text)
         writer.pieces[key] = created[key]
         if unit.strength is not None and rule.reduced is not None:
@@ -567,6 +524,24 @@ def export_game(game: Game, module: Module, profile: Profile, table: UnitTable, 
 
 
 
+
+
+def scenario_of(save: SavedGame, imported: Imported, module: Module, profile: Profile, table: UnitTable, *,
+                name: str | None = None, save_path: str | None = None) -> Scenario:
+    """An imported save as a scenario: the Game, and what ties it to the save so that
+    :func:`export_scenario` makes the same counters (each unit's piece id, where it lay, the
+    board layouts, what its counter showed beyond what the profile reads)."""
+    return Scenario(imported.game, name, imported.pieces, module.name, save_path,
+                    [u.to_dict() for u in imported.unrecognised], imported.positions, imported.layouts,
+                    counter_states(save, imported.pieces, imported.game.units, module, profile, table))
+
+
+def export_scenario(scenario: Scenario, module: Module, profile: Profile, table: UnitTable,
+                    notes: list[str] | None = None) -> SavedGame:
+    """A new save of ``module`` showing ``scenario`` (see :func:`export_game`)."""
+    save, _ = export_game(scenario.game, module, profile, table, positions=scenario.positions,
+                          layouts=scenario.layouts, states=scenario.states, notes=notes)
+    return save
 
 
 def _place_of(writer: _Writer, reader: PositionReader, unit: Unit, recorded: tuple[str | None, int, int] | None,
@@ -612,4 +587,5 @@ def events_between(before: Game, after: Game) -> list[Event]:
         raise ProfileError(f"{error} a save can show") from None
 
 
-__all__ = ["DATE_SAVED", "ResultNotWritable", "apply_events", "as_saved", "empty_save", "events_between", "export_game"]
+__all__ = ["DATE_SAVED", "ResultNotWritable", "apply_events", "as_saved", "empty_save", "events_between", "export_game",
+           "export_scenario", "scenario_of"]

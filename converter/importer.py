@@ -11,7 +11,8 @@ put a Disrupted marker on top of the unit it concerns). A status may also be sho
 the unit's own piece: a Layer level (``status_layers``) or a Marker or Dynamic Property
 value (``status_properties``).
 
-Only a unit in a cell of the main map's hex (or square) grid is *on the map* with a hex.
+Only a unit in a cell of the main map's hex (or, on a square board, square) grid is *on the
+map* with a hex; a square cell drawn on a hex board is a track's box, a place.
 A map whose board layout the module cannot place (a board of another module version the
 profile has no ``board_aliases`` for; a board of unknown size before another) names no
 hex: its pieces are in a place, the map, and ``Imported.unplaced`` says why.
@@ -34,6 +35,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any, Iterable, Protocol
 
@@ -41,6 +43,7 @@ from converter.errors import GeometryError, ProfileError
 from converter.profile import Profile, UnitRule, prototype_texts, read_profile, seen
 from converter.terrain import TerrainMap, board_hexes, hex_states, read_tec, read_terrain
 from converter.unit_table import TableEntry, UnitTable, read_unit_table
+from converter.vassal.grids.assigned import naming_grids
 from converter.vassal.grids.placement import MapGeometry, PlacedBoard
 from converter.vassal.commands import AddPiece, ChangePiece, MovePiece, RemovePiece
 from converter.vassal.log import Replay, Step
@@ -341,8 +344,9 @@ class PositionReader:
 
     def _classify(self, piece: Piece, piece_id: str) -> Kind:
         refused: str | None = None
+        shown = piece.name           # once: every rule that tests the name reads it
         for rule in self.profile.units:
-            if not rule.match.matches(piece):
+            if not rule.match.matches(piece, shown):
                 continue
             key = rule.type.read(piece, rule)
             if key is None:
@@ -355,11 +359,11 @@ class PositionReader:
                 continue
             if rule.accepts(entry):
                 return Kind("unit", rule=rule, entry=entry)
-        if (name := self.profile.unit_marker(piece)) is not None:
+        if (name := self.profile.unit_marker(piece, shown)) is not None:
             return Kind("marker", name)
-        if (name := self.profile.hex_marker(piece)) is not None:
+        if (name := self.profile.hex_marker(piece, shown)) is not None:
             return Kind("hex_marker", name)
-        if self.profile.ignored(piece):
+        if self.profile.ignored(piece, shown):
             return Kind("ignored")
         return Kind("unknown", refused or "no unit, marker or ignore rule of the profile matches")
 
@@ -384,8 +388,8 @@ class PositionReader:
                 strength = "reduced" if rule.reduced.shown(piece) else "full"
             except ProfileError as error:
                 raise error.located(file=self.profile.file, piece=piece_id)
-        elif entry.type.steps is not None:
-            strength = "full"
+        elif entry.type.steps == 1:
+            strength = "full"           # a one-step counter has no other side; of two, the rule reads neither
         return UnitFacts(entry.type, value("side"), value("nation"), value("formation"), strength,
                          _own_statuses(self.profile, piece_id, piece, rule), getattr(entry, "command", {}))
 
@@ -423,12 +427,26 @@ class PositionReader:
         return {map_name: why for (map_name, frame), why in self._unplaced.items()
                 if frames.get(map_name, Frame(None)) == frame}
 
+    @cached_property
+    def hex_board(self) -> bool:
+        """Whether the main map is a hex board: then a square cell drawn on it (Ragnarok's
+        Endurance track) is a track's box, a place, not a hex of the game."""
+        if not _has_map(self.module, self.profile.main_map):
+            return False
+        return any(g.kind == "hex" for board in self.module.map(self.profile.main_map).boards
+                   for g in naming_grids(board.grid))
+
+    def on_board(self, place: Place) -> bool:
+        """Whether a place is a hex (or square) of the game: a cell of the main map's board grid."""
+        return place.map == self.profile.main_map and place.cell and (place.at is not None or not self.hex_board)
+
     def location(self, place: Place) -> tuple[str, str | None]:
-        """A unit's ``location`` and ``hex`` at a place: on the map only in a cell of the main map."""
+        """A unit's ``location`` and ``hex`` at a place: on the map only in a cell of the main
+        map's board grid (:meth:`on_board`)."""
         if place.map is None:
             return "offmap", None
         if place.map == self.profile.main_map:
-            if place.cell:
+            if self.on_board(place):
                 return "map", place.name
             return place.name or place.map, None
         return self.profile.location_of_map(place.map), None
@@ -612,7 +630,7 @@ class _State:
     def _hex_marker(self, pid: str, texts: Texts, kind: Kind) -> set[str]:
         touched = {self.hex_markers.pop(pid)[1]} if pid in self.hex_markers else set()
         place = self.reader.place(self.source.position(pid), self.frames)
-        if place.map != self.profile.main_map or not place.cell or place.name is None:
+        if not self.reader.on_board(place) or place.name is None:
             self._report(pid, texts, f"{kind.name} marker off the main map's hexes")
             return touched
         self.hex_markers[pid] = (kind.name or "", place.name)

@@ -20,15 +20,12 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from converter.errors import ContainerError, WawkitError
+from converter.piece_state import carry_traits
 from converter.validate import match_slot, slot_index
 from converter.vassal.container import check_target
 from converter.vassal.module import Module, PieceSlot
 from converter.vassal.pieces import Piece, decode_piece
 from converter.vassal.save import SavedGame
-
-#: Trait kinds whose state is carried when the new trait has the same name (not the same type).
-NAMED_STATE = ("Embellishment", "DynamicProperty", "Labeler", "Obscurable", "Hideable", "FreeRotator")
-
 
 class MigrateError(WawkitError):
     """A save that cannot be moved to the new module."""
@@ -72,41 +69,10 @@ class Migration:
                 "written": self.refused is None, "refused": self.refused}
 
 
-def _name(trait: Any) -> str:
-    """A trait's own name or property key ("" when it has none)."""
-    for attribute in ("name", "key"):
-        value = getattr(trait, attribute, None) if trait.typed else None
-        if isinstance(value, str) and value:
-            return value
-    return ""
-
-
 def carry_state(old: Piece, new: Piece, gpid: str) -> None:
-    """Give ``new`` the state of ``old``, trait by trait.
-
-    A new trait takes the state of the old trait with the same type text; failing
-    that (the module changed the trait), of the old trait of the same kind and name
-    (a Layer keeps its level, a Dynamic Property its value); an unnamed Layer or
-    Label takes the state of the old unnamed one in the same place among its kind.
-    """
-    by_type = {(t.kind, t.type_text()): t for t in old.decorators}
-    by_name = {(t.kind, _name(t)): t for t in old.decorators if t.kind in NAMED_STATE and _name(t)}
-    unnamed: dict[str, list[Any]] = {}
-    for trait in old.decorators:
-        if trait.kind in NAMED_STATE and not _name(trait):
-            unnamed.setdefault(trait.kind, []).append(trait)
-    seen: dict[str, int] = {}
-    for trait in new.decorators:
-        match = by_type.get((trait.kind, trait.type_text()))
-        if trait.kind in NAMED_STATE:
-            if _name(trait):
-                match = match or by_name.get((trait.kind, _name(trait)))
-            else:
-                index = seen[trait.kind] = seen.get(trait.kind, -1) + 1
-                candidates = unnamed.get(trait.kind, [])
-                match = match or (candidates[index] if index < len(candidates) else None)
-        if match is not None and match.state_text() is not None:
-            trait.set_state(match.state_text())
+    """Give ``new`` the state of ``old``: each trait's (:func:`converter.piece_state.carry_traits`),
+    and the BasicPiece's own (map, position, properties), with the new slot's gpid."""
+    carry_traits(old, new)
     new.inner.set_state(old.inner.state_text())
     if gpid:
         new.inner.gpid = gpid

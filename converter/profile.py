@@ -135,10 +135,14 @@ class Selector:
                    raw.get("prototype"), dict(raw.get("property") or {}), raw.get("layer"), raw.get("level"),
                    _regex(raw["layer_image"], f"{path}.layer_image", file) if "layer_image" in raw else None)
 
-    def matches(self, piece: Piece) -> bool:
-        if self.piece is not None and self.piece not in (piece.basic_name, piece.name):
+    def matches(self, piece: Piece, name: str | None = None) -> bool:
+        """Whether the piece is one of these; ``name``: its displayed name, when the caller has
+        it already (computing it applies every trait: a profile's many ignore rules ask again)."""
+        if (self.piece is not None or self.name is not None) and name is None:
+            name = piece.name
+        if self.piece is not None and self.piece not in (piece.basic_name, name):
             return False
-        if self.name is not None and not self.name.search(piece.name):
+        if self.name is not None and not self.name.search(name or ""):
             return False
         if self.image is not None and image_match(self.image, piece) is None:
             return False
@@ -370,17 +374,19 @@ class Profile:
         return override or self.rules.name
 
     # -- classifying pieces -----------------------------------------------------------
-    def unit_rule(self, piece: Piece) -> UnitRule | None:
-        return next((rule for rule in self.units if rule.match.matches(piece)), None)
+    def unit_rule(self, piece: Piece, name: str | None = None) -> UnitRule | None:
+        return next((rule for rule in self.units if rule.match.matches(piece, name)), None)
 
-    def unit_marker(self, piece: Piece) -> str | None:
-        return next((name for name, sel in self.unit_markers.items() if sel.matches(piece)), None)
+    def unit_marker(self, piece: Piece, name: str | None = None) -> str | None:
+        return next((status for status, sel in self.unit_markers.items() if sel.matches(piece, name)), None)
 
-    def hex_marker(self, piece: Piece) -> str | None:
-        return next((name for name, sel in self.hex_markers.items() if sel.matches(piece)), None)
+    def hex_marker(self, piece: Piece, name: str | None = None) -> str | None:
+        return next((marker for marker, sel in self.hex_markers.items() if sel.matches(piece, name)), None)
 
-    def ignored(self, piece: Piece) -> bool:
-        return any(sel.matches(piece) for sel in self.ignore)
+    def ignored(self, piece: Piece, name: str | None = None) -> bool:
+        """Whether an ignore rule matches (``name``: the piece's displayed name, computed once if not given)."""
+        name = piece.name if name is None and self.ignore else name
+        return any(sel.matches(piece, name) for sel in self.ignore)
 
     def location_of_map(self, map_name: str | None) -> str:
         """The model's ``Unit.location`` for a unit on ``map_name``."""

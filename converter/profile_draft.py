@@ -93,11 +93,14 @@ class Guess:
 
 @dataclass
 class SlotView:
-    """A PieceSlot as the draft reads it: the piece through its prototypes, and its palette folders."""
+    """A PieceSlot as the draft reads it: the piece through its prototypes, and its palette
+    folders; or a CardSlot, a piece a deck starts with (``deck``: the deck's name and the
+    folders holding it on its map)."""
 
     slot: PieceSlot
     piece: Piece
     folders: tuple[str, ...]
+    deck: str | None = None
 
     @property
     def name(self) -> str:
@@ -125,6 +128,8 @@ class Group:
 
     label: str
     slots: list[SlotView]
+    says: str = ""                    # the name judged: the label, or a DrawPile's own name
+    prototypes: tuple[str, ...] = ()  # of a DrawPile's group: judged too
     units: bool = False
     why: str = ""
     markers: bool = False             # every piece of the group is a status or hex marker
@@ -314,15 +319,20 @@ def _names_pattern(names: list[str]) -> str:
 # -- reading the module ---------------------------------------------------------------------------
 
 def _views(module: Module) -> list[SlotView]:
+    """Every PieceSlot, then every CardSlot: the counters a deck starts with are units as much
+    as the palette's (VASSAL Tour's "Airplane Reserves"), unless the deck says cards."""
     prototypes = prototype_texts(module)
     windows = {w.name for w in module.palette}
     found = []
-    for slot in module.piece_slots:
+    for slot, card in [*((s, False) for s in module.piece_slots), *((s, True) for s in module.card_slots)]:
         try:
             piece = seen(slot.piece(), prototypes)
         except WawkitError:
             continue
         path = slot.path
+        if card:
+            found.append(SlotView(slot, piece, (), "/".join(p for p in path[1:] if p) or slot.name))
+            continue
         folders = tuple(p for p in (path[1:] if path and path[0] in windows else path) if p)
         found.append(SlotView(slot, piece, folders))
     return found
@@ -357,17 +367,31 @@ def _main_map(module: Module) -> Guess:
 
 
 def _groups(views: list[SlotView]) -> list[Group]:
+    """PieceSlots by the prototypes they use, else by palette folder; CardSlots by deck."""
     by: dict[str, list[SlotView]] = {}
     for view in views:
         protos = view.piece.prototypes()
         label = ("prototype " + " + ".join(repr(p) for p in protos)) if protos else \
             ("palette folder " + repr(view.folders[0] if view.folders else view.where))
+        if view.deck is not None:
+            label = f"DrawPile {view.deck!r}" + (f" ({label})" if protos else "")
         by.setdefault(label, []).append(view)
-    return [Group(label, slots) for label, slots in by.items()]
+    return [Group(label, slots, label) if slots[0].deck is None else
+            Group(label, slots, slots[0].deck, tuple(slots[0].piece.prototypes())) for label, slots in by.items()]
+
+
+def _words(text: str) -> str:
+    """``text`` with its CamelCase and snake_case words apart ("CommandCardsOld" -> "Command Cards Old")."""
+    return re.sub(r"(?<=[a-z])(?=[A-Z])|_", " ", text)
 
 
 def _matches(pattern: str, *texts: str) -> bool:
     return any(re.search(pattern, t, re.IGNORECASE) for t in texts if t)
+
+
+def _not_units(text: str) -> bool:
+    """Whether a group, folder, deck or piece name says it is no unit (its CamelCase words too)."""
+    return _matches(NOT_UNITS, text, _words(text))
 
 
 def _classify_groups(groups: list[Group], markers: set[int]) -> None:
@@ -378,9 +402,9 @@ def _classify_groups(groups: list[Group], markers: set[int]) -> None:
         if not slots:
             group.why = "marker pieces (see unit_markers and hex_markers)"
             group.markers = True
-        elif _matches(NOT_UNITS, group.label):
+        elif _not_units(group.says) or any(_not_units(p) for p in group.prototypes):
             group.why = f"the name {group.label} says it holds no units"
-        elif sum(_matches(NOT_UNITS, n) for n in names) > len(names) / 2:
+        elif sum(_not_units(n) for n in names) > len(names) / 2:
             group.why = "most of its pieces are named like markers, cards, dice or tracks"
         elif all(s.immobile for s in slots):
             group.why = "its pieces never move (Does not stack: never move): board furniture"

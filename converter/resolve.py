@@ -25,6 +25,7 @@ from converter.errors import ProfileError, WawkitError
 from converter.exporter import ResultNotWritable, apply_events
 from converter.importer import Imported, read_inputs
 from converter.profile import Profile
+from converter.unit_table import UnitTable
 from converter.vassal.container import read_container
 from converter.vassal.module import Module
 from converter.vassal.save import SavedGame
@@ -60,6 +61,7 @@ class Position:
     profile: Profile
     imported: Imported
     inputs: dict[str, Path] = field(default_factory=dict)
+    table: UnitTable | None = None
 
     def name(self, key: str) -> str:
         unit = self.game.units.get(key)
@@ -87,7 +89,8 @@ def read_position(save: str | os.PathLike[str] | SavedGame, module: str | os.Pat
     if module_obj.file:
         inputs["module"] = Path(module_obj.file)
     inputs.update({role: Path(file) for role, file in read.files.items()})
-    return Position(save_obj, module_obj, imported.game, dict(imported.pieces), read.profile, imported, inputs)
+    return Position(save_obj, module_obj, imported.game, dict(imported.pieces), read.profile, imported, inputs,
+                    read.table)
 
 
 def read_save(path: str | os.PathLike[str]) -> SavedGame:

@@ -5,7 +5,8 @@ is written without code here; values equal to the field's default are left out t
 files short. Unit types are written once under ``unit_types`` and named by the units
 that print them. The reader validates against ``schemas/scenario.schema.json`` and
 rebuilds exactly the objects the writer saw: reading what was written gives an equal
-Game. A scenario may also carry the VASSAL piece id of each unit (``vassal.pieces``).
+Game. A scenario may also carry the VASSAL piece id of each unit (``vassal.pieces``), where
+its piece lay (``vassal.positions``) and what its counter showed (``vassal.states``).
 """
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from typing import Any, Mapping
 import yaml
 
 from converter.errors import SchemaError
+from converter.piece_state import CounterState
 from converter.schema import parse_text, read_text, validate
 from converter.vassal.container import write_atomic
 from converter.vassal.grids.placement import PlacedBoard
@@ -43,6 +45,8 @@ class Scenario:
     """Unit key -> (map, x, y) of its piece in the save it came from."""
     layouts: dict[str, tuple[PlacedBoard, ...]] = field(default_factory=dict)
     """Map id -> the boards that save laid out on it."""
+    states: dict[str, CounterState] = field(default_factory=dict)
+    """Unit key -> what its counter in that save showed beyond a fresh one (:mod:`converter.piece_state`)."""
 
 
 # -- writing ------------------------------------------------------------------------------
@@ -117,9 +121,12 @@ def to_document(scenario: Scenario) -> dict[str, Any]:
     positions = {key: _Flow(where) for key, where in scenario.positions.items()}
     layouts = {map_id: [_Flow([b.name, b.reversed, b.column, b.row]) for b in boards]
                for map_id, boards in scenario.layouts.items()}
+    states = {key: _FlowMap({"piece": kept.piece, "traits": dict(kept.traits),
+                             **({"slot": kept.slot} if kept.slot is not None else {})})
+              for key, kept in scenario.states.items()}
     vassal = {k: v for k, v in (("module", scenario.module), ("save", scenario.save),
                                 ("pieces", scenario.pieces), ("unrecognised", scenario.unrecognised),
-                                ("layouts", layouts), ("positions", positions)) if v}
+                                ("layouts", layouts), ("positions", positions), ("states", states)) if v}
     if vassal:
         doc["vassal"] = vassal
     return doc
@@ -129,12 +136,18 @@ class _Flow(list):  # type: ignore[type-arg]
     """A short list written on one line in YAML (a piece's [map, x, y])."""
 
 
+class _FlowMap(dict):  # type: ignore[type-arg]
+    """A short mapping written on one line in YAML (a counter's trait states)."""
+
+
 class _Dumper(yaml.SafeDumper):
     """YAML as ``safe_dump`` writes it, with :class:`_Flow` lists on one line."""
 
 
 _Dumper.add_representer(_Flow, lambda dumper, data: dumper.represent_sequence("tag:yaml.org,2002:seq", data,
                                                                               flow_style=True))
+_Dumper.add_representer(_FlowMap, lambda dumper, data: dumper.represent_mapping("tag:yaml.org,2002:map", data,
+                                                                                flow_style=True))
 
 
 def dumps(scenario: Scenario, fmt: str = "yaml") -> str:
@@ -212,8 +225,10 @@ def from_document(doc: Mapping[str, Any], *, file: str | None = None) -> Scenari
     positions = {key: (where[0], where[1], where[2]) for key, where in (vassal.get("positions") or {}).items()}
     layouts = {map_id: tuple(PlacedBoard(*board) for board in boards)
                for map_id, boards in (vassal.get("layouts") or {}).items()}
+    states = {key: CounterState(kept["piece"], dict(kept["traits"]), kept.get("slot"))
+              for key, kept in (vassal.get("states") or {}).items()}
     return Scenario(game, doc.get("name"), dict(vassal.get("pieces") or {}), vassal.get("module"), vassal.get("save"),
-                    list(vassal.get("unrecognised") or ()), positions, layouts)
+                    list(vassal.get("unrecognised") or ()), positions, layouts, states)
 
 
 def loads(text: str, *, file: str | None = None, fmt: str | None = None) -> Scenario:

@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from fuzz.targets import ALLOWED, CRASHES, TARGETS, seeds  # noqa: E402
+from fuzz.targets import ALLOWED, CRASHES, TARGETS, prepare, seeds  # noqa: E402
 
 #: Byte strings that mean something to one of the readers; inserted by mutations.
 TOKENS = [b"\x1b", b"\\", b"\\\\\x1b", b";", b",", b"\t", b"\\\t", b"'", b"+/", b"-/", b"D/", b"M/",
@@ -163,9 +163,22 @@ def _on_alarm(signum: int, frame: object) -> None:
 
 
 def _arm(timeout: float) -> None:
-    """Both timers of one input: CPU time (SIGPROF) and, far longer, wall time (SIGALRM); 0 disarms."""
+    """Both timers of one input: CPU time (SIGPROF) and, far longer, wall time (SIGALRM)."""
     signal.setitimer(signal.ITIMER_PROF, timeout)
     signal.setitimer(signal.ITIMER_REAL, timeout * WALL_FACTOR)
+
+
+def _disarm() -> None:
+    """Stop both timers, even when one fires meanwhile: a Timeout raised here (the input had
+    already ended) must not escape the loop and end the worker, as it once did 420,000 inputs
+    into a run, losing that worker's figures."""
+    while True:
+        try:
+            signal.setitimer(signal.ITIMER_PROF, 0)
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            return
+        except Timeout:
+            continue
 
 
 def _save_crash(name: str, data: bytes, report: str) -> Path:
@@ -197,6 +210,7 @@ def work(worker: int, count: int, names: list[str], seed: int, timeout: float, m
     rng = random.Random(seed * 1_000_003 + worker)
     mutator = Mutator(rng)
     pools = {name: list(items) for name, items in seeds().items() if name in names}
+    prepare([name for name in names if name in TARGETS])
     seen: set[str] = set()
     figures = Figures()
     started = time.perf_counter()
@@ -217,7 +231,7 @@ def work(worker: int, count: int, names: list[str], seed: int, timeout: float, m
         except (Exception, Timeout) as error:  # noqa: BLE001 - every other exception is a finding
             failure = error
         finally:
-            _arm(0)
+            _disarm()
         took = time.process_time() - began
         figures.inputs[name] = figures.inputs.get(name, 0) + 1
         figures.slowest[name] = max(figures.slowest.get(name, 0.0), took)

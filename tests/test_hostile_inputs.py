@@ -235,6 +235,26 @@ def test_an_entry_compressed_past_the_ratio_cap_is_refused_from_its_header() -> 
     assert len(read_container(data, limits=Limits(max_compression_ratio=1100)).plaintext) == 8388612
 
 
+def lzma_save(dictionary: int) -> bytes:
+    """A save whose savedGame is stored with LZMA, its stream asking for a ``dictionary``-byte dictionary."""
+    data = bytearray(zipped([("savedGame", obfuscate(b"CHAThello", Obfuscation("vcsk", key=7)))], zipfile.ZIP_LZMA))
+    start = 30 + len("savedGame") + 4 + 1      # local header, name, LZMA SDK version and properties size, lc/lp/pb
+    data[start:start + 4] = dictionary.to_bytes(4, "little")
+    return bytes(data)
+
+
+def test_an_lzma_entry_asking_for_a_huge_dictionary_is_refused_before_inflating() -> None:
+    """From the fuzzer (fuzz/crashes/container/d5101d9214849bb4.bin): a flipped byte of an LZMA
+    entry's properties asked for a 3.6 GB dictionary, a MemoryError under the fuzzer's memory cap."""
+    with pytest.raises(LimitExceeded, match=r"^l.vsav: entry savedGame: offset 0: its LZMA stream asks for a "
+                                            r"3598712832-byte dictionary, over the 134217728-byte cap \(max_entry_size\)$"):
+        read_container(lzma_save(3_598_712_832), file="l.vsav")
+    at_cap = lzma_save(1 << 20)
+    assert read_container(at_cap, limits=Limits(max_entry_size=1 << 20)).plaintext == b"CHAThello"
+    with pytest.raises(LimitExceeded, match=r"asks for a 1048576-byte dictionary, over the 1048575-byte cap"):
+        read_container(at_cap, limits=Limits(max_entry_size=(1 << 20) - 1))
+
+
 def test_the_total_is_checked_over_every_entry_before_any_is_inflated(monkeypatch: pytest.MonkeyPatch) -> None:
     data = zipped([("savedGame", obfuscate(b"CHATx", "vcsk"))] + [(f"e{i}", b"\0" * 100_000) for i in range(5)])
     inflated: list[str] = []

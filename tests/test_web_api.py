@@ -427,3 +427,24 @@ def test_openapi_describes_every_route(client: TestClient) -> None:
     routed = {route.path.replace("{session}", "{session}") for route in app.routes
               if route.path.startswith("/api/v1")}
     assert routed == set(description["paths"])
+
+
+def test_the_web_import_and_export_keep_what_a_counter_shows(client: TestClient, tmp_path: Path) -> None:
+    """The companion makes its scenarios as the CLI does: a counter's Moved flag, which the
+    profile does not read, comes back on the exported counter."""
+    from converter.vassal.module import Module
+    from converter.vassal.save import SavedGame
+    from tests.test_counter_states import moved_leopard_save
+    moved = tmp_path / "moved.vsav"
+    moved.write_bytes(moved_leopard_save(Module.read(MODULE)).to_bytes())
+    sid = open_session(client, moved)
+    data = client.post(f"/api/v1/sessions/{sid}/import", json={"format": "json"}).json()
+    assert json.loads(data["scenario"])["vassal"]["states"] == {
+        "leopard-c1": {"piece": "Leopard C1", "traits": {"MovementMarkable": "true"}}}
+    exported = client.post(f"/api/v1/sessions/{sid}/export", json={"scenario": data["scenario"], "format": "json"})
+    assert exported.status_code == 200, exported.text
+    path = tmp_path / "exported.vsav"
+    path.write_bytes(client.get(f"/api/v1/sessions/{sid}/downloads/{exported.json()['download']}").content)
+    new = SavedGame.read(path)
+    leopard = read_position(path, MODULE, PROFILE).piece_of["leopard-c1"]
+    assert new.piece(leopard).traits[1].kind == "MovementMarkable" and new.piece(leopard).traits[1].state_text() == "true"

@@ -46,10 +46,24 @@ EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_BAD_INPUT = 2
 
+#: What ``--help`` says of the exit codes of a command that has no findings to report.
+EXIT_CODES = "Exit codes: 0 done; 2 an input that cannot be read, or a wrong option."
+
+
+class WawkitCommand(click.Command):
+    """A command whose ``--help`` ends with its exit codes (:data:`EXIT_CODES` unless it says its own)."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        kwargs["epilog"] = kwargs.get("epilog") or EXIT_CODES
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
 
 class WawkitGroup(click.Group):
-    """A click group whose commands report bad input as one line and exit 2, and whose
-    command modules are imported when a command is asked for."""
+    """A click group whose commands report bad input as one line and exit 2, say their exit
+    codes in ``--help``, and whose command modules are imported when a command is asked for."""
+
+    command_class = WawkitCommand
+    group_class = type
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in self.commands:
@@ -80,7 +94,11 @@ class WawkitGroup(click.Group):
             ctx.exit(EXIT_BAD_INPUT)
 
 
-@click.group(cls=WawkitGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=WawkitGroup, context_settings={"help_option_names": ["-h", "--help"]},
+             epilog="Exit codes of every command: 0 done (clean, or notes only); 1 findings (validate), an action "
+                    "refused (resolve), pieces left unmatched (migrate), a replay that differs (verify), a case "
+                    "failed (cases); 2 an input that cannot be read, or a wrong option. Each command's --help says "
+                    "its own.")
 @click.version_option(package_name="wawkit")
 def main() -> None:
     """wawkit: validate, referee and migrate World at War games on VASSAL."""

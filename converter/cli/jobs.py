@@ -163,7 +163,8 @@ def _audit_name(output: str) -> str:
     return stem + ".audit.json"
 
 
-@main.command()
+@main.command(epilog="Exit codes: 0 the replay gives the recorded result; 1 it differs; 2 an audit record or a "
+                     "file it names that cannot be read.")
 @click.argument("audit", type=EXISTING)
 def verify(audit: str) -> None:
     """Replay an audit record and check the result is identical."""

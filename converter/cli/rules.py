@@ -56,7 +56,8 @@ def _load(path: str, schema: str | None, no_schema: bool) -> list[dict[str, Any]
     return cases
 
 
-@main.command()
+@main.command(epilog="Exit codes: 0 no case failed (gaps are not failures); 1 a case failed; 2 a file that "
+                     "cannot be read or does not match the schema.")
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--ruleset", "ruleset", type=click.Choice(["classic", "waw85"]),
               help="Run only the cases of this ruleset.")

@@ -1,7 +1,8 @@
 """``wawkit import``, ``wawkit export`` and ``wawkit terrain draft``: between VASSAL saves and scenario files.
 
 ``import`` reads a save through a module profile into a scenario (YAML, or JSON for a
-``.json`` name), listing the pieces the profile does not recognise. ``export`` writes
+``.json`` name), listing the pieces the profile does not recognise, and keeps where each
+unit's piece lay and what its counter showed, so that ``export`` makes the same counters. ``export`` writes
 a scenario as a new save of the module, or, with ``--onto SAVE``, writes the
 scenario's changes onto that save, touching only the pieces that changed. Output is
 written atomically and never replaces an existing file (or the input) without
@@ -57,15 +58,15 @@ def _import(save_path: str, module: Module, profile: Profile, table: UnitTable,
 def import_command(save: str, module_path: str, profile_path: str, terrain: str | None, units: str | None,
                    output: str, force: bool) -> None:
     """Read SAVE through a module profile into a scenario file."""
-    from converter.scenario import Scenario, write_scenario
+    from converter.exporter import scenario_of
+    from converter.scenario import write_scenario
     from converter.vassal.container import check_target
     from converter.vassal.module import Module
     check_target(output, overwrite=force, inputs=(save, module_path, profile_path, units, terrain))
     profile, table, terrain_map = _inputs(profile_path, units, terrain)
     module = Module.read(module_path)
-    _, imported = _import(save, module, profile, table, terrain_map)
-    scenario = Scenario(imported.game, Path(save).stem, imported.pieces, module.name, str(save),
-                        [u.to_dict() for u in imported.unrecognised], imported.positions, imported.layouts)
+    read, imported = _import(save, module, profile, table, terrain_map)
+    scenario = scenario_of(read, imported, module, profile, table, name=Path(save).stem, save_path=str(save))
     write_scenario(scenario, output, overwrite=force)
     click.echo(f"{len(imported.game.units)} units, {sum(len(v) for v in imported.unit_markers.values())} unit "
                f"markers, {sum(len(v) for v in imported.hex_markers.values())} hex markers -> {output}")
@@ -89,7 +90,7 @@ def import_command(save: str, module_path: str, profile_path: str, terrain: str 
 def export_command(scenario: str, module_path: str, profile_path: str, units: str | None, terrain: str | None,
                    onto: str | None, output: str, force: bool) -> None:
     """Write SCENARIO as a VASSAL save of the module."""
-    from converter.exporter import apply_events, events_between, export_game
+    from converter.exporter import apply_events, events_between, export_scenario
     from converter.scenario import read_scenario
     from converter.vassal.container import check_target, write_atomic
     from converter.vassal.module import Module
@@ -99,8 +100,7 @@ def export_command(scenario: str, module_path: str, profile_path: str, units: st
     wanted = read_scenario(scenario)
     if onto is None:
         notes: list[str] = []
-        save, _ = export_game(wanted.game, module, profile, table, positions=wanted.positions,
-                              layouts=wanted.layouts, notes=notes)
+        save = export_scenario(wanted, module, profile, table, notes)
         save.write(output, overwrite=force)
         click.echo(f"{len(wanted.game.units)} units -> new save {output}")
         for note in notes:

@@ -31,7 +31,7 @@ from typing import Any
 from lxml import etree
 
 from converter.errors import ContainerError, LimitExceeded, ModuleError
-from converter.vassal.container import _read_entry, check_header, open_archive
+from converter.vassal.container import _read_entry, check_header, check_lzma_dictionary, open_archive
 from converter.vassal.limits import DEFAULT_LIMITS, Limits, check_xml_depth
 
 MIB = 1 << 20
@@ -131,6 +131,7 @@ class ModuleArchive:
             info = archive.getinfo(entry)
             check_header(info, self.file, self.limits)
             try:
+                check_lzma_dictionary(archive, info, self.file, self.limits)
                 with archive.open(info) as stream:
                     data = stream.read(size)
             except (zipfile.BadZipFile, zlib.error, lzma.LZMAError, EOFError, NotImplementedError, RuntimeError,

@@ -17,6 +17,7 @@ from __future__ import annotations
 import io
 import lzma
 import os
+import struct
 import zipfile
 import zlib
 from dataclasses import dataclass, field
@@ -98,6 +99,7 @@ def _read_entry(archive: zipfile.ZipFile, info: zipfile.ZipInfo, file: str | Non
     chunks = []
     total = 0
     try:
+        check_lzma_dictionary(archive, info, file, limits)
         with archive.open(info) as stream:
             while True:
                 chunk = stream.read(_CHUNK)
@@ -131,6 +133,33 @@ def check_header(info: zipfile.ZipInfo, file: str | None, limits: Limits) -> int
         raise LimitExceeded(f"declares {info.file_size} bytes from {info.compress_size} compressed, over the "
                             f"{limits.max_compression_ratio}:1 compression cap", file=file, entry=info.filename)
     return bound
+
+
+def check_lzma_dictionary(archive: zipfile.ZipFile, info: zipfile.ZipInfo, file: str | None, limits: Limits) -> None:
+    """Refuse an LZMA entry whose stream asks for a dictionary larger than ``max_entry_size``.
+
+    The decoder allocates the dictionary its properties name before it inflates a byte, and
+    the size is four bytes of the entry: one flipped byte asked for 3.6 GB, a ``MemoryError``
+    under an address-space limit (the fuzzer's 1.5 GB) or on a host that does not overcommit
+    memory. No entry within the cap needs a larger dictionary (xz's largest preset uses 64 MiB). The properties follow the entry's local header: LZMA
+    SDK version (2 bytes), properties size (2), then lc/lp/pb (1) and the dictionary size (4).
+    A header or stream too short to hold them is left to zipfile, which refuses it."""
+    if info.compress_type != zipfile.ZIP_LZMA or archive.fp is None or info.header_offset < 0:
+        return      # a header offset before the file's start: zipfile refuses it when opening the entry
+    archive.fp.seek(info.header_offset)
+    header = archive.fp.read(30)
+    if len(header) < 30 or header[:4] != b"PK\x03\x04":
+        return
+    name_size, extra_size = struct.unpack("<HH", header[26:30])
+    archive.fp.seek(info.header_offset + 30 + name_size + extra_size)
+    properties = archive.fp.read(9)
+    if len(properties) < 9:
+        return
+    dictionary = struct.unpack("<I", properties[5:9])[0]
+    if dictionary > limits.max_entry_size:
+        raise LimitExceeded(f"its LZMA stream asks for a {dictionary}-byte dictionary, over the "
+                            f"{limits.max_entry_size}-byte cap (max_entry_size)", file=file, entry=info.filename,
+                            position=info.header_offset)
 
 
 class _OwnedZipFile(zipfile.ZipFile):
@@ -274,5 +303,5 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["Container", "Entry", "MODULE_BUILD_FILES", "SAVED_GAME", "check_header", "check_target",
-           "new_container", "open_archive", "read_container", "write_atomic", "write_together"]
+__all__ = ["Container", "Entry", "MODULE_BUILD_FILES", "SAVED_GAME", "check_header", "check_lzma_dictionary",
+           "check_target", "new_container", "open_archive", "read_container", "write_atomic", "write_together"]

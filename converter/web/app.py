@@ -596,15 +596,16 @@ async def import_position(request: Request) -> Response:
     body = await json_body(request)
 
     def work() -> dict[str, Any]:
-        from converter.scenario import Scenario, dumps
+        from converter.exporter import scenario_of
+        from converter.scenario import dumps
         fmt = body.get("format", "yaml")
         if fmt not in ("yaml", "json"):
             raise WebError(400, "bad_field", "format must be 'yaml' or 'json'")
         position = position_of(request, session)
         shown = Path(session.names.get("save", "save.vsav")).stem
         imported = position.imported
-        scenario = Scenario(imported.game, shown, imported.pieces, position.module.name, session.names.get("save"),
-                            [u.to_dict() for u in imported.unrecognised], imported.positions)
+        scenario = scenario_of(position.save, imported, position.module, position.profile, position.table,
+                               name=shown, save_path=session.names.get("save"))
         text = dumps(scenario, fmt)
         out = session.new_path("scenario", f".{fmt}")
         out.write_text(text, encoding="utf-8")
@@ -622,7 +623,7 @@ async def export_scenario(request: Request) -> Response:
     def work() -> dict[str, Any]:
         from converter.importer import read_inputs
         from converter.scenario import read_scenario
-        from converter.exporter import export_game
+        from converter.exporter import export_scenario
         from converter.vassal.module import Module
         text = text_field(body, "scenario", limit=MAX_DOCUMENT_SIZE)
         fmt = body.get("format", "yaml")
@@ -635,8 +636,7 @@ async def export_scenario(request: Request) -> Response:
             wanted = read_scenario(scenario_file)
             read = read_inputs(chosen["profile"], chosen.get("units"), chosen.get("terrain"))
             notes: list[str] = []
-            save, _pieces = export_game(wanted.game, Module.read(chosen["module"]), read.profile, read.table,
-                                        positions=wanted.positions, notes=notes)
+            save = export_scenario(wanted, Module.read(chosen["module"]), read.profile, read.table, notes)
         finally:
             session.inputs.pop("scenario", None)
             scenario_file.unlink(missing_ok=True)

@@ -16,13 +16,14 @@ from converter.errors import SchemaError
 from converter.schema import load_document, parse_text
 from converter.scenario import loads
 from converter.vassal.pieces import decode_piece
-from fuzz.targets import ALLOWED, TARGETS, crash_files
+from fuzz.targets import ALLOWED, TARGETS, crash_files, prepare
 
 SAVED = crash_files()
 
 
 def test_every_saved_crash_input_now_ends_with_a_typed_error_or_success() -> None:
-    assert {path.parent.name for path in SAVED} >= {"actions", "profile", "traits"}
+    assert {path.parent.name for path in SAVED} >= {"actions", "profile", "traits", "container", "action_fields"}
+    prepare()
     for path in SAVED:
         began = time.process_time()   # CPU time, as the fuzzer's limit: a shared machine's load is not the reader's
         try:

@@ -93,7 +93,8 @@ def test_resolve_the_rulebook_fire_in_the_browser(server: str, browser: object) 
     driver.get(server)                                                   # type: ignore[attr-defined]
     assert "token=" not in driver.current_url                            # type: ignore[attr-defined]
     find = driver.find_element                                           # type: ignore[attr-defined]
-    assert find(By.ID, "preloaded-names").text == "waw-sample.vmod, profile.yaml"
+    # the page fills it in once its script has asked the server (slow on a loaded machine)
+    assert _wait_text(driver, "preloaded-names", "profile.yaml") == "waw-sample.vmod, profile.yaml"
     find(By.ID, "save").send_keys(str(SAVE))
     find(By.ID, "open").click()
     WebDriverWait(driver, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR, '#board .counter[data-unit="t-64"]'))
