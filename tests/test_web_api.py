@@ -457,7 +457,7 @@ TLD = CORPUS / "tld-longest-day"
 #: The sample save with five logged moves: three break a rule (TUS §5.0, §4.4, §1.4).
 LOG_MOVES = [("Leopard C1", "H7"), ("M113", "C8"), ("T-64", "G5"), ("Soviet HQ", "H4"), ("T-64", "H4")]
 LEOPARD_MOVE = {"severity": "error", "code": "move",
-                "message": "B7 -> H7 (cheapest route C7 D6 E6 F6 G7 H7, 7 MP): 7 MP is more than the Movement "
+                "message": "B7 -> H7 (cheapest route C7 D6 E7 F7 G7 H7, 7 MP): 7 MP is more than the Movement "
                            "Factor 4", "name": "Leopard C1", "hex": "B7", "section": "TUS §5.0", "step": 0,
                 "unit": "leopard-c1"}
 

@@ -162,9 +162,10 @@ def test_resolve_the_rulebook_fire_in_the_browser(server: str, browser: object) 
 
 
 def _flagged(driver: object) -> list[str]:
-    from selenium.webdriver.common.by import By
-    return sorted(f"{e.get_attribute('class').split()[0]} {e.get_attribute('data-unit') or e.get_attribute('data-hex')}"
-                  for e in driver.find_elements(By.CSS_SELECTOR, "#board .flagged"))   # type: ignore[attr-defined]
+    """The highlighted counters and hexes, read in one go (the board may be redrawn meanwhile)."""
+    return sorted(driver.execute_script(  # type: ignore[attr-defined]
+        "return [...document.querySelectorAll('#board .flagged')].map("
+        "e => e.classList[0] + ' ' + (e.dataset.unit || e.dataset.hex));"))
 
 
 def _in_view(driver: object, selector: str) -> bool:
@@ -195,7 +196,7 @@ def test_step_through_a_log_and_click_its_findings(server: str, browser: object,
     assert _wait_text(driver, "step-label", "step 0 of") == "step 0 of 5: 1 move, changed leopard-c1"
     assert _wait_text(driver, "step-findings", "TUS").splitlines() == [
         "1 finding at this step",
-        "step 0: error: leopard-c1 Leopard C1 @ B7: B7 -> H7 (cheapest route C7 D6 E6 F6 G7 H7, 7 MP): 7 MP is more "
+        "step 0: error: leopard-c1 Leopard C1 @ B7: B7 -> H7 (cheapest route C7 D6 E7 F7 G7 H7, 7 MP): 7 MP is more "
         "than the Movement Factor 4 (TUS §5.0)"]
     find(By.CSS_SELECTOR, "#step-findings li.shows").click()
     WebDriverWait(driver, WAIT).until(lambda d: _flagged(d) == ["counter leopard-c1", "hex B7"])
