@@ -39,7 +39,12 @@ IMAGES = {
     "inf.svg": (SVG_INF, "SVG width x height inf x inf is not a finite size"),
     "nan.svg": (SVG_NAN, "SVG viewBox nan x 300 is not a finite size"),
     "huge.png": (png_header(100_000, 100_000),
-                 "image 100000 x 100000 pixels is larger than VASSAL can load (at most 65535 pixels a side)"),
+                 "image 100000 x 100000 pixels is larger than VASSAL can load (at most 65535 pixels a side, "
+                 "2147483647 in all)"),
+    # each side within the cap, but 4.3 Gpx in all: more than Java's BufferedImage holds
+    "square.png": (png_header(65_535, 65_535),
+                   "image 65535 x 65535 pixels is larger than VASSAL can load (at most 65535 pixels a side, "
+                   "2147483647 in all)"),
 }
 
 
