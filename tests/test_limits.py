@@ -272,3 +272,13 @@ def test_board_hexes_at_and_over_the_cap(monkeypatch: pytest.MonkeyPatch) -> Non
                                             r"\(808 x 688 pixels in hexes of 56 x 64\), over the 251-hex cap for a "
                                             r"board; refused$"):
         list(terrain.board_hexes(module, "Main Map", "Eisenbach Sample"))
+
+
+def test_actions_in_one_file_at_and_over_the_cap(tmp_path: Path) -> None:
+    from converter.actions_text import MAX_ACTIONS, ActionSyntaxError, load_actions
+    path = tmp_path / "actions.yaml"
+    path.write_text("- los bmp-1 us-infantry\n" * MAX_ACTIONS, encoding="utf-8")
+    assert [spec.kind for spec in load_actions(path)] == ["los"] * 10_000
+    path.write_text("- los bmp-1 us-infantry\n" * (MAX_ACTIONS + 1), encoding="utf-8")
+    with pytest.raises(ActionSyntaxError, match=rf"^{path}: lists 10001 actions, over the 10000 allowed$"):
+        load_actions(path)
