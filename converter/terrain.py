@@ -61,13 +61,17 @@ class TerrainMap:
         return self.feature_index().get(hex_name, frozenset())
 
     def feature_index(self) -> dict[str, frozenset[str]]:
-        """The features of every hex that has any (``road``, ``level_N``, ``stream:E7``,
-        ``bridge:E7``), in one pass over the roads, elevations and hexsides: a whole board's
+        """The features of every hex that has any (``road`` and ``road:E6`` towards each next
+        hex of its road, ``level_N``, ``stream:E7``, ``bridge:E7``), in one pass over the roads, elevations and hexsides: a whole board's
         hexes are looked up in it, so its cost does not grow with hexes x hexsides."""
         found: dict[str, set[str]] = {}
         for road in self.roads:
-            for hex_name in road:
-                found.setdefault(hex_name, set()).add("road")
+            for index, hex_name in enumerate(road):
+                here = found.setdefault(hex_name, set())
+                here.add("road")
+                # which way the road runs: a move follows it only between consecutive hexes
+                # of one road (TEC Road; WaW85 §9.4), never across to another road beside it
+                here.update(f"road:{road[j]}" for j in (index - 1, index + 1) if 0 <= j < len(road))
         for hex_name, level in self.elevation.items():
             if level:
                 found.setdefault(hex_name, set()).add(f"level_{level}")
@@ -134,16 +138,20 @@ class TecRow:
 
 #: The key of a chart's hexside costs among its rows (see :func:`read_tec`).
 HEXSIDES = "hexsides"
+#: The key of a chart's Road and Trail costs among its rows (WaW85 §9.4).
+ROADS = "roads"
 
 
 def read_tec(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """A Terrain Effects Chart file: terrain name -> its row, and under :data:`HEXSIDES` the
-    MP its hexside features (and ``up_hill``) add, by mover."""
+    """A Terrain Effects Chart file: terrain name -> its row, under :data:`HEXSIDES` the MP
+    its hexside features (and ``up_hill``) add, and under :data:`ROADS` the MP of a hex
+    entered along a Road or Trail, by mover."""
     data = load_document(path, "tec")
     chart: dict[str, Any] = {name: TecRow(dict(row["db"]), row["los"], row["obstacle_height"], row["unit_height"],
                                           dict(row["mp"]) if "mp" in row else None)
                              for name, row in data["terrain"].items()}
     chart[HEXSIDES] = {name: dict(costs) for name, costs in (data.get("hexsides") or {}).items()}
+    chart[ROADS] = {name: dict(costs) for name, costs in (data.get("roads") or {}).items()}
     return chart
 
 
@@ -152,7 +160,7 @@ def _hex_state(terrain: TerrainMap, cell: "BoardHex", features: frozenset[str]) 
     for the board); with a chart, what the chart says of its terrain (the Defensive Bonus
     columns, the LOS effect, heights above the hex's elevation)."""
     name = terrain.terrain(cell.name)
-    row = terrain.effects.get(name) if terrain.effects is not None and name != HEXSIDES else None
+    row = terrain.effects.get(name) if terrain.effects is not None and name not in (HEXSIDES, ROADS) else None
     if row is None:
         return HexState(cell.name, terrain=name, features=features, at=cell.at)
     level = terrain.elevation.get(cell.name, 0)
@@ -160,6 +168,7 @@ def _hex_state(terrain: TerrainMap, cell: "BoardHex", features: frozenset[str]) 
                     terrain_db=row.db, los=row.los,
                     stated={"obstacle_height": level + row.obstacle_height, "unit_height": level + row.unit_height,
                             "elevation": level, "tec_hexsides": terrain.effects.get(HEXSIDES, {}),   # type: ignore[union-attr]
+                            "tec_roads": terrain.effects.get(ROADS, {}),   # type: ignore[union-attr]
                             **({"tec_mp": row.mp} if row.mp is not None else {})})
 
 

@@ -448,6 +448,12 @@ def unit_blocked(ctx: Ctx, attacker: Unit, target: Unit) -> tuple[bool, str]:
     return found.blocked, f"{found.text} (§{found.section})"
 
 
+def in_sight(ctx: Ctx, viewer: Unit, target: Unit) -> bool:
+    """§7: is the line of sight from ``viewer`` to ``target`` clear? (The classic books'
+    :meth:`referee.ruleset.Ruleset.in_sight`.)"""
+    return not sight(ctx, viewer, target).blocked
+
+
 def line_of_sight(ctx: Ctx) -> None:
     """§7: is the line of sight from the actor to the target blocked?"""
     attacker = ctx.unit(ctx.action.actor)

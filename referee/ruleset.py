@@ -51,6 +51,12 @@ class Params:
     #: any enemy in its LOS (True); 002 §6.1.7: it "may retreat away from the enemy until it
     #: leaves that unit's LOS", bound only by the enemies it retreats from until then (False).
     disrupted_retreat_any_enemy: bool = True
+    #: WaW85 §10.8.2: a Disrupted unit adjacent to an enemy "must remain where it is" (True);
+    #: the classic §6.1.7 lets it retreat away (False).
+    disrupted_adjacent_stays: bool = False
+    #: WaW85 §10.8.2: "If not currently in an enemy unit's LOS, it must stop immediately upon
+    #: entering a hex in LOS of an enemy unit"; the classic §6.1.7 has no such stop.
+    disrupted_stops_in_los: bool = False
     #: §6.4: no hex is overrun twice by one AFV in the same "impulse" (001) / "turn" (002).
     overrun_repeat_scope: str = "impulse"
     #: §8.2: Smoke blocks LOS "out of, into and through" its hex and six neighbours (001) or
@@ -229,6 +235,11 @@ class Ruleset:
 
     def sight(self, ctx: Ctx, actor: Unit, target: Unit, attack: Any) -> None:
         """Refuse the attack when the line of sight is blocked."""
+
+    def in_sight(self, ctx: Ctx, viewer: Unit, target: Unit) -> bool:
+        """Is the line of sight from ``viewer`` to ``target`` clear (the book's LOS procedure,
+        on the map where ``ctx.game`` has the hexes)? What a Disrupted move asks."""
+        raise NotSupported(self.name, "line of sight between units")
 
     def bands(self, ctx: Ctx, actor: Unit, target: Unit | None, attack: Any) -> Any:
         """The range bands of the Firepower against the target (a :class:`referee.ranges.Bands`)."""

@@ -115,6 +115,21 @@ def side_features(game: Game, a: HexState, b: HexState) -> frozenset[str]:
         frozenset(b.hexsides.get(b.at.direction_to(a.at), frozenset()))
 
 
+def road_between(game: Game, previous: HexState, here: HexState, kind: str = "road") -> bool:
+    """Does a move from ``previous`` into ``here`` follow a road (the TEC's Road row, classic
+    §5.0; WaW85 §9.4 "A unit following a Road or Trail")? It does when the road runs from one
+    hex to the other (a terrain map's road lists give each hex ``road:<next hex>``), or is
+    drawn on the hexside crossed. Hexes stated only as ``road``, with no direction (a
+    hand-written position), are read as one road when both are road hexes."""
+    toward = f"{kind}:"
+    if f"{toward}{here.id}" in previous.features or f"{toward}{previous.id}" in here.features:
+        return True
+    if kind in side_features(game, previous, here):
+        return True
+    directed = any(f.startswith(toward) for f in previous.features | here.features)
+    return not directed and kind in previous.features and kind in here.features
+
+
 def crest(ctx: Ctx, a: str, b: str) -> tuple[bool | None, bool | None]:
     """(the LOS crosses a crest line, the attacker or target is adjacent to it): stated,
     else from the crest hexsides the traced line crosses (§7.2)."""

@@ -60,13 +60,19 @@ def test_units_pay_the_tec_cost_of_each_hex_entered(book: str, short: str) -> No
 @BOOKS
 def test_entering_an_enemy_hex_is_an_assault_or_overrun(book: str, short: str) -> None:
     """EG/TUS §5.1: "Units can enter an enemy-occupied hex ..., but in doing so initiate
-    Assault or Overrun combat": the move names the rule."""
-    result, _ = answer("classic", book, {
-        "units": {"A": {"target_type": "heavy_armor", "mp": 5, "hex": "a", "side": "nato"},
-                  "E": {"target_type": "troops", "hex": "b", "side": "pact"}},
-        "hexes": [{"id": "a", "terrain": "clear"}, {"id": "b", "terrain": "clear"}],
-        "query": {"action": "move", "unit": "A", "path": ["b"]}})
-    assert (f"{short} §5.1", "entering an enemy-occupied hex starts an Assault or Overrun") in reasons(result)
+    Assault or Overrun combat": a plain move into (or through) one is refused, naming the
+    rule, and moves nothing; the Assault or Overrun is declared as such."""
+    for path in (["b"], ["b", "c"]):
+        result, _ = answer("classic", book, {
+            "units": {"A": {"target_type": "heavy_armor", "mp": 5, "hex": "a", "side": "nato"},
+                      "E": {"target_type": "troops", "hex": "b", "side": "pact"}},
+            "hexes": [{"id": "a", "terrain": "clear"}, {"id": "b", "terrain": "clear"},
+                      {"id": "c", "terrain": "clear"}],
+            "query": {"action": "move", "unit": "A", "path": path}})
+        assert (result.values["legal"], result.values["reason_rule"]) == (False, "5.1")
+        assert reasons(result) == [(f"{short} §5.1", "b holds enemy units: entering it is an Assault or an "
+                                    "Overrun, declared as one (action assault or overrun)")]
+        assert result.events == []
 
 
 TRANSPORT = {"name": "M113", "abilities": ["transport"], "mp": 6, "hex": "a", "side": "nato", "strength": "reduced"}
@@ -114,3 +120,25 @@ def test_a_transport_unloads_after_at_most_half_its_mf(book: str, short: str) ->
     assert (result.values["legal"], result.values["reason_rule"]) == (False, "5.2.2")
     assert reasons(result) == [(f"{short} §5.2.2", "M113 has moved 4 MP: a transport moves at most half its MF (3) "
                                                    "and then unloads")]
+
+
+@BOOKS
+def test_a_road_is_followed_only_along_its_own_hexes(book: str, short: str) -> None:
+    """The TEC's Road row (1 MP) applies to a move along the road: on the sample board the
+    BMP-1 in H4 (first road) and H5 (second road, H5-H10) are both City road hexes, yet no
+    road runs from H4 into H5, so entering H5 from H4 pays City's 2 MP (vehicle); from H6,
+    along the second road, it pays 1."""
+    from dataclasses import replace
+    from pathlib import Path
+
+    from converter.actions_text import parse
+    from converter.resolve import read_position, resolve_actions, ruleset_named
+    from referee.dice import GivenDice
+    samples = Path(__file__).resolve().parents[1] / "samples"
+    game = read_position(samples / "demo.vsav", samples / "waw-sample.vmod", samples / "profile.yaml").game
+    rules = ruleset_named(f"classic:{book}")
+    [step] = resolve_actions(game, [parse("move bmp-1 H5")], rules, GivenDice([])).steps
+    assert step.answer.values == {"cost": 2, "legal": True}
+    south = game.with_unit(replace(game.units["bmp-1"], hex="H6"))
+    [step] = resolve_actions(south, [parse("move bmp-1 H5")], rules, GivenDice([])).steps
+    assert step.answer.values == {"cost": 1, "legal": True}

@@ -160,3 +160,114 @@ def test_helicopters_move_by_their_mode_not_by_the_ground_chart(sample) -> None:
     assert [(r.section, r.text) for r in step.answer.reasons] == [("WaW85 §9.7.1", "Flying: 3 hexes, no MP limit")]
     outcome = _move(_helicopter(sample, "hovering"), "move t-64 E6")
     assert outcome.refused.reasons == [("WaW85 §9.7.3", "T-64 is hovering: stationary in its hex")]
+
+
+def _hex(game, hex_id: str, **changes):
+    return game.with_hex(replace(game.hex(hex_id), **changes))
+
+
+def _woods_at_g5(game):
+    """G5 (on the sample's first road, F5-G5-H4) recast as Woods: 2 MPs for a vehicle off the road."""
+    woods = game.hex("F6").stated["tec_mp"]
+    return _hex(game, "G5", terrain="woods", stated={**game.hex("G5").stated, "tec_mp": woods})
+
+
+def test_a_unit_following_a_road_pays_the_road(sample) -> None:
+    """§9.4: "A unit following a Road or Trail ignores the other terrain type(s) in the hex,
+    and instead pays the cost of the Road" (samples/tec-waw85.yaml: Road 1); "A Rubble
+    marker eliminates all Roads and Trails in its hex"."""
+    game = _woods_at_g5(sample)
+    [step] = _move(game, "move t-64 F5 G5").steps
+    assert step.answer.values == {"cost": 2, "legal": True}
+    assert [(r.section, r.text) for r in step.answer.reasons] == [("WaW85 §9.0", "2 MP: F5 clear 1; G5 road 1")]
+    [step] = _move(_hex(game, "G5", markers=frozenset({"rubble"})), "move t-64 F5 G5").steps
+    assert step.answer.values == {"cost": 3, "legal": True}
+    assert [(r.section, r.text) for r in step.answer.reasons] == [
+        ("WaW85 §9.4", "Rubble eliminates the road between F5 and G5"), ("WaW85 §9.0", "3 MP: F5 clear 1; G5 woods 2")]
+    # G6 has no road: entering G5 from it pays the Woods, though G5 is a road hex
+    [step] = _move(game.with_unit(replace(game.units["t-64"], hex="G6")), "move t-64 G5").steps
+    assert [(r.section, r.text) for r in step.answer.reasons] == [("WaW85 §9.0", "2 MP: G5 woods 2")]
+
+
+def test_a_move_goes_around_a_full_friendly_hex(sample) -> None:
+    """§9.2: "If moving through a friendly hex would result in there being more than two units
+    present at the same time, the move must be made around the hex rather than through it"
+    (B8 holds the M113 and the US Infantry)."""
+    outcome = _move(sample, "move leopard-c1 B8 B9")
+    assert outcome.refused.reasons == [("WaW85 §9.2", "B8 already holds 2 friendly units: the move must be made "
+                                                      "around the hex rather than through it")]
+    assert outcome.steps == []
+
+
+def test_leaving_a_minefield_costs_two_more_mps(sample) -> None:
+    """§16.2: "Units voluntarily exiting any Minefield hex ... are not affected by the Minefield
+    at that time, but it costs 2 extra Movement Points to do so"."""
+    [step] = _move(_hex(sample, "F6", markers=frozenset({"minefield_random"})), "move t-64 E6").steps
+    assert step.answer.values == {"cost": 3, "legal": True}
+    assert [(r.section, r.text) for r in step.answer.reasons] == [
+        ("WaW85 §9.0", "3 MP: E6 clear 1, leaving the Minefield of F6 +2")]
+    outcome = _move(_hex(sample, "F6", markers=frozenset({"minefield_random"})), "move t-64 E6 E7")
+    assert outcome.refused.reasons == [("WaW85 §9.0", "6 MP is more than T-64's 4 MPs")]
+
+
+def test_a_minefield_attacks_each_unit_entering_it(sample) -> None:
+    """§16.2: "Each unit entering a Minefield hex rolls 1d6": 1-3 no effect, 4-5 one hit, 6 two
+    hits, no saves; "A unit that takes a hit immediately retreats to the hex it entered the
+    Minefield from, and is marked Ops Complete"; §16.2.2: then 1d6, a 6 removes the marker.
+    A unit not hit moves on (paying 2 more MPs to leave, §16.2)."""
+    mined = _hex(sample, "E6", markers=frozenset({"minefield_random"}))
+    outcome = resolve_actions(mined, [parse("move t-64 E6 D6")], ruleset_named("waw85"), GivenDice([3, 2]))
+    [step] = outcome.steps
+    assert step.answer.values == {"cost": 4, "legal": True, "mines_attacks": ["E6"], "hits": 0, "saves": 0,
+                                  "net_hits": 0}
+    assert [(r.section, r.text) for r in step.answer.reasons] == [
+        ("WaW85 §9.0", "4 MP: E6 clear 1; D6 clear 1, leaving the Minefield of E6 +2"),
+        ("WaW85 §16.2", "T-64: 1d6 3, 0 hit(s), no saves"),
+        ("WaW85 §16.2.2", "depletion 1d6 2: the Minefield of E6 remains")]
+    assert outcome.after.units["t-64"].hex == "D6"
+    outcome = resolve_actions(mined, [parse("move t-64 E6 D6")], ruleset_named("waw85"), GivenDice([4, 6]))
+    [step] = outcome.steps
+    assert [(r.section, r.text) for r in step.answer.reasons][1:] == [
+        ("WaW85 §16.2", "T-64: 1d6 4, 1 hit(s), no saves"),
+        ("WaW85 §16.2", "T-64 is hit in E6: it retreats to F6, the hex it entered the Minefield from, "
+                        "and is Ops Complete"),
+        ("WaW85 §16.2.2", "depletion 1d6 6: the Minefield of E6 is removed")]
+    assert [type(e).__name__ for e in step.answer.events] == ["UnitDisrupted", "MarkerRemoved", "StatusChanged"]
+    after = outcome.after.units["t-64"]
+    assert (after.hex, after.status.disrupted, after.status.ops_complete) == ("F6", True, True)
+    assert "minefield_random" not in outcome.after.hex("E6").markers
+
+
+def test_a_placed_minefield_spares_its_own_side(sample) -> None:
+    """§16.2: "units entering a Minefield-Placed hex belonging to their own side are not attacked"."""
+    own = _hex(sample, "E6", markers=frozenset({"minefield_placed"}), owner="Warsaw Pact")
+    outcome = resolve_actions(own, [parse("move t-64 E6 D6")], ruleset_named("waw85"), GivenDice([]))
+    [step] = outcome.steps
+    assert "mines_attacks" not in step.answer.values and step.answer.rolls == []
+    assert ("WaW85 §16.2", "the Placed Minefield in E6 does not attack its own side") in [
+        (r.section, r.text) for r in step.answer.reasons]
+    assert outcome.after.units["t-64"].hex == "D6"
+
+
+def test_a_disrupted_unit_moves_by_10_8_2(sample) -> None:
+    """§10.8.2: a Disrupted unit "may not move closer to an enemy unit in LOS. If not currently
+    in an enemy unit's LOS, it must stop immediately upon entering a hex in LOS of an enemy
+    unit. They may also not move into a hex adjacent to an enemy unit, and if already adjacent
+    it must remain where it is." On the sample map the Woods of F6-G6 hide G6 and G7 from the
+    NATO units in B7-B8."""
+    game = sample.with_unit(sample.units["t-64"].with_status(disrupted=True))
+    outcome = _move(game, "move t-64 E6")
+    assert outcome.refused.reasons == [
+        ("WaW85 §10.8.2", "disrupted T-64 may not move closer to Leopard C1 in its LOS (E6: 4 -> 3 hexes)")]
+    [step] = _move(game, "move t-64 G7").steps          # out of every enemy's LOS
+    assert step.answer.values == {"cost": 1, "legal": True}
+    hidden = game.with_unit(replace(game.units["t-64"], hex="G6"))
+    outcome = _move(hidden, "move t-64 G5 H5")
+    assert outcome.refused.reasons == [
+        ("WaW85 §10.8.2", "disrupted T-64 was in no enemy's LOS: it stops on entering G5, in the LOS of Leopard C1")]
+    [step] = _move(hidden, "move t-64 G5").steps        # it may end its move there
+    assert step.answer.values == {"cost": 1, "legal": True}
+    beside = game.with_unit(replace(game.units["t-64"], hex="C7"))
+    outcome = _move(beside, "move t-64 D7")
+    assert outcome.refused.reasons == [
+        ("WaW85 §10.8.2", "disrupted T-64 is adjacent to Leopard C1: it must remain where it is")]

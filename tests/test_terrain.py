@@ -39,9 +39,11 @@ def test_sample_terrain_reads() -> None:
 def test_features_of_roads_streams_bridges_and_levels() -> None:
     terrain = read_terrain(SAMPLES / "terrain.yaml")
     assert terrain.features("E6") == frozenset({"stream:E7"})
-    assert terrain.features("E5") == frozenset({"road"})
+    assert terrain.features("E5") == frozenset({"road", "road:D5", "road:F5"})
+    assert terrain.features("A5") == frozenset({"road", "road:B5"})      # a road's first hex
     assert terrain.features("E7") == frozenset({"stream:E6"})
-    assert terrain.features("H8") == frozenset({"road", "stream:H9", "bridge:H9", "stream:I8"})
+    assert terrain.features("H8") == frozenset({"road", "road:H7", "road:H9", "stream:H9", "bridge:H9", "stream:I8"})
+    assert terrain.features("H4") == frozenset({"road", "road:G5", "road:I4"})   # H5 is on the other road
     assert terrain.features("K5") == frozenset({"level_1"})
     assert terrain.features("A1") == frozenset()
 
@@ -72,7 +74,7 @@ def test_hex_states_carry_terrain_features_and_position(module: Module) -> None:
     terrain = read_terrain(SAMPLES / "terrain.yaml")
     states = hex_states(terrain, board_hexes(module, "Main Map", BOARD))
     assert states["F6"].terrain == "woods" and states["F6"].at == Hex(5, 3)
-    assert states["H9"].features == frozenset({"road", "stream:H8", "bridge:H8"})
+    assert states["H9"].features == frozenset({"road", "road:H8", "road:H10", "stream:H8", "bridge:H8"})
     bare = hex_states(None, board_hexes(module, "Main Map", BOARD))
     assert bare["F6"].terrain is None and bare["F6"].at == Hex(5, 3)
 

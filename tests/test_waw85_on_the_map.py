@@ -32,7 +32,8 @@ def run(game, text: str, dice: list[int]):
 def test_the_chart_is_read_row_by_row() -> None:
     chart = read_tec(SAMPLES / "tec-waw85.yaml")
     assert chart["city"] == TecRow({"infantry": 3, "vehicle": 2}, "blocking", 1, 0, {"infantry": 1, "vehicle": 1})
-    assert sorted(chart) == ["city", "clear", "hexsides", "hill", "rough", "woods"]
+    assert sorted(chart) == ["city", "clear", "hexsides", "hill", "roads", "rough", "woods"]
+    assert chart["roads"] == {"road": {"infantry": 1, "vehicle": 1}}
     assert chart["hexsides"] == {"stream": {"infantry": 1, "vehicle": 2}, "up_hill": {"infantry": 1, "vehicle": 1}}
 
 

@@ -119,6 +119,7 @@ class ClassicRuleset(Ruleset):
     may_attack = staticmethod(classic_fire.may_attack)
     fire_modifiers = staticmethod(classic_fire.fire_modifiers)
     sight = staticmethod(classic_fire.sight)
+    in_sight = staticmethod(los.in_sight)
     bands = staticmethod(classic_fire.bands)
     band_to_hit = staticmethod(classic_fire.band_to_hit)
     final_to_hit = staticmethod(classic_fire.final_to_hit)
@@ -169,6 +170,7 @@ class ClassicRuleset(Ruleset):
         "opportunity_fire_stop": "6.2, 5.0", "fire_once": "6.1", "hq_not_target": "1.3.3.2",
         "helicopter_no_assault": "9.1", "assault_resolution": "6.3", "assault_ops_complete": "4.4",
         "assault_disrupted": "6.1.7", "assault_ops_complete_mark": "6.3", "retreat": "6.3", "odd_hit": "6.3",
+        "disrupted_movement": "6.1.7",
         "artillery_caller": "8.0",
     }
 

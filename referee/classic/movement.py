@@ -9,9 +9,10 @@ from functools import lru_cache
 
 import yaml
 
+from referee.disrupted import disrupted_move
 from referee.errors import NotStated
 from referee.events import StatusChanged, UnitDisrupted, UnitMoved
-from referee.model import Facts, Unit, need
+from referee.model import Unit, need
 from referee.ruleset import Ctx
 from referee.tec import DATA
 
@@ -91,11 +92,9 @@ def entry_cost(ctx: Ctx, unit: Unit, hex_id: str, previous: str | None) -> int |
                 return None
             ctx.answer.because("001 §5.3", "amphibious: crossing the river ends the move")
             return need(unit.current.mp, f"units.{unit.key}.mp")
-    road = "road" in hex_state.features and (ctx.game.facts.get("road") or (
-        previous is not None and "road" in ctx.game.hex(previous).features))
-    if not road and previous is not None:         # a road drawn on the hexside crossed
-        from referee.situation import side_features
-        road = "road" in side_features(ctx.game, ctx.game.hex(previous), hex_state)
+    from referee.situation import road_between
+    road = ("road" in hex_state.features and bool(ctx.game.facts.get("road"))) or (
+        previous is not None and road_between(ctx.game, ctx.game.hex(previous), hex_state))
     if road:
         return 1
     climb = _climb_costs(ctx.params.tec).get(row.name, 0)
@@ -137,6 +136,12 @@ def move(ctx: Ctx) -> None:
         return
     total, previous = 0, unit.hex
     for index, hex_id in enumerate(route):
+        if _enemies_in(ctx, unit, hex_id):
+            # §5.1: "Units can enter an enemy-occupied hex ..., but in doing so initiate
+            # Assault or Overrun combat": a plain move never ends in (or passes) one
+            ans.illegal("§5.1", f"{hex_id} holds enemy units: entering it is an Assault or an Overrun, "
+                        "declared as one (action assault or overrun)")
+            return
         if index < len(route) - 1:
             check_stacking(ctx, unit, hex_id, passing=True)
         cloud = _chemical_near(ctx, hex_id)
@@ -153,12 +158,9 @@ def move(ctx: Ctx) -> None:
         total += cost
         previous = hex_id
     ans.set("cost", total)
-    if _enemies_in(ctx, unit, route[-1]):
-        ans.because("§5.1", "entering an enemy-occupied hex starts an Assault or Overrun")
-    else:
-        check_stacking(ctx, unit, route[-1])
+    check_stacking(ctx, unit, route[-1])
     if unit.status.disrupted:
-        ctx.stage("legal", lambda: _disrupted_move(ctx, unit, route))
+        ctx.stage("legal", lambda: disrupted_move(ctx, unit, route))
     if unit.current.mp is not None:
         spent = unit.status.mp_spent if isinstance(unit.status.mp_spent, int) else 0
         if spent + total > unit.current.mp + bonus:
@@ -206,7 +208,7 @@ def _mines(ctx: Ctx, unit: Unit, route: list[str]) -> None:
             moved = replace(moved, hex=route[index])
             probe = ctx.probe(ctx.game.with_unit(moved))
             ctx.answer.because("§6.1.7", f"disrupted by the Mines in {mined}: the rest of the move is Disrupted movement")
-            _disrupted_move(probe, moved, route[index + 1:])
+            disrupted_move(probe, moved, route[index + 1:])
             if ctx.answer.legal is False:
                 return
 
@@ -274,66 +276,6 @@ def check_stacking(ctx: Ctx, unit: Unit, hex_id: str, passing: bool = False) -> 
     if len(there) >= 2:
         ctx.answer.illegal("§1.4", f"{hex_id} already holds two combat units"
                            + (": the move may not pass through it" if passing else ""))
-
-
-def _disrupted_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
-    """§6.1.7 (both books): a Disrupted unit may move, but no hex it enters may be closer to an
-    enemy in its LOS than the hex it left, nor adjacent to one. A unit that starts adjacent to
-    an enemy may retreat away from it: 001 keeps the restriction for every enemy in its LOS;
-    002 lets the retreat go on, bound only by the enemies it retreats from, until it has left
-    their LOS (``Params.disrupted_retreat_any_enemy``)."""
-    from referee import situation
-    start = situation.position(ctx.game, unit.key)
-    if start is None:
-        raise NotStated(f"units.{unit.key} position (disrupted movement, §6.1.7)")
-    enemies = []
-    for enemy in ctx.game.units.values():
-        if not enemy.on_map or enemy.side is None or unit.side is None or enemy.side == unit.side:
-            continue
-        at = situation.position(ctx.game, enemy.key)
-        if at is None:
-            raise NotStated(f"units.{enemy.key} position (disrupted movement, §6.1.7)")
-        enemies.append((enemy, at))
-    fled = {enemy.key for enemy, at in enemies if start.distance(at) <= 1}
-    retreating = bool(fled) and not ctx.params.disrupted_retreat_any_enemy
-    if fled:
-        ctx.answer.because("§6.1.7", f"disrupted {unit.name} starts adjacent to {', '.join(sorted(fled))}: "
-                           "it may only retreat away")
-    previous = start
-    for hex_id in route:
-        here = ctx.game.hex(hex_id).at
-        if here is None:
-            raise NotStated(f"hexes.{hex_id} position")
-        if retreating and not any(_in_los(ctx, unit, enemy, hex_id, here.distance(at))
-                                  for enemy, at in enemies if enemy.key in fled):
-            retreating = False
-            ctx.answer.because("002 §6.1.7", f"{unit.name} leaves the LOS of the enemy it retreats from "
-                               f"in {hex_id}: the retreat ends")
-        for enemy, at in enemies:
-            if retreating and enemy.key not in fled:
-                continue
-            after, before = here.distance(at), previous.distance(at)
-            if (after > 1 and after >= before) or not _in_los(ctx, unit, enemy, hex_id, after):
-                continue
-            if after <= 1:
-                ctx.answer.illegal("§6.1.7", f"disrupted {unit.name} may not enter {hex_id}, adjacent to "
-                                   f"{enemy.name} in its LOS")
-                return
-            if after < before:
-                ctx.answer.illegal("§6.1.7", f"disrupted {unit.name} may not move closer to {enemy.name} "
-                                   f"in its LOS ({hex_id}: {before} -> {after} hexes)")
-                return
-        previous = here
-
-
-def _in_los(ctx: Ctx, unit: Unit, enemy: Unit, hex_id: str, distance: int) -> bool:
-    """Is ``enemy`` in the LOS of ``unit`` standing in ``hex_id``? Adjacent units always are."""
-    from referee import los
-    if distance <= 1:
-        return True
-    moved = replace(ctx.game.with_unit(replace(unit, hex=hex_id)), facts=Facts())
-    probe = ctx.probe(moved)
-    return not los.unit_blocked(probe, enemy, moved.unit(unit.key))[0]
 
 
 #: What rides along with a transport's one infantry unit (§5.2, §1.3.3.1): not a second passenger.

@@ -113,7 +113,8 @@ def waw85_params() -> Params:
     dice and heights as stated and never consult the classic chart loaded here."""
     return Params(ruleset="waw85", book="waw85", tec="classic", soft_save=5, hard_db_cap=2,
                   features=frozenset({"improved_positions"}), helicopters_use_improved_positions=False,
-                  untargetable=frozenset({"hq", "leader"}))
+                  untargetable=frozenset({"hq", "leader"}), disrupted_adjacent_stays=True,
+                  disrupted_stops_in_los=True)
 
 
 class Waw85Ruleset(Ruleset):
@@ -124,6 +125,7 @@ class Waw85Ruleset(Ruleset):
     may_attack = staticmethod(fire.may_attack_target)
     fire_modifiers = staticmethod(fire.fire_modifiers)
     sight = staticmethod(fire.sight)
+    in_sight = staticmethod(los.in_sight)
     bands = staticmethod(fire.bands)
     range_checks = staticmethod(fire.range_checks)
 
@@ -183,6 +185,7 @@ class Waw85Ruleset(Ruleset):
         "fire_once": "7.6", "hq_not_target": "10.7.2", "helicopter_no_assault": "13.0",
         "assault_resolution": "13.2.1", "assault_ops_complete": "13.0", "assault_disrupted": "13.0",
         "assault_ops_complete_mark": "13.2.3", "retreat": "13.2.2", "odd_hit": "13.2.1",
+        "disrupted_movement": "10.8.2",
         "artillery_caller": "14.3",
     }
 

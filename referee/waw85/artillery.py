@@ -168,7 +168,7 @@ def _strike(ctx: Ctx, mission: str, firer: Unit | None, landed: str) -> None:
             _he_attack(ctx, unit, fp, to_hit, firer)
     elif mission == "adm":
         for unit in units:
-            _mine_attack(ctx, unit, "14.10")
+            mine_attack(ctx, unit, "14.10")
     elif mission == "chemical":
         for unit in units:
             _chemical_attack(ctx, unit)
@@ -226,7 +226,7 @@ def _record(ctx: Ctx, hits: int, saves: int, net: int, roll_: "DefenceRoll | Non
         put(ctx, roll_)
 
 
-def _mine_attack(ctx: Ctx, unit: Unit, section: str) -> int:
+def mine_attack(ctx: Ctx, unit: Unit, section: str) -> int:
     """§16.2, §14.10: 1d6, 4-5 one hit, 6 two; no saves."""
     die = ctx.roll(1, "d6")[0]
     hits = tables()["mine_hits"][die]
@@ -406,7 +406,7 @@ def minefield_attack(ctx: Ctx) -> None:
             because(ctx, "16.2", "a Placed Minefield does not attack its own side")
             return
     ctx.answer.set("roll_required", True)
-    if _mine_attack(ctx, unit, "16.2"):
+    if mine_attack(ctx, unit, "16.2"):
         ctx.answer.unit(unit.key, retreat=1)
         ctx.emit(StatusChanged(unit.key, "ops_complete", True))
         because(ctx, "16.2", f"{unit.name} retreats to the hex it entered from, Ops Complete "
@@ -450,6 +450,7 @@ def minefield_depletion(ctx: Ctx) -> None:
     if marker is None:
         raise NotStated(f"hexes.{hex_state.id}.markers (a Minefield marker)")
     die = ctx.roll(1, "d6")[0]
-    if die == 6:
+    depleted = die == tables()["mine_depleted_on"]
+    if depleted:
         ctx.emit(MarkerRemoved(hex_state.id, marker))
-    because(ctx, "16.2.2", f"1d6 {die}: " + ("Minefield depleted" if die == 6 else "it remains"))
+    because(ctx, "16.2.2", f"1d6 {die}: " + ("Minefield depleted" if depleted else "it remains"))

@@ -129,6 +129,12 @@ def blocked(ctx: Ctx, firer: Unit, target: Unit) -> bool:
     return _judge(ctx, intervening, hexsides, distance, unit_height(ctx, firer), unit_height(ctx, target))
 
 
+def in_sight(ctx: Ctx, viewer: Unit, target: Unit) -> bool:
+    """§10.2: is the LOS from ``viewer`` to ``target`` clear? (WaW85's
+    :meth:`referee.ruleset.Ruleset.in_sight`.)"""
+    return not blocked(ctx, viewer, target)
+
+
 def hex_blocked(ctx: Ctx, viewer: Unit, hex_id: str) -> bool | None:
     """Is the LOS from ``viewer`` to the centre of ``hex_id`` blocked (a Spotter's LOS to the
     intended target hex, §10.2, §14.3)? ``None`` when the map cannot trace it. The far end

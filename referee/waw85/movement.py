@@ -8,10 +8,12 @@ not in the rulebook text), so a plain move answers "not supported: WaW85 §9.1".
 from __future__ import annotations
 
 from referee.errors import NotStated, NotSupported
-from referee.events import MarkerPlaced, MarkerRemoved, ModeChanged, StatusChanged, UnitMoved
+from referee.events import MarkerPlaced, MarkerRemoved, ModeChanged, StatusChanged, UnitEliminated, UnitMoved
 from referee.model import Unit, need
 from referee.ruleset import Ctx
-from referee.waw85.artillery import MINES, chemical_move_cost
+from referee.disrupted import disrupted_move
+from referee.situation import road_between
+from referee.waw85.artillery import MINES, chemical_move_cost, mine_attack
 from referee.waw85.command import Check, check_for, roll
 from referee.waw85.common import because, illegal, modify, morale_value, tables
 from referee.waw85.transport import STACKING_LIMIT, counts_for_stacking
@@ -143,45 +145,132 @@ def _helicopter_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
 
 
 def _charted_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
-    """§9.0: from hex to contiguous hex, paying each hex's TEC cost and its hexside's; never
-    more than the printed MPs; then Ops Complete. Into an enemy hex only by Assault or
-    Overrun (§13.0); stacking at the end (§9.2)."""
+    """§9.0: from hex to contiguous hex, paying each hex's TEC cost (or its Road's, §9.4) and
+    its hexside's; never more than the printed MPs; then Ops Complete. Into an enemy hex only
+    by Assault or Overrun (§13.0); never through a friendly hex already holding two units
+    (§9.2), nor ending in one; a Disrupted unit by §10.8.2; leaving a Minefield hex costs 2
+    MPs more and entering one is attacked (§16.2)."""
     if unit.status.ops_complete:
         illegal(ctx, "7.6", f"{unit.name} is Ops Complete: it has completed its Action")
-    if unit.status.disrupted:
-        raise NotSupported("WaW85 §10.8.2", "a Disrupted unit's move (never closer to an enemy in LOS, never "
-                           "next to one, stopping on entering an enemy's LOS)")
     if unit.type.target_type == "helicopter":
         _helicopter_move(ctx, unit, route)
         return
     mover = "vehicle" if unit.type.is_vehicle else "infantry"
     allowed = need(unit.current.mp, f"units.{unit.key}.mp")
-    total, previous, steps = 0, str(unit.hex), []
-    for hex_id in route:
-        enter = need((ctx.game.hex(hex_id).stated["tec_mp"] or {}).get(mover),
-                     f"TEC {ctx.game.hex(hex_id).terrain} cost for {mover}")
+    total, previous, steps, mined = 0, str(unit.hex), [], []
+    for index, hex_id in enumerate(route):
+        enter, what = _entry(ctx, mover, previous, hex_id)
         added, why = _crossing(ctx, mover, previous, hex_id)
         if ctx.answer.legal is False:
             return
+        leaving = _minefield(ctx, previous)
+        if leaving is not None:
+            extra = tables()["minefield_exit_mp"]
+            added += extra
+            why.append(f"leaving the Minefield of {previous} +{extra}")
         total += enter + added
-        steps.append(f"{hex_id} {ctx.game.hex(hex_id).terrain} {enter}" + "".join(f", {w}" for w in why))
+        steps.append(f"{hex_id} {what} {enter}" + "".join(f", {w}" for w in why))
         if any(u.side != unit.side and u.side is not None for u in ctx.game.stack(hex_id)):
             illegal(ctx, "13.0", f"{hex_id} holds enemy units: a unit enters it only by Assault or Overrun")
             return
+        if counts_for_stacking(unit) and index < len(route) - 1 and _friends(ctx, unit, hex_id) + 1 > STACKING_LIMIT:
+            illegal(ctx, "9.2", f"{hex_id} already holds {STACKING_LIMIT} friendly units: the move must be made "
+                    "around the hex rather than through it")
+            return
+        if _attacks(ctx, unit, hex_id):
+            mined.append((index, hex_id))
         previous = hex_id
     because(ctx, "9.0", f"{total} MP: " + "; ".join(steps))
     ctx.answer.set("cost", total)
     if total > allowed:
         illegal(ctx, "9.0", f"{total} MP is more than {unit.name}'s {allowed} MPs")
         return
-    friends = [u for u in ctx.game.stack(route[-1]) if u.side == unit.side and counts_for_stacking(u)]
-    if counts_for_stacking(unit) and len(friends) + 1 > STACKING_LIMIT:
-        illegal(ctx, "9.2", f"{route[-1]} would hold {len(friends) + 1} units; the limit is {STACKING_LIMIT}")
+    if counts_for_stacking(unit) and _friends(ctx, unit, route[-1]) + 1 > STACKING_LIMIT:
+        illegal(ctx, "9.2", f"{route[-1]} would hold {_friends(ctx, unit, route[-1]) + 1} units; "
+                f"the limit is {STACKING_LIMIT}")
         return
+    if unit.status.disrupted:
+        disrupted_move(ctx, unit, route)
+        if ctx.answer.legal is False:
+            return
     ctx.answer.set("legal", True)
     ctx.answer.unit(unit.key, mp_after=allowed - total)
+    if mined:
+        ctx.answer.set("mines_attacks", [hex_id for _, hex_id in mined])
+        if ctx.dice is not None and _mine_attacks(ctx, unit, route, mined):
+            return
     ctx.emit(UnitMoved(unit.key, route[-1]), StatusChanged(unit.key, "ops_complete", True),
              StatusChanged(unit.key, "moving", True))
+
+
+def _entry(ctx: Ctx, mover: str, previous: str, hex_id: str) -> tuple[int, str]:
+    """MP to enter ``hex_id`` from ``previous`` and what it is paid for: along a Road or
+    Trail, the Road's cost instead of the terrain's (§9.4), unless Rubble lies in either hex
+    ("A Rubble marker eliminates all Roads and Trails in its hex")."""
+    here, before = ctx.game.hex(hex_id), ctx.game.hex(previous)
+    rubble = "rubble" in here.markers or "rubble" in before.markers
+    for kind in ("road", "trail"):
+        if road_between(ctx.game, before, here, kind):
+            if rubble:
+                because(ctx, "9.4", f"Rubble eliminates the {kind} between {previous} and {hex_id}")
+                break
+            cost = need(((here.stated.get("tec_roads") or {}).get(kind) or {}).get(mover),
+                        f"TEC {kind} cost for {mover}")
+            return cost, kind
+    cost = need((here.stated["tec_mp"] or {}).get(mover), f"TEC {here.terrain} cost for {mover}")
+    return cost, str(here.terrain)
+
+
+def _friends(ctx: Ctx, unit: Unit, hex_id: str) -> int:
+    """Friendly units counting for stacking in ``hex_id`` (§9.2), the mover aside."""
+    return sum(1 for u in ctx.game.stack(hex_id, exclude=unit.key) if u.side == unit.side and counts_for_stacking(u))
+
+
+def _minefield(ctx: Ctx, hex_id: str) -> str | None:
+    """The Minefield marker in ``hex_id``, if any (§16.2)."""
+    return next((m for m in MINES if m in ctx.game.hex(hex_id).markers), None)
+
+
+def _attacks(ctx: Ctx, unit: Unit, hex_id: str) -> bool:
+    """§16.2: does the Minefield of ``hex_id`` attack ``unit`` entering it? Every unit entering
+    is attacked, "except units entering a Minefield-Placed hex belonging to their own side"."""
+    marker = _minefield(ctx, hex_id)
+    if marker is None:
+        return False
+    if marker == "minefield_placed":
+        owner = need(ctx.game.hex(hex_id).owner, f"hexes.{hex_id}.owner")
+        if owner == need(unit.side, f"units.{unit.key}.side"):
+            because(ctx, "16.2", f"the Placed Minefield in {hex_id} does not attack its own side")
+            return False
+    return True
+
+
+def _mine_attacks(ctx: Ctx, unit: Unit, route: list[str], mined: list[tuple[int, str]]) -> bool:
+    """§16.2: each Minefield entered attacks (1d6: 4-5 one hit, 6 two, no saves); then its
+    §16.2.2 depletion roll (a 6 removes it). A unit hit "immediately retreats to the hex it
+    entered the Minefield from, and is marked Ops Complete": its move ends there. Returns
+    whether a Minefield stopped the move."""
+    for index, hex_id in mined:
+        hits = mine_attack(ctx, unit, "16.2")
+        eliminated = any(isinstance(e, UnitEliminated) and e.unit == unit.key for e in ctx.answer.events)
+        back = route[index - 1] if index > 0 else str(unit.hex)
+        if hits and not eliminated:
+            because(ctx, "16.2", f"{unit.name} is hit in {hex_id}: it retreats to {back}, the hex it entered "
+                    "the Minefield from, and is Ops Complete")
+        die = ctx.roll(1, "d6")[0]
+        depleted = die == tables()["mine_depleted_on"]
+        because(ctx, "16.2.2", f"depletion 1d6 {die}: " + (f"the Minefield of {hex_id} is removed" if depleted
+                                                          else f"the Minefield of {hex_id} remains"))
+        if depleted:
+            ctx.emit(MarkerRemoved(hex_id, str(_minefield(ctx, hex_id))))
+        if eliminated:
+            return True
+        if hits:
+            if back != unit.hex:
+                ctx.emit(UnitMoved(unit.key, back))
+            ctx.emit(StatusChanged(unit.key, "ops_complete", True))
+            return True
+    return False
 
 
 def mode_change(ctx: Ctx) -> None:
