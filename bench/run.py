@@ -142,7 +142,7 @@ def buildfile_rows(repeat: int) -> list[Row]:
         bare = best(lambda: etree.fromstring(data), repeat)
         view = best(lambda: bench.Module.from_bytes(data).maps, repeat)
         slots = best(lambda: bench.read_slots(data), repeat)
-        traits = best(lambda: bench.read_with_traits(data), max(1, repeat // 2))
+        traits = best(lambda: bench.read_with_traits(data), repeat)   # as many repeats as its baseline
         size = f"{len(data) / 1e6:.1f} MB"
         baseline = f"lxml {seconds(bare)}"
         # The issue's target is the whole read "including every PieceSlot's traits"; the
@@ -284,9 +284,19 @@ def fuzz_section() -> str:
     return "\n".join(lines) + "\n"
 
 
-def results(rows: list[Row], took: float) -> str:
+def load_average() -> str:
+    """The machine's 1-minute load average: how many jobs shared its CPUs (the ratios hold
+    because each baseline runs in the same conditions; the seconds do not)."""
+    try:
+        return f"{os.getloadavg()[0]:.1f}"
+    except OSError:
+        return "unknown"
+
+
+def results(rows: list[Row], took: float, loads: tuple[str, str]) -> str:
     machine = (f"{platform.python_implementation()} {platform.python_version()}, {platform.system()} "
-               f"{platform.machine()}, {os.cpu_count()} CPUs")
+               f"{platform.machine()}, {os.cpu_count()} CPUs, load average {loads[0]} at the start and "
+               f"{loads[1]} at the end")
     met = sum(1 for r in rows if r.met)
     judged = sum(1 for r in rows if r.met is not None)
     return (f"# Benchmark results\n\nThe last `make bench` ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
@@ -302,7 +312,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--startup-runs", type=int, default=9, help="Paired runs per start-up command.")
     parser.add_argument("--no-write", action="store_true", help="Print only; leave bench/RESULTS.md as it is.")
     args = parser.parse_args(argv)
-    start = time.perf_counter()
+    start, load_before = time.perf_counter(), load_average()
     rows = [*startup_rows(args.startup_runs), *decode_rows(args.repeat), *buildfile_rows(args.repeat),
             *los_rows(args.los_sample), *odds_rows(args.repeat), *validate_rows(args.repeat), memory_row(),
             *other_rows()]
@@ -311,7 +321,7 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print(gaps(rows), end="")
     if not args.no_write:
-        RESULTS.write_text(results(rows, took), encoding="utf-8")
+        RESULTS.write_text(results(rows, took, (load_before, load_average())), encoding="utf-8")
         print(f"\nwrote {RESULTS.relative_to(ROOT)}")
     return 0 if all(r.met is not False for r in rows) else 1
 

@@ -174,6 +174,19 @@ def _hex_state(terrain: TerrainMap, cell: "BoardHex", features: frozenset[str]) 
 
 # -- the board's hexes ---------------------------------------------------------------
 
+#: Most hexes of one board that are enumerated (named, placed, given a HexState: about 45 µs and
+#: 1 KB each). Real boards hold a few hundred to a few thousand hexes (a WaW map about 1,500, a
+#: VASL board 330); the board and grid sizes come from a stranger's module, and a PNG header of a
+#: few bytes claiming 65,535 x 32,767 pixels, or a HexGrid one pixel wide, would otherwise ask for
+#: hundreds of thousands or billions of hexes.
+MAX_BOARD_HEXES = 100_000
+
+
+def _hexes_at_most(grid: Any, size: tuple[int, int]) -> int:
+    """An upper bound of the hexes of ``grid`` on a board of ``size``, as ``cells`` walks them."""
+    width, height = (size[1], size[0]) if grid.sideways else size
+    return math.ceil(width / grid.dx + 3) * math.ceil(height / grid.dy + 3)
+
 @dataclass(frozen=True)
 class BoardHex:
     """A hex of a board: its VASSAL name, its snap point on the map, and its cube coordinates."""
@@ -202,6 +215,11 @@ def board_hexes(module: Module, map_name: str, board: str,
         if cells is None or getattr(cells, "kind", None) != "hex" or size is None:
             raise GeometryError(f"board {board!r} has no hex grid wawkit can enumerate (or no image size)",
                                 file=module.file)
+        count = _hexes_at_most(cells, size)
+        if count > MAX_BOARD_HEXES:
+            raise GeometryError(f"board {placement.board.name!r} would have about {count} hexes ({size[0]} x "
+                                f"{size[1]} pixels in hexes of {cells.dx:g} x {cells.dy:g}), over the "
+                                f"{MAX_BOARD_HEXES}-hex cap for a board; refused", file=module.file)
         for cell in cells.cells(size):
             x, y = placement.to_map(*cells.cell_center(cell))
             name = geometry.location_name(x, y)

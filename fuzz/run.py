@@ -9,12 +9,15 @@ chunks for deep nesting, truncation, splices) and, for zip containers, structura
 
 Every input must finish within ``--timeout`` seconds of CPU time (the machine may be
 shared: wall time would count other processes' work, and a loaded machine then reports
-inputs that take milliseconds as timeouts; a wall-clock limit of :data:`WALL_FACTOR` times
-that still catches an input that blocks) and end either normally or with
-a typed error (:data:`fuzz.targets.ALLOWED`). Anything else -- another exception, a
-timeout, a ``MemoryError`` under the per-worker address-space cap -- is saved as
-``fuzz/crashes/<target>/<sha1>.bin`` with the traceback beside it (``.txt``); the
-tests replay every saved input (``tests/fuzz/test_crash_regressions.py``).
+inputs that take milliseconds as timeouts) and end either normally or with a typed error
+(:data:`fuzz.targets.ALLOWED`). An input that blocks (waits on something, using no CPU)
+is caught by a second limit, :data:`WALL_FACTOR` times longer, on the time the worker
+spent neither running nor waiting for a CPU (the kernel's run-queue delay,
+``/proc/self/schedstat``): however loaded the machine, waiting for a turn on a core is
+not blocking. Anything else -- another exception, a timeout, a ``MemoryError`` under the
+per-worker address-space cap -- is saved as ``<crashes>/<target>/<sha1>.bin``
+(``fuzz/crashes/`` unless ``--crashes`` says otherwise) with the traceback beside it
+(``.txt``); the tests replay every saved input (``tests/fuzz/test_crash_regressions.py``).
 
 The figures of the run (inputs per target, slowest input, peak memory) are printed
 as one table and written to ``--report`` (JSON) for bench/RESULTS.md; each run also
@@ -154,18 +157,56 @@ class Mutator:
         return buffer.getvalue()
 
 
-#: The wall-clock limit of one input, as a multiple of its CPU-time limit.
+#: The limit on the time one input may spend blocked, as a multiple of its CPU-time limit.
 WALL_FACTOR = 15
+#: The kernel's scheduler figures of this process's main thread: nanoseconds run, nanoseconds
+#: waited on a run queue, time slices.
+SCHEDSTAT = Path("/proc/self/schedstat")
+
+
+def _busy() -> float:
+    """Seconds the main thread has run or waited for a CPU (its CPU time where the kernel does not say)."""
+    try:
+        ran, waited = SCHEDSTAT.read_text().split()[:2]
+    except (OSError, ValueError):
+        return time.thread_time()
+    return (int(ran) + int(waited)) / 1e9
+
+
+class _Blocked:
+    """The wall-clock watch of one input: when the alarm rings, the input has been blocked for the
+    wall time elapsed less the time it ran or waited for a CPU. Under that limit the alarm is set
+    again for what remains, so only blocking, never load, ends an input."""
+
+    def __init__(self) -> None:
+        self.limit = 0.0
+        self.started = self.busy = 0.0
+
+    def arm(self, limit: float) -> None:
+        self.limit, self.started, self.busy = limit, time.perf_counter(), _busy()
+        signal.setitimer(signal.ITIMER_REAL, limit)
+
+    def ring(self) -> None:
+        blocked = (time.perf_counter() - self.started) - (_busy() - self.busy)
+        if blocked >= self.limit:
+            raise Timeout()
+        signal.setitimer(signal.ITIMER_REAL, max(self.limit - blocked, 0.01))
+
+
+_WATCH = _Blocked()
 
 
 def _on_alarm(signum: int, frame: object) -> None:
+    if signum == signal.SIGALRM:
+        _WATCH.ring()
+        return
     raise Timeout()
 
 
 def _arm(timeout: float) -> None:
-    """Both timers of one input: CPU time (SIGPROF) and, far longer, wall time (SIGALRM)."""
+    """Both timers of one input: CPU time (SIGPROF) and, far longer, time blocked (SIGALRM)."""
     signal.setitimer(signal.ITIMER_PROF, timeout)
-    signal.setitimer(signal.ITIMER_REAL, timeout * WALL_FACTOR)
+    _WATCH.arm(timeout * WALL_FACTOR)
 
 
 def _disarm() -> None:
@@ -181,8 +222,8 @@ def _disarm() -> None:
             continue
 
 
-def _save_crash(name: str, data: bytes, report: str) -> Path:
-    folder = CRASHES / name
+def _save_crash(crashes: Path, name: str, data: bytes, report: str) -> Path:
+    folder = crashes / name
     folder.mkdir(parents=True, exist_ok=True)
     digest = hashlib.sha1(data).hexdigest()[:16]
     path = folder / f"{digest}.bin"
@@ -199,8 +240,10 @@ def _signature(error: BaseException) -> str:
 
 
 def work(worker: int, count: int, names: list[str], seed: int, timeout: float, memory_mb: int,
-         progress: bool) -> Figures:
-    """Run ``count`` inputs round-robin over ``names``; returns this worker's figures."""
+         progress: bool, crashes: Path | None = None) -> Figures:
+    """Run ``count`` inputs round-robin over ``names``; returns this worker's figures. Failing
+    inputs are saved under ``crashes`` (by default :data:`fuzz.targets.CRASHES`)."""
+    crashes = CRASHES if crashes is None else crashes
     if memory_mb:
         cap = memory_mb * (1 << 20)
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
@@ -241,7 +284,7 @@ def work(worker: int, count: int, names: list[str], seed: int, timeout: float, m
             figures.crashes[name] = figures.crashes.get(name, 0) + 1
             if signature not in seen:
                 seen.add(signature)
-                path = _save_crash(name, data, f"{signature}\ntook {took:.3f} s\n\n{text}")
+                path = _save_crash(crashes, name, data, f"{signature}\ntook {took:.3f} s\n\n{text}")
                 print(f"[worker {worker}] {signature} -> {path}", file=sys.stderr, flush=True)
         elif accepted and len(pool) < 400 and rng.random() < 0.05:
             pool.append(data)
@@ -280,6 +323,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=2.0, help="Seconds of CPU time one input may take.")
     parser.add_argument("--memory-mb", type=int, default=1500, help="Address-space cap per worker (0: none).")
     parser.add_argument("--report", type=Path, default=ROOT / "fuzz" / "last-run.json")
+    parser.add_argument("--crashes", type=Path, default=CRASHES,
+                        help="Folder of the failing inputs saved (one subfolder per target).")
     args = parser.parse_args(argv)
     names = [n for n in args.targets.split(",") if n]
     unknown = sorted(set(names) - set(TARGETS))
@@ -288,7 +333,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"fuzzing {', '.join(names)}: {args.inputs:,} inputs on {args.workers} workers, seed {args.seed}",
           file=sys.stderr, flush=True)
     shares = [args.inputs // args.workers + (i < args.inputs % args.workers) for i in range(args.workers)]
-    jobs = [(i, share, names, args.seed, args.timeout, args.memory_mb, True) for i, share in enumerate(shares)]
+    jobs = [(i, share, names, args.seed, args.timeout, args.memory_mb, True, args.crashes)
+            for i, share in enumerate(shares)]
     started = time.perf_counter()
     if args.workers == 1:
         results = [_work(jobs[0])]

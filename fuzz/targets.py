@@ -167,8 +167,13 @@ def buildfile_target(data: bytes) -> None:
     module = Module(parse_buildfile(data, file="fuzz.xml"), file="fuzz.xml")
     module.name
     for map_def in module.maps:
-        map_def.geometry()
-    list(module.grids())
+        geometry = map_def.geometry()
+        for x, y in ((0, 0), (137, 421), (5000, 3000)):  # grid arithmetic on the attributes read
+            geometry.location_name(x, y)
+    for _, board, grid in list(module.grids())[:20]:
+        for x, y in ((0, 0), (57, 93), (-40, 2_000_000)):
+            grid.snap(x, y)
+            grid.location_name(x, y, board.size)
     for slot in module.piece_slots[:100]:
         _touch_piece(module.expand(slot.piece()))
     module.palette
@@ -406,7 +411,7 @@ def seeds() -> dict[str, list[bytes]]:
         "commands": commands,
         "save": commands,
         "traits": traits,
-        "buildfile": [d for d in (_corpus(n) for n in _BUILDFILES) if d],
+        "buildfile": [d for d in (_corpus(n) for n in _BUILDFILES) if d] + [_sample_buildfile()],
         "metadata": [d for d in (_corpus(n) for n in _METADATA) if d],
         "profile": [yaml_files["profile"]] if "profile" in yaml_files else [b"{}"],
         "scenario": [_demo_scenario()],

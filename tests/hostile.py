@@ -80,6 +80,19 @@ def module_with_board(folder: Path, image_name: str, image: bytes, name: str = "
     return target
 
 
+def module_with_grid(folder: Path, dx: str, dy: str, name: str = "grid.vmod") -> Path:
+    """The sample module with its main board's HexGrid cells ``dx`` x ``dy`` pixels (56.0 x 64.0)."""
+    target = folder / name
+    with zipfile.ZipFile(MODULE) as source, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as out:
+        for info in source.infolist():
+            body = source.read(info)
+            if info.filename == "buildFile.xml":
+                assert body.count(b'dx="56.0" dy="64.0"') == 1
+                body = body.replace(b'dx="56.0" dy="64.0"', f'dx="{dx}" dy="{dy}"'.encode())
+            out.writestr(info.filename, body)
+    return target
+
+
 def zipped(entries: list[tuple[str, bytes]], compression: int = zipfile.ZIP_DEFLATED) -> bytes:
     """A zip of the entries in order (a name may repeat: zipfile warns, and writes it)."""
     import warnings

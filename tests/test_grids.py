@@ -80,11 +80,24 @@ def test_setting_dy_resets_a_default_dx_as_vassal_does() -> None:
     assert grid_from_element(_element(HEX_GRID, dy="100.0", dx="70.0")).dx == 70.0
 
 
-@pytest.mark.parametrize("attrib, message", [({"x0": "1.5"}, "x0='1.5' is not an integer"),
-                                             ({"dy": "wide"}, "dy='wide' is not a number"),
-                                             ({"dx": "0"}, "must be positive")])
-def test_bad_grid_attribute_is_a_module_error(attrib: dict[str, str], message: str) -> None:
+@pytest.mark.parametrize("attrib, message", [
+    ({"x0": "1.5"}, "x0='1.5' is not an integer"),
+    ({"dy": "wide"}, "dy='wide' is not a number"),
+    ({"dx": "0"}, "hex size dx=0.0 dy=64.0 must be positive and finite"),
+    # Java's Double.valueOf reads NaN and Infinity; no hex can be named with them (they raised ValueError
+    # and OverflowError, with a traceback)
+    ({"dx": "NaN"}, "hex size dx=nan dy=64.0 must be positive and finite"),
+    ({"dy": "Infinity", "dx": "56"}, "hex size dx=56.0 dy=inf must be positive and finite"),
+    # Integer.valueOf refuses what does not fit Java's int; int() refused 5,000 digits with a ValueError
+    ({"x0": "2147483648"}, r"x0='2147483648' is outside Java's int range \(-2147483648\.\.2147483647\)"),
+    ({"x0": "-0002147483648"}, None),
+    ({"y0": "9" * 5000}, r"y0='99999999999999999999'\.\.\. \(5000 characters\) is outside Java's int range"),
+])
+def test_bad_grid_attribute_is_a_module_error(attrib: dict[str, str], message: str | None) -> None:
     root = etree.fromstring(b"<b>\n\n" + etree.tostring(_element(HEX_GRID, **attrib)) + b"</b>")
+    if message is None:  # at the edge: read as Java reads it
+        assert grid_from_element(root[0], "m.vmod").x0 == -2147483648
+        return
     with pytest.raises(ModuleError, match=message) as caught:
         grid_from_element(root[0], "m.vmod")
     assert "HexGrid (line 3)" in str(caught.value) and caught.value.file == "m.vmod"

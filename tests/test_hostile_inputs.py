@@ -17,7 +17,8 @@ from converter.vassal import container
 from converter.vassal.container import read_container
 from converter.vassal.limits import Limits
 from converter.vassal.obfuscation import Obfuscation, obfuscate
-from tests.hostile import SAVE, WITH_PROFILE, measured, module_with_board, one_line, png_header, zipped
+from tests.hostile import (SAVE, WITH_PROFILE, measured, module_with_board, module_with_grid, one_line,
+                           png_header, zipped)
 
 #: A refusal costs the interpreter and the file itself: far below this (the interpreter
 #: alone is about 35 MB).
@@ -38,7 +39,12 @@ IMAGES = {
     "inf.svg": (SVG_INF, "SVG width x height inf x inf is not a finite size"),
     "nan.svg": (SVG_NAN, "SVG viewBox nan x 300 is not a finite size"),
     "huge.png": (png_header(100_000, 100_000),
-                 "image 100000 x 100000 pixels is larger than VASSAL can load (at most 65535 pixels a side)"),
+                 "image 100000 x 100000 pixels is larger than VASSAL can load (at most 65535 pixels a side, "
+                 "2147483647 in all)"),
+    # each side within the cap, but 4.3 Gpx in all: more than Java's BufferedImage holds
+    "square.png": (png_header(65_535, 65_535),
+                   "image 65535 x 65535 pixels is larger than VASSAL can load (at most 65535 pixels a side, "
+                   "2147483647 in all)"),
 }
 
 
@@ -68,6 +74,34 @@ def test_validate_and_resolve_on_a_board_without_a_size_say_why_in_one_line(tmp_
     assert (run.code, one_line(run)) == (2, f"wawkit: {expected}")
     assert run.peak_mb < SMALL_MB
     assert not (tmp_path / "r.vsav").exists()
+
+
+@pytest.mark.parametrize("make, expected", [
+    # a PNG header of a few bytes claiming a board VASSAL could load: 600,000 hexes took 30 s and 658 MB
+    (lambda folder: module_with_board(folder, "board.png", png_header(65535, 32767)),
+     "board 'Eisenbach Sample' would have about 604610 hexes (65535 x 32767 pixels in hexes of 56 x 64), over the "
+     "100000-hex cap for a board; refused"),
+    # the sample's board in hexes one pixel wide (30 s, 600 MB), or a twentieth of one (no end)
+    (lambda folder: module_with_grid(folder, "1.0", "1.0"),
+     "board 'Eisenbach Sample' would have about 560401 hexes (808 x 688 pixels in hexes of 1 x 1), over the "
+     "100000-hex cap for a board; refused"),
+    (lambda folder: module_with_grid(folder, "0.05", "0.05"),
+     "board 'Eisenbach Sample' would have about 222451369 hexes (808 x 688 pixels in hexes of 0.05 x 0.05), over "
+     "the 100000-hex cap for a board; refused"),
+    # Java reads NaN and Infinity as doubles (a ValueError and an OverflowError, with tracebacks)
+    (lambda folder: module_with_grid(folder, "NaN", "64.0"),
+     "HexGrid (line 15): hex size dx=nan dy=64.0 must be positive and finite"),
+    (lambda folder: module_with_grid(folder, "Infinity", "64.0"),
+     "HexGrid (line 15): hex size dx=inf dy=64.0 must be positive and finite"),
+])
+def test_a_board_of_too_many_hexes_is_refused_before_enumerating_them(tmp_path: Path, make, expected: str) -> None:
+    module = make(tmp_path)
+    run = measured("validate", SAVE, "--module", module, "--profile", WITH_PROFILE[3])
+    assert (run.code, run.out) == (2, f"{SAVE}: unreadable: {module}: {expected}\n")
+    assert run.peak_mb < SMALL_MB
+    run = measured("render", SAVE, "--module", module, "--profile", WITH_PROFILE[3], "-o", tmp_path / "p.png")
+    assert (run.code, one_line(run)) == (2, f"wawkit: {module}: {expected}")
+    assert not (tmp_path / "p.png").exists()
 
 
 def test_a_picture_over_the_pixel_cap_is_drawn_without_its_board_around_its_units(tmp_path: Path) -> None:

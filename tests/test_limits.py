@@ -257,3 +257,28 @@ def test_entry_names_with_paths_are_kept_as_names_and_never_extracted(tmp_path: 
     assert [e.name for e in read_container("copy.vsav").entries] == ["savedGame", *HOSTILE_NAMES]
     assert listing(tmp_path) == sorted(before + ["a/b/copy.vsav"])
     assert not os.path.exists("/abs") and not (tmp_path / "evil").exists() and not Path("/tmp/evil2").exists()
+
+
+def test_board_hexes_at_and_over_the_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cap is checked against an upper bound of the board's cells before one is made: the
+    sample board (808 x 688 pixels, hexes 56 x 64) has 18 x 14 = 252 at most, 154 of them named."""
+    from converter import terrain
+    from converter.errors import GeometryError
+    module = Module.read(Path(__file__).resolve().parents[1] / "samples" / "waw-sample.vmod")
+    monkeypatch.setattr(terrain, "MAX_BOARD_HEXES", 252)
+    assert len(list(terrain.board_hexes(module, "Main Map", "Eisenbach Sample"))) == 154
+    monkeypatch.setattr(terrain, "MAX_BOARD_HEXES", 251)
+    with pytest.raises(GeometryError, match=r"waw-sample.vmod: board 'Eisenbach Sample' would have about 252 hexes "
+                                            r"\(808 x 688 pixels in hexes of 56 x 64\), over the 251-hex cap for a "
+                                            r"board; refused$"):
+        list(terrain.board_hexes(module, "Main Map", "Eisenbach Sample"))
+
+
+def test_actions_in_one_file_at_and_over_the_cap(tmp_path: Path) -> None:
+    from converter.actions_text import MAX_ACTIONS, ActionSyntaxError, load_actions
+    path = tmp_path / "actions.yaml"
+    path.write_text("- los bmp-1 us-infantry\n" * MAX_ACTIONS, encoding="utf-8")
+    assert [spec.kind for spec in load_actions(path)] == ["los"] * 10_000
+    path.write_text("- los bmp-1 us-infantry\n" * (MAX_ACTIONS + 1), encoding="utf-8")
+    with pytest.raises(ActionSyntaxError, match=rf"^{path}: lists 10001 actions, over the 10000 allowed$"):
+        load_actions(path)

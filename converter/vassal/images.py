@@ -65,7 +65,7 @@ def _checked(width: float, height: float, what: str, file: str | None, entry: st
         raise ImageError(f"{what} {width:g} x {height:g} is empty", file=file, entry=entry)
     if max(size) > MAX_SIDE or size[0] * size[1] > MAX_BOARD_PIXELS:
         raise ImageError(f"{what} {size[0]} x {size[1]} pixels is larger than VASSAL can load "
-                         f"(at most {MAX_SIDE} pixels a side)", file=file, entry=entry)
+                         f"(at most {MAX_SIDE} pixels a side, {MAX_BOARD_PIXELS} in all)", file=file, entry=entry)
     return size
 
 

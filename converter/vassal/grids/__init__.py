@@ -8,6 +8,7 @@ boards on a map and runs the whole pipeline from map pixels.
 """
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from converter.errors import ModuleError
@@ -50,6 +51,12 @@ def numbering_from_element(element: Any, file: str | None = None) -> GridNumberi
     return configure(GridNumbering, element.attrib, NUMBERING_ATTRIBUTES, element, file)
 
 
+def _positive(*sizes: float) -> bool:
+    """A cell size wawkit can compute with: Java reads ``NaN`` and ``Infinity`` as doubles, and a
+    grid of such cells names no hex (every pixel -> column arithmetic fails)."""
+    return all(math.isfinite(size) and size > 0 for size in sizes)
+
+
 def _hex(element: Any, file: str | None) -> HexGrid:
     numbering = next((numbering_from_element(c, file) for c in _children(element, HEX_NUMBERING)), None)
     grid = configure(HexGrid, element.attrib, _HEX_ATTRIBUTES, element, file, numbering=numbering)
@@ -58,16 +65,18 @@ def _hex(element: Any, file: str | None) -> HexGrid:
         # HexGrid.setAttribute(dy) resets dx to the regular width while dx is still the default.
         grid = configure(HexGrid, {**attrib, "dx": repr(SQRT3_2 * grid.dy)}, _HEX_ATTRIBUTES, element, file,
                          numbering=numbering)
-    if grid.dx <= 0 or grid.dy <= 0:
-        raise ModuleError(f"{where(element)}: hex size dx={grid.dx} dy={grid.dy} must be positive", file=file)
+    if not _positive(grid.dx, grid.dy):
+        raise ModuleError(f"{where(element)}: hex size dx={grid.dx} dy={grid.dy} must be positive and finite",
+                          file=file)
     return grid
 
 
 def _square(element: Any, file: str | None) -> SquareGrid:
     numbering = next((numbering_from_element(c, file) for c in _children(element, SQUARE_NUMBERING)), None)
     grid = configure(SquareGrid, element.attrib, _SQUARE_ATTRIBUTES, element, file, numbering=numbering)
-    if grid.dx <= 0 or grid.dy <= 0:
-        raise ModuleError(f"{where(element)}: cell size dx={grid.dx} dy={grid.dy} must be positive", file=file)
+    if not _positive(grid.dx, grid.dy):
+        raise ModuleError(f"{where(element)}: cell size dx={grid.dx} dy={grid.dy} must be positive and finite",
+                          file=file)
     return grid
 
 

@@ -27,19 +27,32 @@ def where(element: Any) -> str:
     return f"{tag} (line {line})" if line else tag
 
 
+#: The range of Java's ``int``: ``Integer.valueOf`` refuses anything outside it, and so VASSAL
+#: fails to load the module.
+JAVA_INT_MIN, JAVA_INT_MAX = -(2**31), 2**31 - 1
+
+
+def _shown(value: str) -> str:
+    """An attribute value as a message quotes it: in full when short, else its start and length
+    (a hostile buildFile may give a number of thousands of digits)."""
+    return repr(value) if len(value) <= 40 else f"{value[:20]!r}... ({len(value)} characters)"
+
+
 def java_int(value: str, name: str, element: Any, file: str | None = None) -> int:
-    if value.isdigit():
-        return int(value)
-    text = value
-    if not _INT.fullmatch(text):
-        raise ModuleError(f"{where(element)}: attribute {name}={value!r} is not an integer", file=file)
-    return int(text)
+    """``Integer.valueOf``: decimal digits with an optional sign, within Java's ``int``."""
+    if not _INT.fullmatch(value):
+        raise ModuleError(f"{where(element)}: attribute {name}={_shown(value)} is not an integer", file=file)
+    # The length first: int() itself refuses a literal of thousands of digits (with a ValueError).
+    if len(value.lstrip("+-").lstrip("0")) > 10 or not JAVA_INT_MIN <= int(value) <= JAVA_INT_MAX:
+        raise ModuleError(f"{where(element)}: attribute {name}={_shown(value)} is outside Java's int range "
+                          f"({JAVA_INT_MIN}..{JAVA_INT_MAX})", file=file)
+    return int(value)
 
 
 def java_double(value: str, name: str, element: Any, file: str | None = None) -> float:
     text = value.strip()
     if not _DOUBLE.fullmatch(text):
-        raise ModuleError(f"{where(element)}: attribute {name}={value!r} is not a number", file=file)
+        raise ModuleError(f"{where(element)}: attribute {name}={_shown(value)} is not a number", file=file)
     return float(text.rstrip("fFdD"))
 
 
