@@ -445,14 +445,17 @@ def _judged_step(change: StepChange, ruleset: Ruleset, log: LogPosition, standin
     found: list[Finding] = []
     piece_of = log.pieces
     moved_into: set[str] = set()
-    for key in sorted(change.changed):
-        old, new = before.units[key], after.units[key]
-        if not (old.on_map and new.on_map) or old.hex == new.hex or new.hex is None or old.hex is None:
-            continue
-        moving = judge_move(before, ruleset, old, new.hex)
+    moves = {key: (before.units[key].hex, after.units[key].hex) for key in sorted(change.changed)
+             if before.units[key].on_map and after.units[key].on_map and before.units[key].hex
+             and after.units[key].hex and before.units[key].hex != after.units[key].hex}
+    for key, (_, goal) in moves.items():
+        old = before.units[key]
+        # the pieces this step moved the same way: a stack dragged as one (an HQ with its units)
+        with_it = tuple(k for k, way in moves.items() if k != key and way == moves[key])
+        moving = judge_move(before, ruleset, old, goal, with_it)
         found.extend(problem_finding(p, before, piece_of, step) for p in moving)
         if any("§1.4" in (p.section or "") for p in moving):
-            moved_into.add(new.hex)            # the Move check already judged stacking where it arrived
+            moved_into.add(goal)               # the Move check already judged stacking where it arrived
     units = set(change.changed | change.added)
     hexes = {after.units[k].hex for k in units if after.units[k].on_map and after.units[k].hex}
     problems = position_problems(after, ruleset, hexes=hexes, units=units, stack=log.stack)

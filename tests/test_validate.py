@@ -171,15 +171,19 @@ def test_log_replay_flags_illegal_moves_with_their_step(tmp_path: Path) -> None:
     assert found == [
         (0, "error", "move", ids["Leopard C1"], "TUS §5.0"),
         (1, "error", "move", ids["M113"], "TUS §4.4"),
+        (3, "error", "move", ids["Soviet HQ"], "TUS §1.3.3.1"),
         (4, "error", "move", ids["T-64"], "TUS §1.4")]
     first = report.sorted[0]
     assert first.message.startswith("B7 -> H7 (cheapest route ")
     assert first.message.endswith(": 7 MP is more than the Movement Factor 4")
     assert report.sorted[1].message.endswith("M113 is Ops Complete")
+    # §1.3.3.1: the HQ was dragged on its own, not with a unit of its Formation
+    assert report.sorted[2].message == ("J4 -> H4 (cheapest route I4 H4, 2 MP): Soviet HQ may move only "
+                                        "accompanied by a unit of its Formation stacked with it")
 
 
 def test_legal_moves_leave_a_clean_log(tmp_path: Path) -> None:
-    report = validate_path(_log(tmp_path, [("Leopard C1", "C7"), ("Soviet HQ", "K4")]), SAMPLE)
+    report = validate_path(_log(tmp_path, [("Leopard C1", "C7"), ("T-64", "G5")]), SAMPLE)
     assert report.clean, report.to_text()
 
 
