@@ -454,7 +454,7 @@ def test_the_web_import_and_export_keep_what_a_counter_shows(client: TestClient,
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 TLD = CORPUS / "tld-longest-day"
-#: The sample save with five logged moves: three break a rule (TUS §5.0, §4.4, §1.4).
+#: The sample save with five logged moves: four break a rule (TUS §5.0, §4.4, §1.3.3.1, §1.4).
 LOG_MOVES = [("Leopard C1", "H7"), ("M113", "C8"), ("T-64", "G5"), ("Soviet HQ", "H4"), ("T-64", "H4")]
 LEOPARD_MOVE = {"severity": "error", "code": "move",
                 "message": "B7 -> H7 (cheapest route C7 D6 E7 F7 G7 H7, 7 MP): 7 MP is more than the Movement "
@@ -479,7 +479,8 @@ def test_findings_name_the_unit_and_hex_they_concern(client: TestClient, sample_
     report = client.post(f"/api/v1/sessions/{sid}/validate").json()
     moves = [f for f in report["findings"] if f["code"] == "move"]
     assert [(f["step"], f["unit"], f["hex"], f["section"]) for f in moves] == [
-        (0, "leopard-c1", "B7", "TUS §5.0"), (1, "m113", "B8", "TUS §4.4"), (4, "t-64", "G5", "TUS §1.4")]
+        (0, "leopard-c1", "B7", "TUS §5.0"), (1, "m113", "B8", "TUS §4.4"), (3, "soviet-hq", "J4", "TUS §1.3.3.1"),
+        (4, "t-64", "G5", "TUS §1.4")]
     assert {k: v for k, v in moves[0].items() if k != "piece"} == LEOPARD_MOVE
 
 
@@ -491,7 +492,7 @@ def test_a_log_is_stepped_through_with_each_steps_position_and_findings(client: 
     assert (listing["file"], listing["count"], listing["rules"], listing["start"]) == \
         ("moves.vlog", 6, "classic:untold", [])
     assert [(s["step"], s["moves"], s["findings"]) for s in listing["steps"]] == \
-        [(0, 1, 1), (1, 1, 1), (2, 1, 0), (3, 1, 0), (4, 1, 1), (5, 0, 0)]
+        [(0, 1, 1), (1, 1, 1), (2, 1, 0), (3, 1, 1), (4, 1, 1), (5, 0, 0)]
     assert listing["steps"][5]["chat"] == ["<alice> done"]
 
     first = client.get(f"/api/v1/sessions/{sid}/steps/0").json()

@@ -190,7 +190,7 @@ def test_step_through_a_log_and_click_its_findings(server: str, browser: object,
     find(By.ID, "open").click()
     assert _wait_text(driver, "step-label", "start of the log") == "start of the log (6 steps)"
     assert [o.text for o in Select(find(By.ID, "step-list")).options] == [
-        "start (0 findings)", "step 0: 1 finding", "step 1: 1 finding", "step 4: 1 finding"]
+        "start (0 findings)", "step 0: 1 finding", "step 1: 1 finding", "step 3: 1 finding", "step 4: 1 finding"]
 
     find(By.ID, "step-next").click()
     assert _wait_text(driver, "step-label", "step 0 of") == "step 0 of 5: 1 move, changed leopard-c1"
@@ -205,7 +205,7 @@ def test_step_through_a_log_and_click_its_findings(server: str, browser: object,
 
     # The whole log's findings: clicking the last one goes to its step and shows its unit there.
     find(By.ID, "validate").click()
-    _wait_text(driver, "findings", "moves.vlog: findings (3 errors")
+    _wait_text(driver, "findings", "moves.vlog: findings (4 errors")
     find(By.XPATH, "//div[@id='findings']//li[starts-with(., 'step 4:')]").click()
     assert _wait_text(driver, "step-label", "step 4 of") == "step 4 of 5: 1 move, changed t-64"
     WebDriverWait(driver, WAIT).until(lambda d: _flagged(d) == ["counter t-64", "hex G5"])
@@ -220,8 +220,14 @@ def test_step_through_a_log_and_click_its_findings(server: str, browser: object,
 
     find(By.ID, "step-prev").click()
     assert _wait_text(driver, "step-label", "step 3 of") == "step 3 of 5: 1 move, changed soviet-hq"
+    assert _wait_text(driver, "step-findings", "TUS").splitlines() == [
+        "1 finding at this step",
+        "step 3: error: soviet-hq Soviet HQ @ J4: J4 -> H4 (cheapest route I4 H4, 2 MP): Soviet HQ may move only "
+        "accompanied by a unit of its Formation stacked with it (TUS §1.3.3.1)"]
+    assert _flagged(driver) == []                   # nothing highlighted until a finding is clicked
+    find(By.ID, "step-prev").click()
+    assert _wait_text(driver, "step-label", "step 2 of") == "step 2 of 5: 1 move, changed t-64"
     assert find(By.ID, "step-findings").text == "0 findings at this step"
-    assert _flagged(driver) == []
 
 
 def test_a_newcomer_opens_the_sample_and_resolves_its_fire(bare_server: str, browser: object) -> None:
