@@ -3,6 +3,8 @@
 Assault modifiers (§13.1)."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from tests.case_support import answer, reasons
@@ -135,3 +137,20 @@ def test_opportunity_fire_needs_a_trigger(sample) -> None:
     moving = sample.with_unit(sample.units["t-64"].with_status(moving=True))
     [step] = _resolve(moving, "opfire leopard-c1 t-64", [3] * 9).steps
     assert step.answer.values["legal"] is True and step.answer.values["weapon"] == "ap"
+
+
+def test_the_command_range_is_counted_on_the_map(sample) -> None:
+    """§7.2.4: a hex of the Formation beyond its HQ's Command Range makes a Morale/Training
+    Check: on the sample board the T-64 (F6) is 4 hexes from the Soviet HQ (J4), whose full
+    Command Range is 3 (samples/units.yaml), so it rolls against its Formation's Morale/Training
+    (7, as the Formation card would give it)."""
+    from types import MappingProxyType
+
+    from referee.model import Formation
+    game = replace(sample, formations=MappingProxyType({"79 GTD": Formation("79 GTD", morale=7)}))
+    [step] = _resolve(game, "command_check t-64", [3, 3]).steps
+    assert [(r.section, r.text) for r in step.answer.reasons] == [
+        ("WaW85 §7.2.4", "4 hexes from Soviet HQ, full Command Range 3: must roll"),
+        ("WaW85 §7.2.4", "Morale/Training check 2d6 = 6+0 = 6 vs 7: passed")]
+    assert step.answer.rolls == [("2d6", [3, 3])]
+    assert step.answer.values == {"roll_required": True, "modified_roll": 6, "target_number": 7, "passed": True}
