@@ -342,11 +342,12 @@ async function goToStep(step) {
   $("step-slider").value = String(step);
   $("step-list").value = [...$("step-list").options].some((o) => o.value === String(step)) ? String(step) : "";
   $("flag-note").textContent = "";
+  // The board is drawn first, then the step's texts: what the texts say is what the board shows.
   if (step === -1) {
+    await drawBoard(`${API}/sessions/${state.session}/position.svg`);
     $("step-label").textContent = `start of the log (${state.log.count} steps)`;
     $("step-chat").replaceChildren();
     $("step-findings").replaceChildren(text("div", `${state.log.start.length} findings at the start`), findingList(state.log.start));
-    await drawBoard(`${API}/sessions/${state.session}/position.svg`);
     return;
   }
   const result = await call("GET", `/sessions/${state.session}/steps/${step}`);
@@ -354,14 +355,15 @@ async function goToStep(step) {
   if (!result.ok) return;
   const data = result.data;
   if (state.step !== step) return;                 // a later click won
+  setUnits(data.units);
+  await drawBoard(data.position_svg);
+  if (state.step !== step) return;
+  document.querySelectorAll("#board .counter").forEach((node) => node.classList.toggle("changed", data.changed.includes(node.dataset.unit)));
   $("step-label").textContent = `step ${data.step} of ${data.count - 1}: ${data.moves} move${data.moves === 1 ? "" : "s"}` +
     (data.changed.length ? `, changed ${data.changed.join(", ")}` : "");
   $("step-chat").replaceChildren(...data.chat.map((line) => text("div", line, "chat")));
   $("step-findings").replaceChildren(text("div", `${data.findings.length} finding${data.findings.length === 1 ? "" : "s"} at this step`),
                                      findingList(data.findings));
-  setUnits(data.units);
-  await drawBoard(data.position_svg);
-  document.querySelectorAll("#board .counter").forEach((node) => node.classList.toggle("changed", data.changed.includes(node.dataset.unit)));
 }
 
 // -- check, odds, resolve ---------------------------------------------------------------------------
