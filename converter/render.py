@@ -500,7 +500,7 @@ def _rgb(colour: tuple[int, int, int]) -> str:
 def svg_text(scene: Scene) -> str:
     """The scene as an SVG document: the board image (as an embedded PNG), hexes with their
     names, counters with their name and state tags. Each counter is a ``<g class="counter">``
-    with ``data-unit`` and ``data-hex``, each hex a ``<g class="hex">`` with ``data-hex``, so
+    with ``data-unit`` and ``data-state``, each hex a ``<g class="hex">`` with ``data-hex``, so
     a page can tell which one was clicked; every text is XML-escaped."""
     from xml.sax.saxutils import escape, quoteattr
     width, height = scene.size
