@@ -482,6 +482,8 @@ def test_findings_name_the_unit_and_hex_they_concern(client: TestClient, sample_
         (0, "leopard-c1", "B7", "TUS §5.0"), (1, "m113", "B8", "TUS §4.4"), (3, "soviet-hq", "J4", "TUS §1.3.3.1"),
         (4, "t-64", "G5", "TUS §1.4")]
     assert {k: v for k, v in moves[0].items() if k != "piece"} == LEOPARD_MOVE
+    listing = client.get(f"/api/v1/sessions/{sid}/steps").json()          # the same report, step by step
+    assert sum(s["findings"] for s in listing["steps"]) + len(listing["start"]) == len(report["findings"]) == 4
 
 
 def test_a_log_is_stepped_through_with_each_steps_position_and_findings(client: TestClient, sample_log: Path,

@@ -460,12 +460,14 @@ async def validate(request: Request) -> Response:
     session = store(request).get(request.path_params["session"])
 
     def work() -> dict[str, Any]:
-        from converter.validate import Options, validate_path
+        from converter.vassal.save import SavedGame
+        from converter.web.steps import validation
         chosen = paths(request, session)
-        report = validate_path(save_path(session), Options(chosen["module"], chosen["profile"], None,
-                                                           chosen.get("units"), terrain=chosen.get("terrain")))
-        report.file = session.names.get("save", "save")
-        return report.to_dict()
+        save = SavedGame.read(save_path(session))
+        if save.is_log:          # the report the steps show, read once for both
+            return log_steps(request, session).report.to_dict()
+        return validation(save, chosen["module"], chosen["profile"], chosen.get("units"), chosen.get("terrain"),
+                          session.names.get("save", "save"))[0].to_dict()
     return reply(session, await locked(session, work))
 
 

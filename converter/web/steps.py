@@ -26,6 +26,17 @@ from referee.model import Game
 RECENT = 32
 
 
+def validation(save: SavedGame, module_path: str, profile_path: str, units: str | None, terrain: str | None,
+               file: str) -> tuple[Report, Module, Judge]:
+    """The report ``wawkit validate`` gives for ``save`` (shown as ``file``), with the module
+    and judge it was read with. Read for this request, not through the CLI's caches by path:
+    a session's files go when it ends, and so must what was read from them."""
+    module = Module.read(module_path)
+    inputs = read_inputs(profile_path, units, terrain)
+    judge = Judge(inputs.reader(module), rules_of(inputs.profile), inputs.profile.ruleset_name(None) or "none")
+    return validate_save(save, module, file=file, board_aliases=inputs.profile.board_aliases, judge=judge), module, judge
+
+
 @dataclass(frozen=True)
 class StepPosition:
     """The position after one step: its Game, the units the step changed, added or removed."""
@@ -51,10 +62,7 @@ class LogSteps:
     def of(cls, save: SavedGame, module_path: str, profile_path: str, units: str | None, terrain: str | None,
            file: str) -> "LogSteps":
         """Validate the log ``save`` (shown as ``file``) with its module and profile, and start its replay."""
-        module = Module.read(module_path)
-        inputs = read_inputs(profile_path, units, terrain)
-        judge = Judge(inputs.reader(module), rules_of(inputs.profile), inputs.profile.ruleset_name(None) or "none")
-        report = validate_save(save, module, file=file, board_aliases=inputs.profile.board_aliases, judge=judge)
+        report, module, judge = validation(save, module_path, profile_path, units, terrain, file)
         return cls(save, module, report, judge.reader.log(save), judge)
 
     @property
@@ -102,4 +110,4 @@ class LogSteps:
                 "steps": [self.summary(s, per_step[s.index]) for s in self.replay.steps]}
 
 
-__all__ = ["LogSteps", "StepPosition", "RECENT"]
+__all__ = ["LogSteps", "StepPosition", "RECENT", "validation"]
