@@ -18,7 +18,7 @@ from converter.vassal.container import read_container
 from converter.vassal.limits import Limits
 from converter.vassal.obfuscation import Obfuscation, obfuscate
 from tests.hostile import (SAVE, WITH_PROFILE, measured, module_with_board, module_with_grid, one_line,
-                           png_header, zipped)
+                           png_header, tiff_claiming_samples, zipped)
 
 #: A refusal costs the interpreter and the file itself: far below this (the interpreter
 #: alone is about 35 MB).
@@ -41,6 +41,9 @@ IMAGES = {
     "huge.png": (png_header(100_000, 100_000),
                  "image 100000 x 100000 pixels is larger than VASSAL can load (at most 65535 pixels a side, "
                  "2147483647 in all)"),
+    # Pillow logged its refusal on stderr, a second line beside the note
+    "spp.tif": (tiff_claiming_samples(1000), "image cannot be identified: UnidentifiedImageError: cannot identify "
+                                             "image file"),
     # each side within the cap, but 4.3 Gpx in all: more than Java's BufferedImage holds
     "square.png": (png_header(65_535, 65_535),
                    "image 65535 x 65535 pixels is larger than VASSAL can load (at most 65535 pixels a side, "
