@@ -37,6 +37,8 @@ FIELD_NOTES = {
     "count": "how many (markers, steps, missions)",
     "side": "the side acting",
     "path": "the hexes entered, in order",
+    "retreat": "the hex the losers of an Assault retreat into, when they must (the player's choice)",
+    "scatter": "the hex a fire mission lands in when it misses (the opponent's choice, classic §8.0)",
 }
 #: Placeholders of the short forms, and the values their examples use (the sample position).
 EXAMPLE_WORDS = {"UNIT": "leopard-c1", "TARGET": "t-64", "HEX": "C7", "HEX...": "C7 D7", "CALLER": "us-hq",
@@ -106,13 +108,16 @@ def catalogue() -> list[ActionKind]:
     found = []
     for kind in kinds:
         cls = ACTIONS.get(kind)
-        procedure = next((r.procedures[kind] for _, r in rulesets if kind in r.procedures), None)
+        # the procedure of a ruleset that judges it, else one that says why it is not supported
+        procedure = next((r.procedures[kind] for _, r in rulesets if r.implements(kind)),
+                         next((r.procedures[kind] for _, r in rulesets
+                               if kind in r.procedures and r.procedures[kind].__doc__), None))
         summary = _first_line(cls.__doc__ if cls is not None else None) or _first_line(
             getattr(procedure, "__doc__", None)) or kind.replace("_", " ")
         verbs = tuple(v for v, k in actions_text.VERBS.items() if k == kind)
         form = short_form(kind, verbs[0]) if verbs else None
         own = tuple(f.name for f in dataclasses.fields(cls) if f.name not in base_fields | {"kind"}) if cls else ()
-        found.append(ActionKind(kind, summary, tuple(n for n, r in rulesets if r.supports(kind)), verbs, form,
+        found.append(ActionKind(kind, summary, tuple(n for n, r in rulesets if r.implements(kind)), verbs, form,
                                 _example(form, kind), own))
     return found
 

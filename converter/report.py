@@ -1,8 +1,8 @@
 """Findings and reports: what validate and resolve tell a player, as text or JSON.
 
 A :class:`Finding` is one thing wrong (or not checkable) with a file: how bad it is,
-a stable code, the piece it concerns (id, name, hex), the rule section or format
-rule behind it, and the log step when it comes from a replay. A :class:`Report`
+a stable code, the piece it concerns (id, name, hex, and the unit key the profile read it
+as), the rule section or format rule behind it, and the log step when it comes from a replay. A :class:`Report`
 gathers the findings of one file in a stable order, so two runs over the same
 input print the same text and the same JSON, byte for byte.
 
@@ -33,7 +33,10 @@ GROUP_NAMED = 5
 
 @dataclass(frozen=True)
 class Finding:
-    """One finding: severity, code, message, and where (piece, name, hex, step, rule section)."""
+    """One finding: severity, code, message, and where (piece, name, hex, step, rule section).
+
+    ``unit`` is the unit key (several: comma-separated, as ``piece``) a piece was read as,
+    so a page or a bot can point at the counter without knowing VASSAL's piece ids."""
 
     severity: str
     code: str
@@ -43,6 +46,7 @@ class Finding:
     hex: str | None = None
     section: str | None = None
     step: int | None = None
+    unit: str | None = None
 
     def sort_key(self) -> tuple[Any, ...]:
         return (SEVERITIES.index(self.severity), self.step if self.step is not None else -1, self.code,

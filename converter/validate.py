@@ -284,7 +284,21 @@ def problem_finding(problem: Problem, game: Game, piece_of: Mapping[str, str], s
     return Finding("error" if problem.legal is False else "unsupported", problem.rule, problem.text,
                    piece=", ".join(piece_of[u.key] for u in units if u.key in piece_of) or None,
                    name=", ".join(u.name for u in units) or None, hex=problem.hex, section=problem.section,
-                   step=step)
+                   step=step, unit=", ".join(u.key for u in units) or None)
+
+
+def with_units(findings: list[Finding], piece_of: Mapping[str, str]) -> list[Finding]:
+    """Findings about pieces, each naming the unit key its piece was read as (``piece_of``:
+    unit key -> piece id); a piece that is no unit (a stack, a marker) is left as it is."""
+    key_of = {pid: key for key, pid in piece_of.items()}
+    out = []
+    for finding in findings:
+        if finding.unit is None and finding.piece is not None:
+            keys = [key_of[pid] for pid in finding.piece.split(", ") if pid in key_of]
+            if keys:
+                finding = replace(finding, unit=", ".join(keys))
+        out.append(finding)
+    return out
 
 
 def legality(game: Game, ruleset: Ruleset, piece_of: Mapping[str, str] | None = None) -> list[Finding]:
@@ -431,14 +445,17 @@ def _judged_step(change: StepChange, ruleset: Ruleset, log: LogPosition, standin
     found: list[Finding] = []
     piece_of = log.pieces
     moved_into: set[str] = set()
-    for key in sorted(change.changed):
-        old, new = before.units[key], after.units[key]
-        if not (old.on_map and new.on_map) or old.hex == new.hex or new.hex is None or old.hex is None:
-            continue
-        moving = judge_move(before, ruleset, old, new.hex)
+    moves = {key: (before.units[key].hex, after.units[key].hex) for key in sorted(change.changed)
+             if before.units[key].on_map and after.units[key].on_map and before.units[key].hex
+             and after.units[key].hex and before.units[key].hex != after.units[key].hex}
+    for key, (_, goal) in moves.items():
+        old = before.units[key]
+        # the pieces this step moved the same way: a stack dragged as one (an HQ with its units)
+        with_it = tuple(k for k, way in moves.items() if k != key and way == moves[key])
+        moving = judge_move(before, ruleset, old, goal, with_it)
         found.extend(problem_finding(p, before, piece_of, step) for p in moving)
         if any("§1.4" in (p.section or "") for p in moving):
-            moved_into.add(new.hex)            # the Move check already judged stacking where it arrived
+            moved_into.add(goal)               # the Move check already judged stacking where it arrived
     units = set(change.changed | change.added)
     hexes = {after.units[k].hex for k in units if after.units[k].on_map and after.units[k].hex}
     problems = position_problems(after, ruleset, hexes=hexes, units=units, stack=log.stack)
@@ -480,20 +497,26 @@ def validate_save(save: SavedGame, module: Module | None, *, file: str,
     report.facts["stacks"] = sum(1 for e in save.pieces.values() if e.is_stack)
     if save.is_log:
         report.facts["steps"] = len(save.log_steps)
-    report.extend(soundness(save, module, board_aliases))
+    sound = soundness(save, module, board_aliases)
     log = None
+    piece_of: dict[str, str] = {}
     if judge is not None:
         replayed = save.is_log and replay_log and judge.ruleset is not None
         log = judge.reader.log(save) if replayed else None      # read once: the start, then each step
         imported = log.start if log is not None else judge.reader.read(save)
+        piece_of = dict(imported.pieces)
         report.facts["units"] = sum(1 for u in imported.game.units.values() if u.on_map)
         report.facts["rules"] = judge.rules
+        report.extend(with_units(sound, piece_of))
         report.extend(_recognition(judge, imported))
         if judge.ruleset is not None:
             report.extend(legality(imported.game, judge.ruleset, imported.pieces))
+    else:
+        report.extend(sound)
     if save.is_log and replay_log:
         maps = geometries(save, module, board_aliases)[0] if module is not None else {}
-        report.extend(replay_findings(save, module, judge, maps, progress, log))
+        found = replay_findings(save, module, judge, maps, progress, log)
+        report.extend(with_units(found, {**piece_of, **(log.pieces if log is not None else {})}))
     return report
 
 
@@ -616,6 +639,6 @@ def validate_folder(folder: str | os.PathLike[str], options: Options, *, workers
     return reports
 
 
-__all__ = ["Judge", "Options", "geometries", "is_save_file", "judge_for", "legality", "map_def", "match_slot",
+__all__ = ["Judge", "Options", "geometries", "with_units", "is_save_file", "judge_for", "legality", "map_def", "match_slot",
            "replay_findings", "rules_of", "saves_in", "slot_index", "soundness", "validate_folder", "validate_path",
            "validate_save"]

@@ -335,6 +335,7 @@ def aa_fire(ctx: Ctx) -> None:
 
 
 def cas_attack(ctx: Ctx) -> None:
+    """A Close Air Support unit's attack on the units in its hex (WaW85 §4.3)."""
     fire(ctx, "cas_attack")
 
 

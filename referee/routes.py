@@ -105,24 +105,32 @@ def movement_section(ruleset: Ruleset) -> str:
         return ruleset.cite("5.0")
 
 
-def judge_move(game: Game, ruleset: Ruleset, unit: Unit, goal: str) -> list[Problem]:
+def judge_move(game: Game, ruleset: Ruleset, unit: Unit, goal: str, with_it: tuple[str, ...] = ()) -> list[Problem]:
     """A move from the unit's hex to ``goal`` judged along its cheapest route (§5.0): the
     Problems the Move check finds there, each prefixed with the route; a move no route
-    allows, or whose route cannot be priced, is a Problem of its own."""
+    allows, or whose route cannot be priced, is a Problem of its own. ``with_it``: the units
+    that moved the same way in the same step (a stack dragged as one): an HQ among them is
+    judged as moving with them, along the route of the first that is not an HQ (§1.3.3.1)."""
     where = {"hex": unit.hex, "units": (unit.key,)}
     section = movement_section(ruleset)
-    limit = unit.current.mp if unit.current.mp is not None else 0
+    companions = tuple(k for k in with_it if game.unit(k).type.target_type != "hq") \
+        if unit.type.target_type == "hq" else ()
+    payer = game.unit(companions[0]) if companions else unit
+    limit = payer.current.mp if payer.current.mp is not None else 0
     try:
-        route = cheapest_route(game, ruleset, unit.key, goal, limit + SEARCH_MARGIN)
+        route = cheapest_route(game, ruleset, payer.key, goal, limit + SEARCH_MARGIN)
     except RouteUnknown as unknown:
         return [Problem("move", f"{unit.hex} -> {goal}: movement cost not checked: {unknown}", section, None,
                         **where)]
     if route is None:
         return [Problem("move", f"no route from {unit.hex} to {goal} that the unit may take", section, **where)]
-    answer = ruleset.check(game, make_action("move", unit=unit.key, path=route.hexes))
+    answer = ruleset.check(game, make_action("move", unit=(unit.key, *companions) if companions else unit.key,
+                                             path=route.hexes))
     text = f"{unit.hex} -> {goal} (cheapest route {' '.join(route.hexes)}, {route.cost} MP)"
-    return [replace(p, text=f"{text}: {p.text}")
-            for p in answer_problems(answer, rule="move", hex_id=unit.hex, units=(unit.key,))]
+    problems = answer_problems(answer, rule="move", hex_id=unit.hex, units=(unit.key,))
+    if companions:      # what the units it went with did wrong is found on their own moves
+        problems = [p for p in problems if "1.3.3.1" in (p.section or "")]
+    return [replace(p, text=f"{text}: {p.text}") for p in problems]
 
 
 __all__ = ["Route", "RouteUnknown", "SEARCH_MARGIN", "cheapest_route", "judge_move"]

@@ -25,6 +25,13 @@ class Dice(Protocol):
     def roll(self, n: int, label: str) -> list[int]: ...
 
 
+def answers_not_supported(procedure: Procedure) -> Procedure:
+    """Mark ``procedure`` as one that only answers "not supported" (a rule of another book, a
+    table printed only on a player aid card), so listings do not offer it as implemented."""
+    procedure.not_supported = True       # type: ignore[attr-defined]
+    return procedure
+
+
 @dataclass(frozen=True)
 class Params:
     """Everything that differs between rulesets and books, by name."""
@@ -200,7 +207,12 @@ class Ruleset:
         return self.params.book or self.params.ruleset
 
     def supports(self, kind: str) -> bool:
+        """Does this ruleset take actions of ``kind`` (perhaps only to answer "not supported")?"""
         return kind in self.procedures
+
+    def implements(self, kind: str) -> bool:
+        """Does this ruleset judge ``kind`` by a rule of its book (not only answer "not supported")?"""
+        return kind in self.procedures and not getattr(self.procedures[kind], "not_supported", False)
 
     def cite(self, section: str) -> str:
         """``section`` as this ruleset's book cites it (``"6.3"`` -> ``"EG §6.3"``)."""

@@ -8,7 +8,7 @@ from pathlib import Path
 import yaml
 from click.testing import CliRunner
 
-from converter.actions_help import catalogue, short_form, to_markdown
+from converter.actions_help import catalogue, short_form, to_markdown, to_text
 from converter.actions_text import VERBS, load_actions, parse
 from converter.cli import main
 from converter.scenario import read_scenario
@@ -65,3 +65,18 @@ def test_cli_lists_as_text_json_and_the_docs_page_is_up_to_date() -> None:
     docs = (ROOT / "docs" / "actions.md").read_text(encoding="utf-8")
     assert docs == to_markdown(), "docs/actions.md is stale: run `wawkit actions --markdown > docs/actions.md`"
     assert CliRunner().invoke(main, ["actions", "--markdown"]).stdout == docs
+
+
+def test_a_kind_lists_only_the_rulesets_that_judge_it() -> None:
+    """A ruleset that only answers "not supported" for a kind (a WaW85 procedure the classic books
+    do not have, a table printed only on a player aid card) is not listed as taking it."""
+    kinds = {k.kind: k for k in catalogue()}
+    assert kinds["minefield_breach"].rulesets == ("waw85",)
+    assert kinds["overrun"].rulesets == ("classic:untold", "classic:eisenbach")
+    assert kinds["direct_fire"].rulesets == ("classic:untold", "classic:eisenbach", "waw85")
+    assert kinds["battlegen"].rulesets == ()
+    assert kinds["battlegen"].summary == ("The Battle Generator's scenario size (WaW85 §17.1): its table is on PAC12, "
+                                          "not in the rulebook text, so it answers \"not supported\".")
+    assert all(k.summary != k.kind.replace("_", " ") for k in kinds.values())
+    assert "  retreat     the hex the losers of an Assault retreat into, when they must (the player's choice)" \
+        in to_text().splitlines()

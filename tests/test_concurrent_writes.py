@@ -27,7 +27,7 @@ from converter.vassal.save import SavedGame
 from tests.hostile import SAVE, WITH_PROFILE, child_env, zipped
 
 FIRE = ["--action", "fire leopard-c1 t-64 ap", "--dice", "4,1,5,4,1,3,4,4,6"]   # T-64 Disrupted and Reduced
-MOVE = ["--action", "move us-hq B8"]                                            # US HQ from A9 to B8
+MOVE = ["--action", "move bmp-1 G5"]                                            # BMP-1 from H4 to G5
 _WAWKIT = "import sys; from converter.cli import main; sys.argv[0] = 'wawkit'; main()"
 
 
@@ -56,7 +56,7 @@ def cli(*args: str | Path) -> tuple[int, str, str]:
 @pytest.mark.slow
 def test_two_in_place_resolves_at_once_never_lose_an_update(tmp_path: Path) -> None:
     original = SAVE.read_bytes()
-    before_hq, before_t64 = piece(SAVE, "US HQ"), piece(SAVE, "T-64")
+    before_bmp, before_t64 = piece(SAVE, "BMP-1"), piece(SAVE, "T-64")
     outcomes = []
     for round_ in range(20):
         folder = tmp_path / f"round{round_}"
@@ -76,8 +76,8 @@ def test_two_in_place_resolves_at_once_never_lose_an_update(tmp_path: Path) -> N
             else:
                 assert "  result: " in out, out
         # Every update a command reported is in the save: none was lost.
-        hq, t64 = piece(game, "US HQ"), piece(game, "T-64")
-        assert (hq != before_hq) == (move.returncode == 0), (round_, codes, hq)
+        bmp, t64 = piece(game, "BMP-1"), piece(game, "T-64")
+        assert (bmp != before_bmp) == (move.returncode == 0), (round_, codes, bmp)
         assert (t64[2] == "Step=2") == (fire.returncode == 0), (round_, codes, t64)
         # One backup per update, the first the original save; none overwritten.
         backups = sorted(p.name for p in folder.iterdir() if p.name.startswith("game.vsav.bak"))
@@ -94,7 +94,7 @@ def test_of_two_writers_that_read_one_save_the_second_is_refused(tmp_path: Path)
     game.write_bytes(SAVE.read_bytes())
     first = run(read_position(game, *WITH_PROFILE[1::2]), [parse("fire leopard-c1 t-64 ap")],
                 dice=[4, 1, 5, 4, 1, 3, 4, 4, 6], audit_dir=tmp_path)
-    second = run(read_position(game, *WITH_PROFILE[1::2]), [parse("move us-hq B8")], audit_dir=tmp_path)
+    second = run(read_position(game, *WITH_PROFILE[1::2]), [parse("move bmp-1 G5")], audit_dir=tmp_path)
     assert write_resolution(first, game, tmp_path / "game.audit.json", in_place=True) == tmp_path / "game.vsav.bak"
     after_first = game.read_bytes()
     record = (tmp_path / "game.audit.json").read_bytes()
@@ -130,7 +130,7 @@ def test_a_save_replaced_while_it_is_resolved_is_refused(tmp_path: Path, monkeyp
 def test_a_save_removed_while_it_is_resolved_in_place_is_not_recreated(tmp_path: Path) -> None:
     game = tmp_path / "game.vsav"
     game.write_bytes(SAVE.read_bytes())
-    resolved = run(read_position(game, *WITH_PROFILE[1::2]), [parse("move us-hq B8")], audit_dir=tmp_path)
+    resolved = run(read_position(game, *WITH_PROFILE[1::2]), [parse("move bmp-1 G5")], audit_dir=tmp_path)
     game.rename(tmp_path / "moved.vsav")  # the other player moved the game away meanwhile
     with pytest.raises(ContainerError, match=rf"^{game}: was removed while this command worked on it; nothing was "
                                              r"written$"):

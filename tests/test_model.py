@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+from types import MappingProxyType
 
 import pytest
 
@@ -86,6 +87,28 @@ def test_stack_lists_counters_on_the_map_in_stack_order() -> None:
     ordered = Game(units={"B": Unit("B", hex="h", stack_order=1), "A": Unit("A", hex="h", stack_order=2)})
     assert [u.key for u in ordered.stack("h")] == ["B", "A"]
     assert game.stack(None) == []
+
+
+def test_attached_lists_the_units_attached_to_a_key_in_the_order_of_the_units() -> None:
+    # §1.3.1 / 001 §1.3.6: a unit's Support Weapons and leader. A read-only Game (what events and
+    # the importer make) answers from an index built once; a plain dict is read each time.
+    sw = UnitType(name="MG", target_type="support_weapon")
+    units = {"W2": Unit("W2", sw, hex="h", attached_to="I"), "I": Unit("I", hex="h"),
+             "L": Unit("L", UnitType(name="Lt", target_type="leader"), hex="h", attached_to="I"),
+             "W1": Unit("W1", sw, hex="g", attached_to="J")}
+    plain = Game(units=units)
+    read_only = apply(plain, UnitMoved("I", "h"))
+    assert isinstance(read_only.units, MappingProxyType)
+    for game in (plain, read_only):
+        assert [u.key for u in game.attached("I")] == ["W2", "L"]
+        assert [u.key for u in game.attached("J")] == ["W1"]
+        assert game.attached("W2") == []
+    read_only.attached("I").clear()                        # the caller's own list
+    assert [u.key for u in read_only.attached("I")] == ["W2", "L"]
+    moved = read_only.with_unit(dataclasses.replace(read_only.units["W1"], attached_to="I"))
+    assert [u.key for u in moved.attached("I")] == ["W2", "L", "W1"]
+    assert moved.attached("J") == []
+    assert [u.key for u in read_only.attached("J")] == ["W1"]
 
 
 def test_describe_names_counters_by_their_printed_name() -> None:

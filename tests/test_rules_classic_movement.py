@@ -142,3 +142,53 @@ def test_a_road_is_followed_only_along_its_own_hexes(book: str, short: str) -> N
     south = game.with_unit(replace(game.units["bmp-1"], hex="H6"))
     [step] = resolve_actions(south, [parse("move bmp-1 H5")], rules, GivenDice([])).steps
     assert step.answer.values == {"cost": 1, "legal": True}
+
+
+HQ_STACK = {"units": {"H": {"name": "2nd Bn HQ", "target_type": "hq", "formation": "F", "hex": "a", "mp": 5},
+                      "A": {"name": "T-55", "target_type": "heavy_armor", "formation": "F", "mp": 5, "hex": "a"},
+                      "B": {"name": "BMP", "target_type": "light_armor", "formation": "G", "mp": 5, "hex": "a"}},
+            "hexes": [{"id": "a", "terrain": "clear"}, {"id": "b", "terrain": "clear"},
+                      {"id": "c", "terrain": "clear"}]}
+
+
+@BOOKS
+def test_an_hq_moves_only_with_a_unit_of_its_formation(book: str, short: str) -> None:
+    """§1.3.3.1: an HQ "may only move when accompanied by a unit or units of its formation";
+    "HQs NOT marked with an Ops Complete marker can move normally with the units with which
+    they are stacked". The unit pays the move; the HQ goes with it, and both are Ops Complete."""
+    result, _ = answer("classic", book, {**HQ_STACK, "query": {"action": "move", "unit": "H", "path": ["b"]}})
+    assert (result.values["legal"], result.values["reason_rule"], result.values["cost"]) == (False, "1.3.3.1", 1)
+    assert reasons(result) == [(f"{short} §1.3.3.1", "2nd Bn HQ may move only accompanied by a unit of its "
+                                                     "Formation stacked with it")]
+    assert result.events == []
+    result, _ = answer("classic", book, {**HQ_STACK, "query": {"action": "move", "unit": ["H", "B"], "path": ["b"]}})
+    assert (result.values["legal"], result.values["reason_rule"]) == (False, "1.3.3.1")      # B is of Formation G
+    result, _ = answer("classic", book, {**HQ_STACK, "query": {"action": "move", "unit": ["H", "A"], "path": ["b"]}})
+    assert result.values == {"cost": 1, "legal": True}
+    assert result.unit_values == {"A": {"mp_max": 5, "mp_after": 4, "cost": 1}}
+    assert reasons(result) == [(f"{short} §1.3.3.1", "2nd Bn HQ moves with its Formation's units to b")]
+    assert result.events == [UnitMoved("A", "b"), StatusChanged("A", "ops_complete", True),
+                             StatusChanged("A", "moving", True), UnitMoved("H", "b"),
+                             StatusChanged("H", "ops_complete", True), StatusChanged("H", "moving", True)]
+    spent = {**HQ_STACK, "units": {**HQ_STACK["units"], "H": {**HQ_STACK["units"]["H"], "status": {"ops_complete": True}}}}
+    result, _ = answer("classic", book, {**spent, "query": {"action": "move", "unit": ["H", "A"], "path": ["b"]}})
+    assert reasons(result) == [(f"{short} §1.3.3.1", "2nd Bn HQ is Ops Complete: an HQ moves with its units only "
+                                                     "when not marked Ops Complete")]
+    apart = {**HQ_STACK, "units": {**HQ_STACK["units"], "A": {**HQ_STACK["units"]["A"], "hex": "c"}}}
+    result, _ = answer("classic", book, {**apart, "query": {"action": "move", "unit": ["H", "A"], "path": ["b"]}})
+    assert (result.values["legal"], result.values["reason_rule"]) == (False, "1.3.3.1")
+
+
+@BOOKS
+def test_a_stack_moves_together_within_the_stacking_limit(book: str, short: str) -> None:
+    """§5.1: "Units that begin the Formation impulse stacked together can move together"; each
+    pays its own way; §1.4 counts the units already arrived (b holds one combat unit)."""
+    stack = {**HQ_STACK, "units": {**HQ_STACK["units"],
+                                   "C": {"name": "T-72", "target_type": "heavy_armor", "mp": 5, "hex": "b"}}}
+    result, _ = answer("classic", book, {**stack, "query": {"action": "move", "unit": ["A", "B"], "path": ["c"]}})
+    assert result.values == {"cost": 1, "legal": True}
+    assert [type(e).__name__ for e in result.events] == ["UnitMoved", "StatusChanged", "StatusChanged"] * 2
+    result, _ = answer("classic", book, {**stack, "query": {"action": "move", "unit": ["A", "B"], "path": ["b"]}})
+    assert (result.values["legal"], result.values["reason_rule"]) == (False, "1.4")
+    assert reasons(result) == [(f"{short} §1.4", "b already holds two combat units")]
+    assert result.events == []

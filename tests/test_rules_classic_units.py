@@ -125,3 +125,20 @@ def test_a_leaders_platoon_and_its_carrier_stay_in_command_when_their_hex_fails(
     result, after = answer("classic", "eisenbach", {"units": units, "query": {"action": "command_check", "unit": "B"}},
                            {"2d6": [12]})
     assert {e.unit for e in result.events} == {"B", "TR", "P"}
+
+
+@pytest.mark.parametrize("book, short", [("eisenbach", "EG"), ("untold", "TUS")], ids=["EG", "TUS"])
+def test_an_infantry_unit_holds_one_support_weapon(book: str, short: str) -> None:
+    """TUS §1.3.1: "An infantry unit can only possess one SW"; EG §1.3.1: "Infantry units may
+    use only one SW". SWs do not count for stacking (§1.4)."""
+    given = {"units": {"I": {"name": "Motor Rifle", "target_type": "troops", "hex": "a"},
+                       "S1": {"name": "RPG-16", "target_type": "support_weapon", "hex": "a", "attached_to": "I"},
+                       "S2": {"name": "AGS-17", "target_type": "support_weapon", "hex": "a", "attached_to": "I"}},
+             "hexes": [{"id": "a", "terrain": "clear"}], "query": {"action": "stacking", "target": "a"}}
+    result, _ = answer("classic", book, given)
+    assert result.values == {"legal": False, "count": 1}
+    assert reasons(result) == [(f"{short} §1.3.1", "Motor Rifle holds 2 Support Weapons (RPG-16, AGS-17): an infantry "
+                                                   "unit possesses only one SW")]
+    one = {**given, "units": {k: v for k, v in given["units"].items() if k != "S2"}}
+    result, _ = answer("classic", book, one)
+    assert result.values == {"legal": True, "count": 1} and reasons(result) == []

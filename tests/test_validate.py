@@ -140,7 +140,7 @@ def test_unsupported_rules_are_reported_not_legal() -> None:
     bare = Ruleset(Params(ruleset="none"), {})
     assert legality(game, bare) == [Finding("unsupported", "stacking",
                                             "*: not supported: stacking is not a procedure of none", name="A",
-                                            hex="C3")]
+                                            hex="C3", unit="a")]
 
 
 # -- logs ------------------------------------------------------------------------------------
@@ -171,15 +171,19 @@ def test_log_replay_flags_illegal_moves_with_their_step(tmp_path: Path) -> None:
     assert found == [
         (0, "error", "move", ids["Leopard C1"], "TUS §5.0"),
         (1, "error", "move", ids["M113"], "TUS §4.4"),
+        (3, "error", "move", ids["Soviet HQ"], "TUS §1.3.3.1"),
         (4, "error", "move", ids["T-64"], "TUS §1.4")]
     first = report.sorted[0]
     assert first.message.startswith("B7 -> H7 (cheapest route ")
     assert first.message.endswith(": 7 MP is more than the Movement Factor 4")
     assert report.sorted[1].message.endswith("M113 is Ops Complete")
+    # §1.3.3.1: the HQ was dragged on its own, not with a unit of its Formation
+    assert report.sorted[2].message == ("J4 -> H4 (cheapest route I4 H4, 2 MP): Soviet HQ may move only "
+                                        "accompanied by a unit of its Formation stacked with it")
 
 
 def test_legal_moves_leave_a_clean_log(tmp_path: Path) -> None:
-    report = validate_path(_log(tmp_path, [("Leopard C1", "C7"), ("Soviet HQ", "K4")]), SAMPLE)
+    report = validate_path(_log(tmp_path, [("Leopard C1", "C7"), ("T-64", "G5")]), SAMPLE)
     assert report.clean, report.to_text()
 
 
@@ -352,3 +356,11 @@ def test_a_logged_move_of_a_disrupted_unit_is_judged_by_the_referee() -> None:
     away = board(disrupted("A", "4,0"), enemy("E", "8,0"))
     assert [f for f in _move_findings(away, UNTOLD, away.unit("A"), "3,0", "p1", 8)
             if f.severity in ("error", "unsupported")] == []
+
+
+def test_findings_name_the_unit_key_of_their_piece(tmp_path: Path) -> None:
+    """A page or a bot points at the counter by its unit key (the JSON's ``unit``), not VASSAL's piece id."""
+    report = validate_path(_log(tmp_path, [("Leopard C1", "H7")]), SAMPLE)
+    [move] = [f for f in report.findings if f.code == "move"]
+    assert (move.step, move.piece, move.unit, move.section) == (0, _ids()["Leopard C1"], "leopard-c1", "TUS §5.0")
+    assert move.to_dict()["unit"] == "leopard-c1"

@@ -75,7 +75,7 @@ def test_a_foreign_host_header_is_refused(tmp_path: Path, host: str) -> None:
 def test_localhost_with_the_port_is_accepted(tmp_path: Path) -> None:
     with client_for(tmp_path, host=f"http://localhost:{PORT}") as c:
         assert c.get("/api/v1/config").json() == {"module": "waw-sample.vmod", "profile": "profile.yaml",
-                                                  "sample_save": True}
+                                                  "sample_save": True, "sample": {"save": "demo.vsav"}}
 
 
 def test_the_token_in_the_url_becomes_a_strict_httponly_cookie(tmp_path: Path) -> None:
@@ -448,3 +448,205 @@ def test_the_web_import_and_export_keep_what_a_counter_shows(client: TestClient,
     new = SavedGame.read(path)
     leopard = read_position(path, MODULE, PROFILE).piece_of["leopard-c1"]
     assert new.piece(leopard).traits[1].kind == "MovementMarkable" and new.piece(leopard).traits[1].state_text() == "true"
+
+
+# -- findings point at their unit; a log step by step ---------------------------------------------
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+TLD = CORPUS / "tld-longest-day"
+#: The sample save with five logged moves: four break a rule (TUS §5.0, §4.4, §1.3.3.1, §1.4).
+LOG_MOVES = [("Leopard C1", "H7"), ("M113", "C8"), ("T-64", "G5"), ("Soviet HQ", "H4"), ("T-64", "H4")]
+LEOPARD_MOVE = {"severity": "error", "code": "move",
+                "message": "B7 -> H7 (cheapest route C7 D6 E7 F7 G7 H7, 7 MP): 7 MP is more than the Movement "
+                           "Factor 4", "name": "Leopard C1", "hex": "B7", "section": "TUS §5.0", "step": 0,
+                "unit": "leopard-c1"}
+
+
+@pytest.fixture
+def sample_log(tmp_path: Path) -> Path:
+    from tests.test_validate import _log
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    return _log(folder, LOG_MOVES)
+
+
+def folder_files(tmp_path: Path) -> list[str]:
+    return sorted(p.name for folder in session_folders(tmp_path) for p in folder.iterdir())
+
+
+def test_findings_name_the_unit_and_hex_they_concern(client: TestClient, sample_log: Path) -> None:
+    sid = open_session(client, sample_log)
+    report = client.post(f"/api/v1/sessions/{sid}/validate").json()
+    moves = [f for f in report["findings"] if f["code"] == "move"]
+    assert [(f["step"], f["unit"], f["hex"], f["section"]) for f in moves] == [
+        (0, "leopard-c1", "B7", "TUS §5.0"), (1, "m113", "B8", "TUS §4.4"), (3, "soviet-hq", "J4", "TUS §1.3.3.1"),
+        (4, "t-64", "G5", "TUS §1.4")]
+    assert {k: v for k, v in moves[0].items() if k != "piece"} == LEOPARD_MOVE
+    listing = client.get(f"/api/v1/sessions/{sid}/steps").json()          # the same report, step by step
+    assert sum(s["findings"] for s in listing["steps"]) + len(listing["start"]) == len(report["findings"]) == 4
+
+
+def test_a_log_is_stepped_through_with_each_steps_position_and_findings(client: TestClient, sample_log: Path,
+                                                                       tmp_path: Path) -> None:
+    sid = open_session(client, sample_log)
+    assert client.get(f"/api/v1/sessions/{sid}").json()["kind"] == "log"
+    listing = client.get(f"/api/v1/sessions/{sid}/steps").json()
+    assert (listing["file"], listing["count"], listing["rules"], listing["start"]) == \
+        ("moves.vlog", 6, "classic:untold", [])
+    assert [(s["step"], s["moves"], s["findings"]) for s in listing["steps"]] == \
+        [(0, 1, 1), (1, 1, 1), (2, 1, 0), (3, 1, 1), (4, 1, 1), (5, 0, 0)]
+    assert listing["steps"][5]["chat"] == ["<alice> done"]
+
+    first = client.get(f"/api/v1/sessions/{sid}/steps/0").json()
+    assert [{k: v for k, v in f.items() if k != "piece"} for f in first["findings"]] == [LEOPARD_MOVE]
+    assert (first["step"], first["count"], first["changed"], first["moves"]) == (0, 6, ["leopard-c1"], 1)
+    assert first["position_svg"] == f"/api/v1/sessions/{sid}/position.svg?step=0"
+    hexes = {u["key"]: u["hex"] for u in first["units"]}
+    assert (hexes["leopard-c1"], hexes["t-64"]) == ("H7", "F6")
+
+    last = client.get(f"/api/v1/sessions/{sid}/steps/4").json()          # forward, then back again
+    assert [(f["code"], f["unit"], f["section"]) for f in last["findings"]] == [("move", "t-64", "TUS §1.4")]
+    assert {u["key"]: u["hex"] for u in last["units"]}["t-64"] == "H4"
+    quiet = client.get(f"/api/v1/sessions/{sid}/steps/2").json()
+    assert (quiet["findings"], quiet["changed"]) == ([], ["t-64"])
+    assert {u["key"]: u["hex"] for u in quiet["units"]}["t-64"] == "G5"
+
+    svg = client.get(f"/api/v1/sessions/{sid}/position.svg?step=4")
+    assert svg.status_code == 200 and svg.headers["content-type"].startswith("image/svg+xml")
+    assert svg.text.count('class="counter"') == 8 and 'data-unit="t-64"' in svg.text
+    assert folder_files(tmp_path) == ["save.vsav"]                      # stepping writes nothing
+
+
+@pytest.mark.parametrize("step, message", [
+    ("6", "step 6 is past the log's last step (steps 0 to 5)"),
+    ("-1", "step '-1' is not a step number (0, 1, 2 ...)"),
+    ("two", "step 'two' is not a step number (0, 1, 2 ...)"),
+    ("9" * 12, "step '999999999999' is not a step number (0, 1, 2 ...)")])
+def test_a_bad_step_is_a_typed_400(client: TestClient, sample_log: Path, tmp_path: Path, step: str,
+                                   message: str) -> None:
+    sid = open_session(client, sample_log)
+    for path in (f"/api/v1/sessions/{sid}/steps/{step}", f"/api/v1/sessions/{sid}/position.svg?step={step}"):
+        response = client.get(path)
+        assert response.status_code == 400
+        assert response.json() == {"error": {"type": "bad_step", "message": message}}
+    assert folder_files(tmp_path) == ["save.vsav"]
+
+
+def test_a_save_has_no_steps(client: TestClient) -> None:
+    sid = open_session(client)
+    response = client.get(f"/api/v1/sessions/{sid}/steps")
+    assert response.status_code == 400
+    assert response.json() == {"error": {"type": "not_a_log", "message": "demo.vsav is a save, not a log: it has no "
+                                         "steps to go through (upload a log, .vlog, written by VASSAL's Begin "
+                                         "Logging)"}}
+    assert client.get(f"/api/v1/sessions/{sid}/steps/0").status_code == 400
+    assert client.get("/api/v1/sessions/nope/steps").json()["error"]["type"] == "no_session"
+
+
+@pytest.mark.slow
+def test_a_real_log_of_the_corpus_is_stepped_through(tmp_path: Path) -> None:
+    """The Longest Day 0606-1 (2,213 steps, soundness only): the step where a logged move names
+    a piece that is not there, as ``wawkit validate`` reports it, and the position around it."""
+    settings = Settings(PORT, token=TOKEN, module=str(TLD / "buildFile"),
+                        profile=str(Path(__file__).resolve().parents[1] / "profiles" / "longest-day.yaml"),
+                        units=str(TLD / "faces.csv"), temp_root=str(tmp_path))
+    with TestClient(guarded_app(settings), base_url=BASE, headers={"Authorization": f"Bearer {TOKEN}"}) as c:
+        sid = open_session(c, TLD / "logs" / "0606-1.log")
+        start = {u["key"]: u for u in c.get(f"/api/v1/sessions/{sid}").json()["units"]}
+        listing = c.get(f"/api/v1/sessions/{sid}/steps").json()
+        assert (listing["count"], listing["rules"], listing["counts"]) == \
+            (2213, "none", {"error": 3, "warning": 1469, "unsupported": 0, "info": 0})
+        assert [s["step"] for s in listing["steps"] if s["findings"]] == [1145, 1792, 1804]
+        assert listing["steps"][2]["chat"] == ["<Joel> - Eisenhower places a letter into his pocket..."]
+        step = c.get(f"/api/v1/sessions/{sid}/steps/1145").json()
+        assert step["findings"] == [{"severity": "warning", "code": "missing-piece", "message": "moves a piece that "
+                                     "is not in the position (VASSAL ignores the command)", "piece": "1168786995021",
+                                     "step": 1145}]
+        assert (step["moves"], step["changed"]) == (1, [])
+        moved = c.get(f"/api/v1/sessions/{sid}/steps/6").json()      # back: the first move of a unit
+        assert (moved["findings"], moved["changed"]) == ([], ["1725"])
+        unit = {u["key"]: u for u in moved["units"]}["1725"]
+        assert (unit["name"], unit["hex"], start["1725"]["hex"]) == ("82 1/508", "2724", None)
+        assert folder_files(tmp_path) == ["save.vsav"]
+
+
+# -- every action kind; the sample game with one click ---------------------------------------------
+
+def test_the_action_menu_lists_every_kind_wawkit_actions_lists(client: TestClient) -> None:
+    from click.testing import CliRunner
+
+    from converter.actions_help import FIELD_NOTES
+    from converter.cli import main
+    listing = client.get("/api/v1/actions").json()
+    printed = CliRunner().invoke(main, ["actions", "--json"])
+    assert printed.exit_code == 0 and listing["kinds"] == json.loads(printed.output)
+    assert listing["fields"] == FIELD_NOTES
+    kinds = {k["kind"]: k for k in listing["kinds"]}
+    assert kinds["indirect_fire"]["short_form"].startswith("artillery CALLER HEX [he|smoke|")
+    assert kinds["concealment"]["short_form"] is None and len(kinds) == 65
+
+
+def test_an_action_without_a_short_form_is_checked_as_a_mapping(client: TestClient) -> None:
+    sid = open_session(client)
+    response = client.post(f"/api/v1/sessions/{sid}/check",
+                           json={"action": {"kind": "concealment", "unit": "leopard-c1", "target": "soviet-infantry"}})
+    assert response.status_code == 200, response.text
+    verdict = response.json()
+    assert (verdict["kind"], verdict["action"]) == ("concealment", "concealment leopard-c1 soviet-infantry")
+    fire = client.post(f"/api/v1/sessions/{sid}/check", json={"action": {"kind": "direct_fire", "unit": "leopard-c1",
+                                                                         "target": "m113", "weapon": "ap"}}).json()
+    assert fire["verdict"] == "refused"
+    assert fire["refusals"] == [{"section": "TUS §6.1", "text": "M113 is a friendly unit (NATO): Leopard C1 attacks "
+                                                                "enemy units only"}]
+
+
+@pytest.mark.parametrize("action, kind, message", [
+    ({"unit": "leopard-c1"}, "bad_action", "action: an action needs a 'kind' (e.g. direct_fire)"),
+    ({"kind": "direct_fire", "unit": "leopard-c1", "target": "t-64", "hits": "2"}, "bad_action",
+     "action: hits must be a whole number, not '2'"),
+    ({"kind": "direct_fire", "unit": ["a", "b"], "target": "t-64"}, "bad_action",
+     "action: unit must be one unit key, hex or name"),
+    (7, "bad_field", "'action' must be a string")])
+def test_a_bad_action_mapping_is_a_typed_400(client: TestClient, tmp_path: Path, action: object, kind: str,
+                                             message: str) -> None:
+    sid = open_session(client)
+    for route in ("check", "odds", "resolve"):
+        response = client.post(f"/api/v1/sessions/{sid}/{route}", json={"action": action, "dice": RULEBOOK_DICE})
+        assert response.status_code == 400, (route, response.text)
+        assert response.json() == {"error": {"type": kind, "message": message}}
+    assert folder_files(tmp_path) == ["save.vsav"]
+
+
+def test_without_a_module_the_server_offers_the_sample_game(tmp_path: Path) -> None:
+    with client_for(tmp_path, preload=False) as c:
+        assert c.get("/api/v1/config").json() == {
+            "module": None, "profile": None, "sample_save": True,
+            "sample": {"save": "demo.vsav", "module": "waw-sample.vmod", "profile": "profile.yaml"}}
+        response = c.post("/api/v1/sessions/sample")
+        assert response.status_code == 201, response.text
+        data = response.json()
+        assert data["files"] == {"module": "waw-sample.vmod", "profile": "profile.yaml", "save": "demo.vsav"}
+        assert (data["module_from_server"], data["profile_from_server"], data["ruleset"]) == \
+            (True, True, "classic:untold")
+        fire = data["pending"][0]
+        assert fire == {"id": "leopard-fires-at-t64", "action": {"action": "direct_fire", "unit": "leopard-c1",
+                                                                 "target": "t-64", "weapon": "ap"},
+                        "dice": [4, 1, 5, 4, 1, 3, 4, 4, 6],
+                        "source": "001 §6.1 example: 3 hits, 1 ignored; the T-64 is Disrupted and Reduced"}
+        assert [p["id"] for p in data["pending"]][:3] == ["leopard-fires-at-t64", "soviet-hq-looks-at-leopard",
+                                                          "is-the-soviet-infantry-concealed"]
+        assert folder_files(tmp_path) == ["save.vsav"]              # the module and profile stay the server's
+        resolved = c.post(f"/api/v1/sessions/{data['session']}/resolve",
+                          json={"action": fire["action"], "dice": fire["dice"]}).json()
+        assert resolved["report"].splitlines()[-1] == \
+            "  result: Leopard C1 is Ops Complete; T-64 is Disrupted; T-64 is Reduced"
+
+
+def test_a_server_without_samples_offers_none(tmp_path: Path) -> None:
+    settings = Settings(PORT, token=TOKEN, samples=None, temp_root=str(tmp_path))
+    with TestClient(guarded_app(settings), base_url=BASE, headers={"Authorization": f"Bearer {TOKEN}"}) as c:
+        assert c.get("/api/v1/config").json() == {"module": None, "profile": None, "sample_save": False,
+                                                  "sample": None}
+        response = c.post("/api/v1/sessions/sample")
+        assert response.status_code == 404 and response.json()["error"]["type"] == "no_sample"
+    assert session_folders(tmp_path) == []

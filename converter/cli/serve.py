@@ -24,7 +24,11 @@ EXISTING = click.Path(exists=True, dir_okay=False)
               help="Address to listen on: this machine only.")
 def serve(module_path: str | None, profile_path: str | None, units: str | None, terrain: str | None, port: int,
           host: str) -> None:
-    """Start the web companion: validate, resolve and migrate in a browser, and a JSON API under /api/v1."""
+    """Start the web companion: validate, resolve and migrate in a browser, and a JSON API under /api/v1.
+
+    Without --module (in a source checkout) the page offers the sample game of samples/ with
+    one click: the TUS §6.1 example fire, ready to check and resolve.
+    """
     import socket
 
     import uvicorn
@@ -48,6 +52,9 @@ def serve(module_path: str | None, profile_path: str | None, units: str | None, 
     click.echo("wawkit serve: open this URL in your browser (it holds the token; keep it to yourself):")
     click.echo(f"    {settings.url()}")
     click.echo(f"    API: {settings.url().split('?')[0]}api/v1/openapi.json  (Authorization: Bearer {settings.token})")
+    if module_path is None and settings.samples is not None:
+        click.echo("Started without --module: the page offers the sample game (samples/demo.vsav) with one click.",
+                   err=True)
     click.echo("Stop with Ctrl-C; every session's files are deleted then.", err=True)
     server = uvicorn.Server(uvicorn.Config(guarded_app(settings), log_level="warning", lifespan="on"))
     server.run(sockets=[listener])

@@ -24,7 +24,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from converter.actions_text import MAX_ACTIONS, ActionSpec, ActionSyntaxError, parse
+from converter.actions_text import MAX_ACTIONS, ActionSpec, ActionSyntaxError, from_mapping, parse
 from converter.audit import plain
 from converter.errors import WawkitError
 from converter.schema import MAX_DOCUMENT_SIZE
@@ -33,6 +33,9 @@ from converter.web.sessions import PLAIN_NAME, ROLES, Session, SessionStore, Web
 from referee.errors import RefereeError
 
 STATIC = Path(__file__).with_name("static")
+#: The sample game of the source tree (``make demo`` plays it): offered with one click.
+SAMPLES = Path(__file__).resolve().parents[2] / "samples"
+SAMPLE_FILES = {"save": "demo.vsav", "module": "waw-sample.vmod", "profile": "profile.yaml"}
 API = "/api/v1"
 COOKIE = "wawkit_token"
 
@@ -54,9 +57,16 @@ class Settings:
     units: str | None = None
     terrain: str | None = None
     temp_root: str | None = None
+    samples: str | None = field(default_factory=lambda: repo_samples())
+    """A folder with the sample game (demo.vsav, its module and profile), offered to start with."""
 
     def url(self, host: str = "127.0.0.1") -> str:
         return f"http://{host}:{self.port}/?token={self.token}"
+
+
+def repo_samples() -> str | None:
+    """The source tree's ``samples/`` folder when it holds the sample game (a checkout, not a wheel)."""
+    return str(SAMPLES) if all((SAMPLES / name).is_file() for name in SAMPLE_FILES.values()) else None
 
 
 def error_body(kind: str, message: str) -> dict[str, Any]:
@@ -244,7 +254,7 @@ def paths(request: Request, session: Session) -> dict[str, str]:
     config = settings(request)
     chosen: dict[str, str] = {}
     for role, default in (("module", config.module), ("profile", config.profile)):
-        path = session.inputs.get(role)
+        path = session.inputs.get(role) or session.preset.get(role)
         if path is not None:
             chosen[role] = str(path)
         elif default is not None:
@@ -252,7 +262,7 @@ def paths(request: Request, session: Session) -> dict[str, str]:
         else:
             raise WebError(400, "missing_file", f"the session has no {role}: upload one (the server was started "
                            f"without --{role})")
-    if "profile" not in session.inputs:           # the operator's own profile: its files and overrides
+    if "profile" not in session.inputs and "profile" not in session.preset:   # the operator's: its files and overrides
         for role, default in (("units", config.units), ("terrain", config.terrain)):
             if default is not None:
                 chosen[role] = default
@@ -283,9 +293,21 @@ def ruleset_of(position: Any) -> tuple[str, Any]:
 
 
 def action_spec(body: Mapping[str, Any]) -> ActionSpec:
-    text = text_field(body, "action")
-    assert text is not None
-    return parse(text)
+    """The request's ``action``: a short action (``fire leopard-c1 t-64 ap``), or a mapping
+    ``{kind, unit, target, field: value}`` as an actions file gives one (every kind, also
+    those without a short form)."""
+    return _one_action(body.get("action"), "action") if isinstance(body.get("action"), dict) \
+        else parse(str(text_field(body, "action")))
+
+
+def _one_action(value: Any, where: str) -> ActionSpec:
+    if isinstance(value, dict):
+        if len(json.dumps(value, default=str)) > 20_000:
+            raise WebError(400, "bad_field", f"{where!r} is over 20000 characters")
+        return from_mapping(value, where)
+    if isinstance(value, str) and len(value) <= 2000:
+        return parse(value)
+    raise WebError(400, "bad_field", f"{where!r} must be a short action (text) or a mapping {{kind, unit, ...}}")
 
 
 def unit_list(game: Any) -> list[dict[str, Any]]:
@@ -363,14 +385,20 @@ def _profile_names(path: Path) -> dict[str, Any]:
 def summary(request: Request, session: Session) -> dict[str, Any]:
     """The session: its files (by the client's names) and, with a save, the units read from it."""
     info: dict[str, Any] = {"session": session.id, "files": dict(sorted(session.names.items())),
-                            "module_from_server": "module" not in session.inputs and settings(request).module is not None,
+                            "module_from_server": "module" not in session.inputs
+                            and ("module" in session.preset or settings(request).module is not None),
                             "profile_from_server": "profile" not in session.inputs
-                            and settings(request).profile is not None}
+                            and ("profile" in session.preset or settings(request).profile is not None)}
     if "save" in session.inputs:
         position = position_of(request, session)
         info.update({"ruleset": position.profile.ruleset_name(None), "main_map": position.profile.main_map,
                      "turn": position.game.turn, "phase": position.game.phase, "units": unit_list(position.game),
-                     "position_svg": f"{API}/sessions/{session.id}/position.svg"})
+                     "position_svg": f"{API}/sessions/{session.id}/position.svg",
+                     "kind": "log" if position.save.is_log else "save",
+                     "steps": len(position.save.log_steps) if position.save.is_log else None})
+    pending = session.cache.get("pending")
+    if pending:
+        info["pending"] = pending
     return info
 
 
@@ -432,12 +460,14 @@ async def validate(request: Request) -> Response:
     session = store(request).get(request.path_params["session"])
 
     def work() -> dict[str, Any]:
-        from converter.validate import Options, validate_path
+        from converter.vassal.save import SavedGame
+        from converter.web.steps import validation
         chosen = paths(request, session)
-        report = validate_path(save_path(session), Options(chosen["module"], chosen["profile"], None,
-                                                           chosen.get("units"), terrain=chosen.get("terrain")))
-        report.file = session.names.get("save", "save")
-        return report.to_dict()
+        save = SavedGame.read(save_path(session))
+        if save.is_log:          # the report the steps show, read once for both
+            return log_steps(request, session).report.to_dict()
+        return validation(save, chosen["module"], chosen["profile"], chosen.get("units"), chosen.get("terrain"),
+                          session.names.get("save", "save"))[0].to_dict()
     return reply(session, await locked(session, work))
 
 
@@ -537,10 +567,10 @@ async def resolve(request: Request) -> Response:
         texts = body.get("actions")
         if texts is None:
             specs = [action_spec(body)]
-        elif isinstance(texts, list) and texts and len(texts) <= MAX_ACTIONS and all(isinstance(t, str) for t in texts):
-            specs = [parse(t) for t in texts]
+        elif isinstance(texts, list) and texts and len(texts) <= MAX_ACTIONS:
+            specs = [_one_action(t, f"actions[{i}]") for i, t in enumerate(texts)]
         else:
-            raise WebError(400, "bad_field", f"'actions' must be a list of 1 to {MAX_ACTIONS} short actions")
+            raise WebError(400, "bad_field", f"'actions' must be a list of 1 to {MAX_ACTIONS} actions")
         dice, seed = _dice(body)
         position = position_of(request, session)
         resolved = run(position, specs, dice=dice, seed=seed, audit_dir=session.folder)
@@ -648,21 +678,88 @@ async def export_scenario(request: Request) -> Response:
     return reply(session, await locked(session, work))
 
 
+def drawn(game: Any, module: Any, save: Any, profile: Any, results: list[dict[str, str]]) -> str:
+    """The position ``game`` on the main map as SVG, on the board layout the save gives."""
+    from converter.render import mark_results, scene_for_map, svg_text
+    chosen_map = profile.main_map
+    layout = save.board_layouts().get(chosen_map)
+    if layout and any(placed.name in profile.board_aliases for placed in layout):
+        layout = None
+    scene = scene_for_map(game, module, chosen_map, layout)
+    mark_results(scene, results)
+    return svg_text(scene)
+
+
 @api
 async def position_svg(request: Request) -> Response:
     session = store(request).get(request.path_params["session"])
+    step = request.query_params.get("step")
 
     def work() -> str:
-        from converter.render import mark_results, scene_for_map, svg_text
+        if step is not None:
+            steps = log_steps(request, session)
+            shown = steps.position(step_number(step, steps.count))
+            return drawn(shown.game, steps.module, steps.save, steps.judge.reader.profile, [])
         position = position_of(request, session)
-        chosen_map = position.profile.main_map
-        layout = position.save.board_layouts().get(chosen_map)
-        if layout and any(placed.name in position.profile.board_aliases for placed in layout):
-            layout = None
-        scene = scene_for_map(position.game, position.module, chosen_map, layout)
-        mark_results(scene, session.last_results)
-        return svg_text(scene)
+        return drawn(position.game, position.module, position.save, position.profile, session.last_results)
     return Response(await locked(session, work), media_type="image/svg+xml")
+
+
+# -- a log, step by step -----------------------------------------------------------------------
+
+def log_steps(request: Request, session: Session) -> Any:
+    """The session's log read for stepping (:mod:`converter.web.steps`), read again only when
+    the save, module or profile changed."""
+    from converter.vassal.save import SavedGame
+    from converter.web.steps import LogSteps
+    path = save_path(session)
+    chosen = paths(request, session)
+    found = os.stat(path)
+    key = (path, found.st_mtime_ns, found.st_size, tuple(sorted(chosen.items())))
+    cached = session.cache.get("steps")
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    save = SavedGame.read(path)
+    shown = session.names.get("save", "save")
+    if not save.is_log:
+        raise WebError(400, "not_a_log", f"{shown} is a save, not a log: it has no steps to go through "
+                       "(upload a log, .vlog, written by VASSAL's Begin Logging)")
+    steps = LogSteps.of(save, chosen["module"], chosen["profile"], chosen.get("units"), chosen.get("terrain"),
+                        file=shown)
+    session.cache["steps"] = (key, steps)
+    return steps
+
+
+def step_number(text: str, count: int) -> int:
+    """A step as the client names it (0-based, as findings number steps), checked against the log."""
+    if not (text.isdigit() and len(text) <= 9):
+        raise WebError(400, "bad_step", f"step {text[:20]!r} is not a step number (0, 1, 2 ...)")
+    number = int(text)
+    if not number < count:
+        raise WebError(400, "bad_step", f"step {number} is past the log's last step "
+                       f"({'it has no steps' if count == 0 else f'steps 0 to {count - 1}'})")
+    return number
+
+
+@api
+async def steps_listing(request: Request) -> Response:
+    session = store(request).get(request.path_params["session"])
+    return reply(session, await locked(session, lambda: log_steps(request, session).listing()))
+
+
+@api
+async def step_detail(request: Request) -> Response:
+    session = store(request).get(request.path_params["session"])
+
+    def work() -> dict[str, Any]:
+        steps = log_steps(request, session)
+        number = step_number(request.path_params["step"], steps.count)
+        shown = steps.position(number)
+        return {**steps.summary(steps.replay.steps[number]), "count": steps.count,
+                "findings": [f.to_dict() for f in steps.findings(number)], "changed": list(shown.changed),
+                "units": unit_list(shown.game),
+                "position_svg": f"{API}/sessions/{session.id}/position.svg?step={number}"}
+    return reply(session, await locked(session, work))
 
 
 @api
@@ -682,33 +779,76 @@ async def openapi(request: Request) -> Response:
 async def config(request: Request) -> Response:
     """What the page needs to know before any upload: whether module and profile are preloaded."""
     chosen = settings(request)
+    sample = _sample(chosen)
     return JSONResponse({"module": os.path.basename(chosen.module) if chosen.module else None,
                          "profile": os.path.basename(chosen.profile) if chosen.profile else None,
-                         "sample_save": chosen.module is not None and _sample_save(chosen) is not None})
+                         "sample_save": sample is not None,
+                         "sample": {role: path.name for role, path in sample.items()} if sample else None})
 
 
-def _sample_save(chosen: Settings) -> Path | None:
-    """The demo save beside the operator's module (``samples/demo.vsav``), offered to start with."""
-    if chosen.module is None:
+def _sample(chosen: Settings) -> dict[str, Path] | None:
+    """The sample game offered to start with: the demo save beside the operator's module
+    (with the operator's module and profile), else the source tree's samples when the server
+    was started without a module. Role -> the server's own file."""
+    if chosen.module is not None:
+        candidate = Path(chosen.module).with_name(SAMPLE_FILES["save"])
+        return {"save": candidate} if candidate.is_file() else None
+    if chosen.samples is None:
         return None
-    candidate = Path(chosen.module).with_name("demo.vsav")
-    return candidate if candidate.is_file() else None
+    return {role: Path(chosen.samples) / name for role, name in SAMPLE_FILES.items()}
+
+
+def pending_actions(path: Path) -> list[dict[str, Any]]:
+    """The pending actions of the sample's actions file (``samples/actions.yaml``), each as the
+    mapping the API takes, with the dice it gives (in roll order) and the rule it comes from."""
+    from converter.actions_text import load_actions
+    from converter.schema import load_document
+    if not path.is_file():
+        return []
+    load_actions(path)                                # the file is sound before any of it is shown
+    data = load_document(path, "actions")
+    items = data.get("actions", []) if isinstance(data, dict) else data
+    out = []
+    for item in items:
+        if not isinstance(item, dict):
+            continue
+        action = {k: v for k, v in item.items() if k not in ("id", "source", "note", "dice")}
+        dice = [d for values in (item.get("dice") or {}).values() for d in values]
+        out.append({"id": item.get("id"), "action": action, "dice": dice,
+                    "source": item.get("source") or item.get("note")})
+    return out
 
 
 @api
 async def sample_session(request: Request) -> Response:
-    """A session on the operator's sample save (the server's own file, never a client's path)."""
-    sample = _sample_save(settings(request))
+    """A session on the sample game (the server's own files, never a client's path)."""
+    sample = _sample(settings(request))
     if sample is None:
-        raise WebError(404, "no_sample", "the server was not started with the sample module")
+        raise WebError(404, "no_sample", "the server was started with a module that has no sample save beside it")
     session = store(request).create()
+
+    def work() -> dict[str, Any]:
+        save = sample["save"]
+        for role in ("module", "profile"):
+            if role in sample:
+                session.preset[role] = str(sample[role])
+                session.names[role] = sample[role].name
+        session.store("save", save.read_bytes(), save.name)
+        session.cache["pending"] = pending_actions(save.with_name("actions.yaml"))
+        return summary(request, session)
     try:
-        data = await locked(session, lambda: (session.store("save", sample.read_bytes(), sample.name),
-                                              summary(request, session))[1])
+        data = await locked(session, work)
     except BaseException as error:
         store(request).delete(session.id)
         raise _hidden(session, error) from None
     return reply(session, data, 201)
+
+
+async def action_kinds(request: Request) -> Response:
+    """Every action kind the referee knows, as ``wawkit actions --json`` lists them, with the
+    fields every action takes: what the page's action menu offers."""
+    from converter.actions_help import FIELD_NOTES, catalogue
+    return JSONResponse({"fields": FIELD_NOTES, "kinds": [kind.to_dict() for kind in catalogue()]})
 
 
 async def page(request: Request) -> Response:
@@ -729,6 +869,7 @@ def create_app(config_: Settings) -> Starlette:
         Route("/", page),
         Route(f"{API}/openapi.json", openapi),
         Route(f"{API}/config", config),
+        Route(f"{API}/actions", action_kinds),
         Route(f"{API}/sessions", create_session, methods=["POST"]),
         Route(f"{API}/sessions/sample", sample_session, methods=["POST"]),
         Route(S, show_session, methods=["GET"]),
@@ -742,6 +883,8 @@ def create_app(config_: Settings) -> Starlette:
         Route(f"{S}/import", import_position, methods=["POST"]),
         Route(f"{S}/export", export_scenario, methods=["POST"]),
         Route(f"{S}/position.svg", position_svg),
+        Route(f"{S}/steps", steps_listing),
+        Route(f"{S}/steps/{{step}}", step_detail),
         Route(f"{S}/downloads/{{download}}", download),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

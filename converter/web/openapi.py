@@ -6,9 +6,15 @@ from typing import Any
 
 _ERROR = {"description": "A typed error; nothing was written",
           "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+#: An action: a short action, or a mapping as an actions file gives one (any kind of ``GET /actions``).
+_ONE_ACTION = {"oneOf": [{"type": "string", "example": "fire leopard-c1 t-64 ap"},
+                         {"type": "object", "required": ["kind"], "example": {"kind": "concealment",
+                                                                             "unit": "leopard-c1",
+                                                                             "target": "soviet-infantry"}}]}
 _ACTION = {"required": True, "content": {"application/json": {"schema": {
-    "type": "object", "required": ["action"],
-    "properties": {"action": {"type": "string", "example": "fire leopard-c1 t-64 ap"}}}}}}
+    "type": "object", "required": ["action"], "properties": {"action": _ONE_ACTION}}}}}
+_STEP = {"name": "step", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 0},
+         "description": "a log's step (0-based, as findings number them): the position after it"}
 _SESSION = {"name": "session", "in": "path", "required": True, "schema": {"type": "string"}}
 _JSON = {"content": {"application/json": {"schema": {"type": "object"}}}}
 _UPLOAD = {"content": {"multipart/form-data": {"schema": {"type": "object", "properties": {
@@ -39,14 +45,20 @@ DESCRIPTION: dict[str, Any] = {
             "properties": {"type": {"type": "string"}, "message": {"type": "string"}}}}}}},
     "security": [{"token": []}],
     "paths": {
-        "/api/v1/config": {"get": {"summary": "Whether module and profile were given at start",
+        "/api/v1/config": {"get": {"summary": "Whether module and profile were given at start, and the sample "
+                                              "game offered",
                                    "responses": {"200": {"description": "names", **_JSON}}}},
+        "/api/v1/actions": {"get": {"summary": "Every action kind the referee knows, its short form, example and "
+                                               "fields (wawkit actions --json, under 'kinds')",
+                                    "responses": {"200": {"description": "the kinds", **_JSON}}}},
         "/api/v1/sessions": _post("Open a session: upload a save or log (and the module, profile, unit table, "
                                   "terrain, TEC unless the server was started with them)", _UPLOAD,
                                   "The session, its files and units", session=False, ok_status="201",
                                   extra={"413": _ERROR, "415": _ERROR}),
-        "/api/v1/sessions/sample": _post("Open a session on the sample save of the server's module", None,
-                                         "The session", session=False, ok_status="201"),
+        "/api/v1/sessions/sample": _post("Open a session on the sample game (the sample save of the server's "
+                                         "module, or the source tree's samples/ when started without one)", None,
+                                         "The session, with the sample's pending actions", session=False,
+                                         ok_status="201"),
         "/api/v1/sessions/{session}": {
             "get": {"summary": "The session: files, units", "parameters": [_SESSION],
                     "responses": {"200": {"description": "summary", **_JSON}, "404": _ERROR}},
@@ -64,7 +76,7 @@ DESCRIPTION: dict[str, Any] = {
             "Resolve actions with given dice or a seed (a seed is drawn and shown when neither is given); "
             "the corrected save becomes the session's position",
             {"required": True, "content": {"application/json": {"schema": {"type": "object", "properties": {
-                "action": {"type": "string"}, "actions": {"type": "array", "items": {"type": "string"}},
+                "action": _ONE_ACTION, "actions": {"type": "array", "items": _ONE_ACTION},
                 "dice": {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "integer"}}]},
                 "seed": {"type": "integer"}}}}}},
             "The chat report, rolls, results, download ids of the save and its audit record",
@@ -88,8 +100,17 @@ DESCRIPTION: dict[str, Any] = {
                                                                                "format": {"enum": ["yaml", "json"]}}}}}},
             "The download id of the save"),
         "/api/v1/sessions/{session}/position.svg": {"get": {
-            "summary": "The position drawn as SVG", "parameters": [_SESSION],
-            "responses": {"200": {"description": "SVG", "content": {"image/svg+xml": {}}}, "404": _ERROR}}},
+            "summary": "The position drawn as SVG (of a log: after the step given)", "parameters": [_SESSION, _STEP],
+            "responses": {"200": {"description": "SVG", "content": {"image/svg+xml": {}}}, "400": _ERROR,
+                          "404": _ERROR}}},
+        "/api/v1/sessions/{session}/steps": {"get": {
+            "summary": "A log's steps: each step's chat lines, moves and number of findings, and the findings of "
+                       "the start (the replay of wawkit validate LOG)", "parameters": [_SESSION],
+            "responses": {"200": {"description": "the steps", **_JSON}, "400": _ERROR, "404": _ERROR}}},
+        "/api/v1/sessions/{session}/steps/{step}": {"get": {
+            "summary": "One step of a log: the position after it (units, SVG), the units it changed, its findings",
+            "parameters": [_SESSION, {**_STEP, "in": "path", "required": True}],
+            "responses": {"200": {"description": "the step", **_JSON}, "400": _ERROR, "404": _ERROR}}},
         "/api/v1/sessions/{session}/downloads/{download}": {"get": {
             "summary": "A file the session produced", "parameters": [_SESSION, {"name": "download", "in": "path",
                                                                              "required": True,

@@ -16,6 +16,7 @@ import tempfile
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from converter.errors import WawkitError
 from converter.schema import MAX_DOCUMENT_SIZE
@@ -72,6 +73,10 @@ class Session:
     resolutions: int = 0
     last_results: list[dict[str, str]] = field(default_factory=list)
     """The units the last resolution hit and their results, marked on the drawn position."""
+    preset: dict[str, str] = field(default_factory=dict)
+    """Role -> a file of the server's own (the sample module and profile), never a client's path."""
+    cache: dict[str, Any] = field(default_factory=dict)
+    """What a request read and the next may reuse (a log read for stepping), with the key it was read for."""
 
     def store(self, role: str, data: bytes, client_name: str | None = None, *, name: str | None = None) -> Path:
         """Write an upload under its fixed name (or ``name``, a plain name a profile gave)."""

@@ -17,7 +17,7 @@ from referee.classic import air, artillery, close_combat, movement, phases
 from referee.classic import command as morale
 from referee.classic import ranged as classic_fire
 from referee.errors import NotSupported, RefereeError
-from referee.ruleset import Params, Procedure, Ruleset
+from referee.ruleset import Params, Procedure, Ruleset, answers_not_supported
 from referee.tec import DATA
 
 BOOKS = ("eisenbach", "untold")
@@ -74,6 +74,7 @@ NOT_CLASSIC = ("cas_attack", "cas_interception", "cas_ordnance", "spotter_check"
                "degree_of_victory")
 
 
+@answers_not_supported
 def _not_classic(ctx: Any) -> None:
     raise NotSupported("classic", f"{ctx.action.kind} is a WaW85 procedure with no classic rule")
 

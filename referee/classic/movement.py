@@ -14,6 +14,7 @@ from referee.errors import NotStated
 from referee.events import StatusChanged, UnitDisrupted, UnitMoved
 from referee.model import Unit, need
 from referee.ruleset import Ctx
+from referee.verdict import Answer
 from referee.tec import DATA
 
 UNCOUNTED = ("helicopter", "hq", "support_weapon", "leader", "aircraft")
@@ -111,7 +112,89 @@ def entry_cost(ctx: Ctx, unit: Unit, hex_id: str, previous: str | None) -> int |
 
 def move(ctx: Ctx) -> None:
     """§5: pay the TEC cost of each hex entered, within the Movement Factor; moving
-    units are marked Ops Complete."""
+    units are marked Ops Complete. Several units named together move as a stack (§5.1),
+    an HQ only with a unit of its Formation stacked with it (§1.3.3.1)."""
+    units = [ctx.unit(key) for key in ctx.action.actors] or [ctx.unit(None)]
+    hqs = [u for u in units if u.type.target_type == "hq"]
+    if hqs:
+        _hq_move(ctx, hqs, [u for u in units if u.type.target_type != "hq"])
+    elif len(units) > 1:
+        _stack_move(ctx, units)
+    else:
+        _unit_move(ctx)
+
+
+def _hq_move(ctx: Ctx, hqs: list[Unit], movers: list[Unit]) -> None:
+    """§1.3.3.1: "Headquarters must remain in a hex with a unit or units of its formation, may
+    only move when accompanied by a unit or units of its formation"; "HQs NOT marked with an
+    Ops Complete marker can move normally with the units with which they are stacked". The
+    units pay the move (§5.0); each HQ goes with them. (EG §1.3.3.1 says "of its own type"
+    where TUS says "of its formation"; EG's §6.3 example stacks a BTR-80 platoon with a T-55
+    HQ, so both books are read as "of its Formation".) An HQ named alone is refused, its
+    route still priced (what a log's cheapest route asks)."""
+    ans = ctx.answer
+    for hq in hqs:
+        if hq.status.ops_complete:
+            ans.illegal("§1.3.3.1", f"{hq.name} is Ops Complete: an HQ moves with its units only when not "
+                        "marked Ops Complete")
+        formation = need(hq.formation, f"units.{hq.key}.formation")
+        if not any(m.formation == formation and m.hex == hq.hex for m in movers):
+            ans.illegal("§1.3.3.1", f"{hq.name} may move only accompanied by a unit of its Formation "
+                        "stacked with it")
+    if not movers:
+        alone = Answer(ans.action, ans.book)
+        _unit_move(Ctx(ctx.rules, ctx.game, replace(ctx.action, unit=hqs[0].key), None, alone))
+        if isinstance(alone.values.get("cost"), int):
+            ans.set("cost", alone.values["cost"])
+        return
+    _stack_move(ctx, movers)
+    if ans.legal:
+        destination = _route(ctx)[-1]
+        for hq in hqs:
+            ans.because("§1.3.3.1", f"{hq.name} moves with its Formation's units to {destination}")
+            ctx.emit(UnitMoved(hq.key, destination), StatusChanged(hq.key, "ops_complete", True),
+                     StatusChanged(hq.key, "moving", True))
+
+
+def _stack_move(ctx: Ctx, movers: list[Unit]) -> None:
+    """§5.1: "Units that begin the Formation impulse stacked together can move together":
+    each pays its own way (§5.0), one after the other into the same hexes, so stacking
+    (§1.4) counts the ones already there. Legal when every unit's move is; the ``cost`` is
+    the dearest unit's, each unit's own in its unit values."""
+    ans = ctx.answer
+    if len({u.hex for u in movers}) > 1:
+        ans.illegal("§5.1", "units move together only when they begin the impulse stacked together")
+        return
+    game, answers = ctx.game, []
+    for mover in movers:
+        own = Answer(ans.action, ans.book)
+        _unit_move(Ctx(ctx.rules, game, replace(ctx.action, unit=mover.key), ctx.dice, own))
+        answers.append(own)
+        route = _route(ctx)
+        if route:
+            game = game.with_unit(replace(game.unit(mover.key), hex=route[-1]))
+    for own in answers:
+        for reason in own.reasons:
+            (ans.illegal if reason in own.refusals else ans.because)(reason.section, reason.text)
+        ans.modifiers.extend(own.modifiers)
+        ans.rolls.extend(own.rolls)
+        ans.gaps.update(own.gaps)
+        for key, values in own.unit_values.items():
+            ans.unit(key, **values)
+    costs = {mover.key: own.values.get("cost") for mover, own in zip(movers, answers)}
+    for key, cost in costs.items():
+        if isinstance(cost, int):
+            ans.unit(key, cost=cost)
+    if all(isinstance(c, int) for c in costs.values()):
+        ans.set("cost", max(costs.values()))
+    if all(own.legal for own in answers) and ans.legal is None:
+        ans.set("legal", True)
+        for own in answers:
+            ctx.emit(*own.events)
+
+
+def _unit_move(ctx: Ctx) -> None:
+    """One unit's move (§5.0)."""
     ans = ctx.answer
     unit = ctx.unit(ctx.action.actor)
     if unit.status.out_of_command:
@@ -341,7 +424,8 @@ def unload(ctx: Ctx) -> None:
 
 def stacking(ctx: Ctx) -> None:
     """§1.4: two combat units; HQs, helicopters, SWs, leaders, Wrecks and a deployed Bridge
-    (001 §1.3.4.6) do not count; a transport with its passengers is one unit; one HQ per hex (§1.3.3)."""
+    (001 §1.3.4.6) do not count; a transport with its passengers is one unit; one HQ per hex (§1.3.3);
+    one Support Weapon per infantry unit (§1.3.1)."""
     hex_id = ctx.action.target if isinstance(ctx.action.target, str) else None
     stack = ctx.game.stack(need(hex_id, "query.target"))
     counted = [u for u in stack if u.type.target_type not in UNCOUNTED and u.carried_by is None
@@ -354,5 +438,12 @@ def stacking(ctx: Ctx) -> None:
     if len(hqs) > 1:
         legal = False
         ctx.answer.because("§1.3.3", "no more than one HQ in a hex")
+    for unit in stack:
+        weapons = [sw.name for sw in ctx.game.attached(unit.key) if sw.type.target_type == "support_weapon"]
+        if len(weapons) > 1:
+            # TUS §1.3.1 "An infantry unit can only possess one SW"; EG "may use only one SW"
+            legal = False
+            ctx.answer.because("§1.3.1", f"{unit.name} holds {len(weapons)} Support Weapons ({', '.join(weapons)}): "
+                               "an infantry unit possesses only one SW")
     ctx.answer.set("legal", legal)
     ctx.answer.set("count", len(counted))

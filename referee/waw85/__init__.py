@@ -11,7 +11,7 @@ from referee import artillery as shared_artillery
 from referee import assault as shared_assault
 from referee import fire as shared_fire
 from referee.errors import NotSupported
-from referee.ruleset import Ctx, Params, Procedure, Ruleset
+from referee.ruleset import Ctx, Params, Procedure, Ruleset, answers_not_supported
 from referee.waw85.common import stated_hits as given_hits
 from referee.waw85 import (air, artillery, assault, command, defence, fire, los, movement, phases,
                            results, transport, victory)
@@ -24,6 +24,13 @@ NOT_SUPPORTED: dict[str, str] = {
     "event_roll": "6.1",            # Battlefield Event and Friction Tables
     "battlegen": "17.1",            # PAC12 Turn Length & Objectives Table
 }
+#: What each of them would do, as ``wawkit actions`` lists it.
+NOT_SUPPORTED_WHAT: dict[str, str] = {
+    "event_roll": "The Battlefield Event or Friction roll (WaW85 §6.1): its tables are on PAC04, not in the "
+                  "rulebook text, so it answers \"not supported\".",
+    "battlegen": "The Battle Generator's scenario size (WaW85 §17.1): its table is on PAC12, not in the rulebook "
+                 "text, so it answers \"not supported\".",
+}
 
 #: Classic actions with no WaW85 counterpart by that name, and the WaW85 section instead.
 NOT_WAW85: dict[str, str] = {
@@ -35,7 +42,7 @@ NOT_WAW85: dict[str, str] = {
 def _not_supported(section: str, why: str) -> Procedure:
     def procedure(ctx: Ctx) -> None:
         raise NotSupported(f"WaW85 §{section}", f"{ctx.action.kind} {why}")
-    return procedure
+    return answers_not_supported(procedure)
 
 
 PROCEDURES: dict[str, Procedure] = {
@@ -102,6 +109,8 @@ PROCEDURES: dict[str, Procedure] = {
 
 PROCEDURES.update({kind: _not_supported(section, "is not implemented")
                    for kind, section in NOT_SUPPORTED.items()})
+for _kind, _what in NOT_SUPPORTED_WHAT.items():
+    PROCEDURES[_kind].__doc__ = _what
 PROCEDURES.update({kind: _not_supported(section, "is not a WaW85 rule")
                    for kind, section in NOT_WAW85.items()})
 

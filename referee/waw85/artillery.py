@@ -296,6 +296,7 @@ def scatter_direction(ctx: Ctx) -> str:
 
 
 def scatter_direction_table(ctx: Ctx) -> None:
+    """§16.7.2: 1d6 for the direction a drifting drop (or scattering strike) goes: 1 N, 2 NE, 3 SE, 4 S, 5 SW, 6 NW."""
     ctx.answer.set("scatter", [scatter_direction(ctx)])
 
 

@@ -124,6 +124,7 @@ def _fire_hex(ctx: Ctx) -> HexState:
 
 
 def fire_burn_out(ctx: Ctx) -> None:
+    """§2.3.4.1: each Fire marker's burn-out roll (a 6 puts it out: Rubble in City or Town, else Burnt Out)."""
     _burn_out(ctx, _fire_hex(ctx))
 
 
