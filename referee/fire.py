@@ -83,6 +83,11 @@ def fire(ctx: Ctx, kind: str) -> None:
             ans.gap(ATTACK_FIELDS, f"not stated: units.{actor.key}.{name}")
     if weapon is not None:
         _attack(ctx, actor, target, attack)
+    elif name is None and target is not None and ans.legal is not False \
+            and not set(ans.gaps) & {"weapon", "to_hit", "fp", "hits"}:
+        # eligible to fire, but with which Firepower is the player's to say: no attack is
+        # made without it, and no result is written as if it had been
+        ans.gap(("to_hit", "fp", "hits"), "not stated: query.weapon (which Firepower fires: ap or he)")
     rules.after_fire_checks(ctx, actor, attack)
     if ans.legal is None and not ({"legal", "*"} & set(ans.gaps)):
         ans.set("legal", True)

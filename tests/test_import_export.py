@@ -204,12 +204,12 @@ def test_events_between_two_positions(sample) -> None:
 def test_a_reduced_counter_fights_with_its_reduced_side(sample) -> None:
     module, profile, _, _ = sample
     save, imported = load(sample)
-    assert imported.game.units["t-64"].current.ap == Weapon(5, 4, 6)
+    assert imported.game.units["t-64"].current.ap == Weapon(5, 4, 6, colour="black")
     apply_events(save, module, profile, imported, [UnitReduced("t-64")])
     _, again = load(sample, save.to_bytes())
     t64 = again.game.units["t-64"]
     assert t64.strength == "reduced"
-    assert (t64.current.ap, t64.current.he, t64.current.armor) == (Weapon(3, 4, 6), Weapon(2, 5, 6), 3)
+    assert (t64.current.ap, t64.current.he, t64.current.armor) == (Weapon(3, 4, 6, colour="black"), Weapon(2, 5, 6, colour="black"), 3)
 
 
 def test_a_restored_step_is_written_onto_the_save(sample) -> None:

@@ -3,6 +3,8 @@
 Assault modifiers (§13.1)."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from tests.case_support import answer, reasons
@@ -91,3 +93,64 @@ def test_the_assault_to_hit_is_never_more_than_six() -> None:
     assert ("WaW85 §13.1.3", "T: defending a Bridge or River hexside, To-Hit -1") in reasons(result)
     assert after.units["T"].strength == "reduced" and after.units["T"].status.disrupted is True
     assert after.units["A"].status.disrupted is True and after.units["A"].hex == "t"
+
+
+@pytest.fixture(scope="module")
+def sample():
+    """The sample position judged by WaW85 on its mapped board (samples/profile-waw85.yaml)."""
+    from pathlib import Path
+
+    from converter.resolve import read_position
+    samples = Path(__file__).resolve().parents[1] / "samples"
+    return read_position(samples / "demo.vsav", samples / "waw-sample.vmod", samples / "profile-waw85.yaml").game
+
+
+def _resolve(game, text: str, dice: list[int]):
+    from converter.actions_text import parse
+    from converter.resolve import resolve_actions, ruleset_named
+    from referee.dice import GivenDice
+    return resolve_actions(game, [parse(text)], ruleset_named("waw85"), GivenDice(dice))
+
+
+def test_the_firepower_is_the_one_that_may_affect_the_target(sample) -> None:
+    """§10.1: "your unit must choose the FP dice value that can affect its intended target
+    unit": HE may not attack Heavy Armor, AP nothing but vehicles and aircraft; "If both AP or
+    HE Firepower may affect the target, you get to choose which to use". No attack is made,
+    and nothing written, before the firing player names it."""
+    [step] = _resolve(sample, "fire leopard-c1 t-64", [3] * 9).steps          # T-64: Heavy Armor
+    assert (step.answer.values["weapon"], step.answer.values["fp"]) == ("ap", 4)
+    assert step.answer.reasons[0].text == "Leopard C1 fires its AP FP, the one that may affect T-64"
+    [step] = _resolve(sample, "fire t-64 us-infantry", [3] * 9).steps         # Troops
+    assert (step.answer.values["weapon"], step.answer.values["fp"]) == ("he", 2)
+    outcome = _resolve(sample, "fire leopard-c1 bmp-1", [3] * 9)              # Light Armor: AP or HE
+    assert outcome.steps == [] and outcome.refused.verdict == "cannot be resolved"
+    assert outcome.refused.reasons == [("", "fp, hits, to_hit: not stated: query.weapon (which Firepower fires: "
+                                            "ap or he)")]
+
+
+def test_opportunity_fire_needs_a_trigger(sample) -> None:
+    """§10.11: "Opportunity Fire is a form of Direct Fire triggered by enemy movement, or enemy
+    loading or unloading of Passengers ..., or a helicopter changing mode": the T-64 sits in F6."""
+    outcome = _resolve(sample, "opfire leopard-c1 t-64", [3] * 9)
+    assert outcome.refused.reasons == [("WaW85 §10.11", "T-64 is not moving, loading, unloading or changing mode: "
+                                                        "nothing triggers Opportunity Fire")]
+    moving = sample.with_unit(sample.units["t-64"].with_status(moving=True))
+    [step] = _resolve(moving, "opfire leopard-c1 t-64", [3] * 9).steps
+    assert step.answer.values["legal"] is True and step.answer.values["weapon"] == "ap"
+
+
+def test_the_command_range_is_counted_on_the_map(sample) -> None:
+    """§7.2.4: a hex of the Formation beyond its HQ's Command Range makes a Morale/Training
+    Check: on the sample board the T-64 (F6) is 4 hexes from the Soviet HQ (J4), whose full
+    Command Range is 3 (samples/units.yaml), so it rolls against its Formation's Morale/Training
+    (7, as the Formation card would give it)."""
+    from types import MappingProxyType
+
+    from referee.model import Formation
+    game = replace(sample, formations=MappingProxyType({"79 GTD": Formation("79 GTD", morale=7)}))
+    [step] = _resolve(game, "command_check t-64", [3, 3]).steps
+    assert [(r.section, r.text) for r in step.answer.reasons] == [
+        ("WaW85 §7.2.4", "4 hexes from Soviet HQ, full Command Range 3: must roll"),
+        ("WaW85 §7.2.4", "Morale/Training check 2d6 = 6+0 = 6 vs 7: passed")]
+    assert step.answer.rolls == [("2d6", [3, 3])]
+    assert step.answer.values == {"roll_required": True, "modified_roll": 6, "target_number": 7, "passed": True}

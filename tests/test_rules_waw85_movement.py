@@ -271,3 +271,12 @@ def test_a_disrupted_unit_moves_by_10_8_2(sample) -> None:
     outcome = _move(beside, "move t-64 D7")
     assert outcome.refused.reasons == [
         ("WaW85 §10.8.2", "disrupted T-64 is adjacent to Leopard C1: it must remain where it is")]
+
+
+def test_a_move_never_enters_an_enemy_hex(sample) -> None:
+    """§13.0 (and §9.7.1: "Normally, enemy and friendly units may not occupy the same hex UNLESS
+    one side is Assaulting the other"): C7 holds the BMP-1 once it moved there."""
+    game = sample.with_unit(replace(sample.units["bmp-1"], hex="C7"))
+    outcome = _move(game, "move leopard-c1 C7 D7")
+    assert outcome.refused.reasons == [("WaW85 §13.0", "C7 holds enemy units: a unit enters it only by Assault "
+                                                       "or Overrun")]

@@ -83,7 +83,7 @@ def test_sample_table_reduced_sides_match_the_counters_drawn() -> None:
         checked += 1
     assert checked == 13
     leopard = table.get("leopard-c1").type
-    assert (leopard.ap, leopard.reduced.ap) == (Weapon(4, 4, 6), Weapon(2, 4, 6))
+    assert (leopard.ap, leopard.reduced.ap) == (Weapon(4, 4, 6, colour="black"), Weapon(2, 4, 6, colour="black"))
     assert table.get("us-infantry").type.reduced.assault == AssaultValue(3, 4)
 
 

@@ -133,6 +133,7 @@ class Waw85Ruleset(Ruleset):
     fire_restrictions = staticmethod(fire.fire_restrictions)
     may_attack = staticmethod(fire.may_attack_target)
     fire_modifiers = staticmethod(fire.fire_modifiers)
+    opportunity_checks = staticmethod(fire.opportunity_checks)
     sight = staticmethod(fire.sight)
     in_sight = staticmethod(los.in_sight)
     bands = staticmethod(fire.bands)

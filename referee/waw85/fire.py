@@ -60,11 +60,53 @@ def may_attack(ctx: Ctx, name: str, weapon: Weapon, target: Unit) -> None:
             illegal(ctx, "10.1", "HE may attack Heavy Armor only with High Rate of Fire HE")
 
 
+#: The attacks whose Firepower is AP or HE, chosen by the target (§10.1).
+GROUND_FIRE = frozenset({"direct_fire", "opportunity_fire", "move_and_fire"})
+
+
 def choose_weapon(ctx: Ctx, actor: Unit, target: Unit | None, kind: str) -> str | None:
-    """The query's Firepower; a CAS picks whichever may affect its target (§4.3)."""
-    if kind == "cas_attack" and ctx.action.weapon is None and target is not None:
+    """The query's Firepower; else, by §10.1, the one printed Firepower that may affect the
+    target ("your unit must choose the FP dice value that can affect its intended target
+    unit"); a CAS picks whichever may affect its target (§4.3). When both may, the firing
+    player chooses ("you get to choose which to use"): ``None``, and the attack waits for it."""
+    if ctx.action.weapon is not None or target is None:
+        return ctx.action.weapon
+    if kind == "cas_attack":
         return cas_weapon(ctx, actor, target)
-    return ctx.action.weapon
+    if kind not in GROUND_FIRE:
+        return None
+    try:
+        usable = usable_weapons(actor, target)
+    except NotStated:
+        return None
+    if len(usable) == 1:
+        because(ctx, "10.1", f"{actor.name} fires its {usable[0].upper()} FP, the one that may affect {target.name}")
+        return usable[0]
+    if not usable and any(actor.current.weapon(n) is not None for n in ("ap", "he")):
+        illegal(ctx, "10.1", f"{actor.name} has no Firepower that may affect {target.name}: AP attacks vehicles "
+                "and aircraft, HE Light Armor, Soft Targets and aircraft")
+    return None
+
+
+def usable_weapons(actor: Unit, target: Unit) -> list[str]:
+    """§10.1: the printed AP and HE of ``actor`` that may affect ``target``: AP "any type of
+    vehicle or aircraft, but not anything else"; HE not Heavy Armor (Module rules aside)."""
+    kind = target_kind(target)
+    return [n for n in ("ap", "he") if actor.current.weapon(n) is not None
+            and (n != "ap" or kind != "troops") and (n != "he" or kind != "heavy_armor")]
+
+
+def opportunity_checks(ctx: Ctx) -> None:
+    """§10.11: "Opportunity Fire is a form of Direct Fire triggered by enemy movement, or enemy
+    loading or unloading of Passengers in the LOS of an inactive unit, or a helicopter changing
+    mode": a target doing none of these (not ``moving``, no ``trigger`` stated) is refused.
+    Asked of a unit on the map (a position read from a save, where a move earlier in the run
+    marks its unit moving); a stated situation says what the unit is doing where it matters."""
+    target = ctx.game.unit(ctx.action.target) if isinstance(ctx.action.target, str) else None
+    mapped = target is not None and target.hex is not None and ctx.game.hex(target.hex).at is not None
+    if mapped and not target.status.moving and not ctx.game.facts.get("trigger"):
+        illegal(ctx, "10.11", f"{target.name} is not moving, loading, unloading or changing mode: nothing "
+                "triggers Opportunity Fire")
 
 
 def fire_restrictions(ctx: Ctx, actor: Unit, attack: Attack) -> None:
@@ -318,9 +360,7 @@ def _parachute_target(ctx: Ctx, name: str, weapon: Weapon) -> None:
 
 def cas_weapon(ctx: Ctx, actor: Unit, target: Unit) -> str:
     """§4.3: a CAS uses AP or HE, whichever may affect the target unit (§10.1)."""
-    kind = target_kind(target)
-    usable = [n for n in ("ap", "he") if actor.current.weapon(n) is not None
-              and (n != "ap" or kind != "troops") and (n != "he" or kind != "heavy_armor")]
+    usable = usable_weapons(actor, target)
     if len(usable) != 1:
         raise NotStated("query.weapon")
     because(ctx, "4.3", f"the CAS uses its {usable[0].upper()} FP against {target.name}")
