@@ -305,16 +305,21 @@ class Game:
 
     def attached(self, key: str) -> list[Unit]:
         """The units attached to ``key`` (its leader, its Support Weapons), in the order of :attr:`units`."""
-        if isinstance(self.units, MappingProxyType):      # read-only: indexed once per Game
+        if key is not None and isinstance(self.units, MappingProxyType):      # read-only: indexed once per Game
             return list(self._attached_by_key.get(key, ()))
         return [u for u in self.units.values() if u.attached_to == key]
 
     @cached_property
-    def _attached_by_key(self) -> dict[str | None, list[Unit]]:
+    def _attached_by_key(self) -> dict[str, list[Unit]]:
         """The units by the key they are attached to. The stacking check asks it of every unit in
         a hex (§1.3.1 one SW per infantry unit): reading every unit for each cost about 8% of a
         judged replay of The Longest Day's logs."""
-        found: dict[str | None, list[Unit]] = {}
+        found: dict[str, list[Unit]] = {}
         for unit in self.units.values():
-            found.setdefault(unit.attached_to, []).append(unit)
+            key = unit.attached_to
+            if key is not None:
+                if key in found:
+                    found[key].append(unit)
+                else:
+                    found[key] = [unit]
         return found
