@@ -284,6 +284,12 @@ def fuzz_section() -> str:
     return "\n".join(lines) + "\n"
 
 
+def with_fuzz_section(text: str) -> str:
+    """``text`` (bench/RESULTS.md) with its fuzzing section, the last one, replaced by the last run's."""
+    head, marker, _ = text.rpartition("\n## Fuzzing\n")
+    return f"{head if marker else text.rstrip()}\n## Fuzzing\n\n{fuzz_section()}"
+
+
 def load_average() -> str:
     """The machine's 1-minute load average: how many jobs shared its CPUs (the ratios hold
     because each baseline runs in the same conditions; the seconds do not)."""
@@ -311,7 +317,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--los-sample", type=int, default=20_000, help="Pairs timed for the slow LOS methods.")
     parser.add_argument("--startup-runs", type=int, default=9, help="Paired runs per start-up command.")
     parser.add_argument("--no-write", action="store_true", help="Print only; leave bench/RESULTS.md as it is.")
+    parser.add_argument("--fuzz-only", action="store_true",
+                        help="Only rewrite the fuzzing section of bench/RESULTS.md from fuzz/last-run.json "
+                             "(after a `make fuzz`), keeping the timings of the last benchmark run.")
     args = parser.parse_args(argv)
+    if args.fuzz_only:
+        print(fuzz_section(), end="")
+        if not args.no_write:
+            RESULTS.write_text(with_fuzz_section(RESULTS.read_text(encoding="utf-8")), encoding="utf-8")
+            print(f"\nwrote {RESULTS.relative_to(ROOT)}")
+        return 0
     start, load_before = time.perf_counter(), load_average()
     rows = [*startup_rows(args.startup_runs), *decode_rows(args.repeat), *buildfile_rows(args.repeat),
             *los_rows(args.los_sample), *odds_rows(args.repeat), *validate_rows(args.repeat), memory_row(),

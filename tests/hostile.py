@@ -65,6 +65,20 @@ def png_header(width: int, height: int) -> bytes:
             + chunk(b"IEND", b""))
 
 
+def tiff_claiming_samples(samples: int) -> bytes:
+    """A 12 x 9 RGB TIFF whose SamplesPerPixel tag claims ``samples``."""
+    from PIL import Image
+    out = io.BytesIO()
+    Image.new("RGB", (12, 9), 3).save(out, "TIFF")
+    data = bytearray(out.getvalue())
+    directory = struct.unpack_from("<I", data, 4)[0]
+    for index in range(struct.unpack_from("<H", data, directory)[0]):
+        at = directory + 2 + 12 * index
+        if struct.unpack_from("<H", data, at)[0] == 277:  # SamplesPerPixel, a SHORT held in the entry
+            struct.pack_into("<H", data, at + 8, samples)
+    return bytes(data)
+
+
 def module_with_board(folder: Path, image_name: str, image: bytes, name: str = "hostile.vmod") -> Path:
     """The sample module with its main board's image replaced by ``image`` (named ``image_name``)."""
     target = folder / name

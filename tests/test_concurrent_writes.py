@@ -191,9 +191,10 @@ def test_a_second_in_place_keeps_the_first_backup(tmp_path: Path) -> None:
     assert verify(tmp_path / "game.audit.json").identical
 
 
-def test_with_the_disk_full_neither_the_save_nor_its_record_is_written(tmp_path: Path) -> None:
+@pytest.mark.parametrize("cap, failed", [(2000, "y.audit.json"),  # the save (1.4 kB) fits, its record (2.7 kB) not
+                                          (1000, "y.vsav")])         # neither fits: the save, written first, fails
+def test_with_the_disk_full_neither_the_save_nor_its_record_is_written(tmp_path: Path, cap: int, failed: str) -> None:
     output = tmp_path / "y.vsav"
-    cap = 2000  # the corrected save (1.4 kB) fits, its audit record (2.7 kB) does not
 
     def limit() -> None:
         resource.setrlimit(resource.RLIMIT_FSIZE, (cap, cap))
@@ -201,8 +202,7 @@ def test_with_the_disk_full_neither_the_save_nor_its_record_is_written(tmp_path:
                            str(output)], capture_output=True, text=True, env=child_env(), preexec_fn=limit,
                           timeout=120)
     assert (done.returncode, done.stdout) == (2, "")
-    assert done.stderr == (f"wawkit: {tmp_path / 'y.audit.json'}: cannot write: File too large; nothing was "
-                           "written\n")
+    assert done.stderr == f"wawkit: {tmp_path / failed}: cannot write: File too large; nothing was written\n"
     assert list(tmp_path.iterdir()) == []
 
 

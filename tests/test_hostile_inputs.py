@@ -18,7 +18,7 @@ from converter.vassal.container import read_container
 from converter.vassal.limits import Limits
 from converter.vassal.obfuscation import Obfuscation, obfuscate
 from tests.hostile import (SAVE, WITH_PROFILE, measured, module_with_board, module_with_grid, one_line,
-                           png_header, zipped)
+                           png_header, tiff_claiming_samples, zipped)
 
 #: A refusal costs the interpreter and the file itself: far below this (the interpreter
 #: alone is about 35 MB).
@@ -41,6 +41,9 @@ IMAGES = {
     "huge.png": (png_header(100_000, 100_000),
                  "image 100000 x 100000 pixels is larger than VASSAL can load (at most 65535 pixels a side, "
                  "2147483647 in all)"),
+    # Pillow logged its refusal on stderr, a second line beside the note
+    "spp.tif": (tiff_claiming_samples(1000), "image cannot be identified: UnidentifiedImageError: cannot identify "
+                                             "image file"),
     # each side within the cap, but 4.3 Gpx in all: more than Java's BufferedImage holds
     "square.png": (png_header(65_535, 65_535),
                    "image 65535 x 65535 pixels is larger than VASSAL can load (at most 65535 pixels a side, "
@@ -189,6 +192,7 @@ def test_action_numbers_are_bounded_by_the_rules(tmp_path: Path, action: str, me
 
 @pytest.mark.parametrize("dice, message", [
     ("9" * 5000, "--dice '" + "9" * 60 + "': expected numbers separated by commas"),
+    ("2001-02-30", "--dice '2001-02-30': expected numbers separated by commas"),
     ("4,0,5", "--dice: die 2 is 0, not a face of a d6 (TUS §6.1)"),
     (",".join(["4"] * 1001), "--dice gives 1001 dice, over the 1000 allowed"),
 ])
@@ -232,6 +236,21 @@ def test_devices_pipes_and_sparse_files_are_refused_before_reading(tmp_path: Pat
         kind = "a character device" if profile == "/dev/zero" else "a named pipe"
         assert (run.code, run.out) == (2, f"{SAVE}: unreadable: {profile}: is {kind}, not a file; refused\n")
         assert run.peak_mb < SMALL_MB
+    # resolve: every file it is given, each in its turn
+    module, profile, output = WITH_PROFILE[1], WITH_PROFILE[3], tmp_path / "r.vsav"
+    zero = "wawkit: /dev/zero: is a character device, not a file; refused"
+    for args, line in [
+        (["/dev/zero", "--module", module, "--profile", profile, *FIRE], zero),
+        ([SAVE, "--module", "/dev/zero", "--profile", profile, *FIRE], zero),
+        ([SAVE, "--module", module, "--profile", "/dev/zero", *FIRE], zero),
+        ([SAVE, "--module", module, "--profile", profile, "--actions", "/dev/zero"], zero),
+        ([SAVE, "--module", sparse, "--profile", profile, *FIRE], f"wawkit: {sparse}: is 3221225472 bytes, over the "
+                                                                   "33554432-byte cap"),
+    ]:
+        run = measured("resolve", *args, "-o", output)
+        assert (run.code, one_line(run)) == (2, line), args
+        assert run.peak_mb < SMALL_MB, (args, run.peak_mb)
+        assert not output.exists()
 
 
 def test_a_one_megabyte_save_holding_a_gibibyte_is_refused_from_its_header(tmp_path: Path) -> None:
@@ -337,10 +356,14 @@ def test_two_entries_of_one_name_are_refused_in_saves_and_modules(tmp_path: Path
         build = source.read("buildFile.xml")
     module = tmp_path / "two.vmod"
     module.write_bytes(zipped([("buildFile.xml", build), ("moduledata", b"<data/>"), ("buildFile.xml", build)]))
-    code, out, err = cli("inspect-module", module)
-    assert (code, out) == (2, "")
-    assert err.startswith(f"wawkit: {module}: entry buildFile.xml: offset ")
-    assert "has two zip entries named 'buildFile.xml'" in err
+    offset = len(zipped([("buildFile.xml", build), ("moduledata", b"<data/>")]).split(b"PK\x01\x02")[0])
+    for command in (["inspect-module", module], ["resolve", SAVE, "--module", module, "--profile", WITH_PROFILE[3],
+                                                 *FIRE, "-o", tmp_path / "r.vsav"]):
+        code, out, err = cli(*command)
+        assert (code, out) == (2, "")
+        assert err == (f"wawkit: {module}: entry buildFile.xml: offset {offset}: has two zip entries named "
+                       f"'buildFile.xml' (at offsets 0 and {offset}); refused, as VASSAL would read only one of them\n")
+    assert not (tmp_path / "r.vsav").exists()
     with pytest.raises(ContainerError, match="has two zip entries named 'savedGame'"):
         read_container(save.read_bytes())
 

@@ -13,6 +13,7 @@ pictures.
 from __future__ import annotations
 
 import io
+import logging
 import math
 import re
 import warnings
@@ -50,6 +51,13 @@ class ImageError(ModuleError):
 
 def _pillow() -> Any:
     from PIL import Image
+    # Pillow logs some refusals before raising (a TIFF claiming 1,000 samples a pixel); with no
+    # handler configured Python would print them on stderr beside the one line wawkit gives.
+    # The exception carries the reason, and the note or error names the image.
+    pillow_log = logging.getLogger("PIL")
+    if not pillow_log.handlers:
+        pillow_log.addHandler(logging.NullHandler())
+        pillow_log.propagate = False
     # wawkit applies its own caps (below) before any decode; Pillow's global bomb check
     # would otherwise refuse even to report the size a header claims.
     Image.MAX_IMAGE_PIXELS = None
