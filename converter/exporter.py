@@ -567,7 +567,7 @@ def _place_of(writer: _Writer, reader: PositionReader, unit: Unit, recorded: tup
 #: States that last only while a unit acts (a move under Opportunity Fire, EG/TUS §6.2; a
 #: unit that has fired this activation): written where the profile names a marker for them,
 #: left out of the save where the module has none (they are not results of an action).
-ACTIVATION_STATES = frozenset({"moving", "fired"})
+ACTIVATION_STATES = frozenset({"moving", "fired", "opportunity_fired"})
 
 
 def events_between(before: Game, after: Game) -> list[Event]:

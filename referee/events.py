@@ -154,6 +154,8 @@ def apply(game: Game, event: Event) -> Game:
                        strength=event.strength or unit.strength)
     elif isinstance(event, UnitMoved):
         unit = replace(unit, hex=event.hex)
+        if unit.status.opportunity_fired:           # a new hex: Opportunity Fire may attack it again
+            unit = unit.with_status(opportunity_fired=False)
     elif isinstance(event, StatusChanged):
         unit = unit.with_status(**{event.field: event.value})
     elif isinstance(event, ModeChanged):
@@ -190,7 +192,8 @@ def result_of(unit: str, events: Iterable[Event]) -> str:
 #: The rulebooks' names for the statuses a StatusChanged event sets.
 STATUS_NAMES = {"ops_complete": "Ops Complete", "out_of_command": "Out of Command", "disrupted": "Disrupted",
                 "fired": "marked as having fired", "moving": "moving", "wounded": "Wounded",
-                "entering": "entering", "ammo": "ammo"}
+                "entering": "entering", "ammo": "ammo",
+                "opportunity_fired": "attacked by Opportunity Fire in this hex"}
 
 
 def describe(event: Event, game: Game) -> str:

@@ -290,9 +290,15 @@ def direct_fire(ctx: Ctx) -> None:
 
 
 def opportunity_fire(ctx: Ctx) -> None:
-    """Fire at a unit as it enters a hex in the firer's LOS and range, once per hex entered."""
+    """Fire at a unit as it enters a hex in the firer's LOS and range, once per hex entered:
+    a unit already attacked in its hex (``opportunity_fired``, or ``opfire_count`` stated) is
+    refused by the ruleset's checks; a legal attack marks the target for the rest of the run."""
     ctx.rules.opportunity_checks(ctx)
     fire(ctx, "opportunity_fire")
+    target = ctx.action.target
+    if ctx.answer.legal and isinstance(target, str) and target in ctx.game.units \
+            and not ctx.game.units[target].status.opportunity_fired:
+        ctx.emit(StatusChanged(target, "opportunity_fired", True))
 
 
 def move_and_fire(ctx: Ctx) -> None:

@@ -121,6 +121,10 @@ class Status:
     out_of_command: bool = False
     moving: bool = False
     fired: bool = False
+    #: attacked by Opportunity Fire in the hex it stands in: "only once per hex it enters"
+    #: (EG/TUS §6.2), "one Opportunity Fire attack ... per hex of movement" (WaW85 §10.11);
+    #: entering the next hex clears it
+    opportunity_fired: bool = False
     mp_spent: int | str | None = None  # an integer, or "up_to_half" / "more_than_half"
     mp_left: int | None = None
     ammo: str = "none"                 # none, depleted_2, depleted_1 (classic) or WaW85 values

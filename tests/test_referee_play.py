@@ -9,7 +9,7 @@ from referee.actions import (ApplyDamage, DirectFire, LineOfSight, Move, MoraleC
 from referee.classic import classic
 from referee.dice import EnumeratedDice, GivenDice, SeededDice
 from referee.errors import RefereeError
-from referee.events import UnitDisrupted, UnitReduced, apply_all, result_of
+from referee.events import StatusChanged, UnitDisrupted, UnitReduced, apply_all, result_of
 from referee.hexes import Hex
 from referee.model import AssaultValue, Game, HexState, Unit, UnitType, Weapon
 
@@ -155,3 +155,27 @@ def test_morale_check_with_seeded_2d6_sums_two_dice() -> None:
     assert answer.values["passed"] is True and answer.values["modified_roll"] == 7
     answer = classic("eisenbach").resolve(game, MoraleCheck(unit="A"), GivenDice([3, 5]))
     assert answer.values["passed"] is False
+
+
+@pytest.mark.parametrize("ruleset, profile, section, text", [
+    ("classic", "profile.yaml", "TUS §6.2", "a moving unit can be attacked only once per hex it enters"),
+    ("classic:eisenbach", "profile.yaml", "EG §6.2", "a moving unit can be attacked only once per hex it enters"),
+    ("waw85", "profile-waw85.yaml", "WaW85 §10.11", "only one Opportunity Fire attack per hex of movement")],
+    ids=["TUS", "EG", "WaW85"])
+def test_opportunity_fire_attacks_a_mover_once_per_hex(ruleset: str, profile: str, section: str, text: str) -> None:
+    """EG/TUS §6.2: "the moving unit can be attacked only once per hex it enters"; WaW85
+    §10.11: "Only one Opportunity Fire attack is allowed per hex of movement". In one run the
+    Leopard C1 moves to D6 and the BMP-1 fires at it there: the T-64 may not fire at it in
+    that hex as well."""
+    from pathlib import Path
+
+    from converter.actions_text import parse
+    from converter.resolve import read_position, resolve_actions, ruleset_named
+    from referee.dice import GivenDice
+    samples = Path(__file__).resolve().parents[1] / "samples"
+    game = read_position(samples / "demo.vsav", samples / "waw-sample.vmod", samples / profile).game
+    actions = [parse(a) for a in ("move leopard-c1 C7 D6", "opfire bmp-1 leopard-c1 ap", "opfire t-64 leopard-c1 ap")]
+    outcome = resolve_actions(game, actions, ruleset_named(ruleset), GivenDice([1] * 20))
+    assert [step.answer.action for step in outcome.steps] == ["move", "opportunity_fire"]
+    assert (outcome.refused.index, outcome.refused.reasons) == (2, [(section, text)])
+    assert outcome.steps[1].answer.events[-1] == StatusChanged("leopard-c1", "opportunity_fired", True)

@@ -169,7 +169,7 @@ def opportunity_checks(ctx: Ctx) -> None:
     target = ctx.game.unit(ctx.action.target) if isinstance(ctx.action.target, str) else None
     if target is not None and not target.status.moving:
         ctx.answer.illegal("§6.2", f"{target.name} is not moving")
-    if (ctx.game.facts.get("opfire_count") or 0) >= 1:
+    if (ctx.game.facts.get("opfire_count") or 0) >= 1 or (target is not None and target.status.opportunity_fired):
         ctx.answer.illegal("§6.2", "a moving unit can be attacked only once per hex it enters")
     if actor.type.arty_type in ("mrtr", "spm") and target is not None \
             and ctx.game.facts.relation(target.key).los is False:

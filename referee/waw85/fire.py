@@ -113,7 +113,9 @@ def fire_restrictions(ctx: Ctx, actor: Unit, attack: Attack) -> None:
     """One Opportunity Fire per hex of movement (§10.11); Helicopter modes (§9.7); Move &
     Fire's first MP and River crossings (§11.0, §9.5); all-water hexes (§10.6.17); missiles
     while Reloading or out (§7.3)."""
-    if attack.opportunity and (ctx.game.facts.get("opfire_count") or 0) >= 1:
+    target = ctx.game.units.get(ctx.action.target) if isinstance(ctx.action.target, str) else None
+    if attack.opportunity and ((ctx.game.facts.get("opfire_count") or 0) >= 1
+                               or (target is not None and target.status.opportunity_fired)):
         illegal(ctx, "10.11", "only one Opportunity Fire attack per hex of movement")
     _helicopter(ctx, actor, attack.weapon_name)
     if attack.kind == "move_and_fire":
