@@ -155,3 +155,17 @@ def test_write_is_atomic_and_refuses_to_clobber(tmp_path: Path) -> None:
     write_scenario(Scenario(Game()), path, overwrite=True)
     assert read_scenario(path).game == Game()
     assert [p.name for p in tmp_path.iterdir()] == ["s.json"]
+
+
+def test_a_unit_attacked_by_opportunity_fire_round_trips() -> None:
+    """The once-per-hex mark of Opportunity Fire (EG/TUS §6.2, WaW85 §10.11) is part of a
+    position written mid-turn, and reads back equal."""
+    from dataclasses import replace as _replace
+
+    from converter.scenario import Scenario, dumps, loads
+    from referee.model import Game, Status, Unit, UnitType
+    game = Game(units={"m": Unit("m", UnitType("M113", target_type="light_armor"), hex="C8",
+                                 status=Status(moving=True, opportunity_fired=True))})
+    text = dumps(Scenario(game), "yaml")
+    assert "opportunity_fired: true" in text
+    assert loads(text).game.units["m"].status == _replace(Status(), moving=True, opportunity_fired=True)
