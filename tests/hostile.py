@@ -12,6 +12,7 @@ import zipfile
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
@@ -79,32 +80,35 @@ def tiff_claiming_samples(samples: int) -> bytes:
     return bytes(data)
 
 
-def module_with_board(folder: Path, image_name: str, image: bytes, name: str = "hostile.vmod") -> Path:
-    """The sample module with its main board's image replaced by ``image`` (named ``image_name``)."""
-    target = folder / name
+def _sample_module_rewritten(target: Path, entry: Callable[[str, bytes], tuple[str, bytes] | None]) -> Path:
+    """The sample module written to ``target`` with each entry passed through ``entry``
+    (name, bytes) -> (name, bytes), or None to keep it as it is."""
     with zipfile.ZipFile(MODULE) as source, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as out:
         for info in source.infolist():
             body = source.read(info)
-            if info.filename == "buildFile.xml":
-                body = body.replace(b'image="board.png"', f'image="{image_name}"'.encode())
-            if info.filename == "images/board.png":
-                out.writestr("images/" + image_name, image)
-                continue
-            out.writestr(info.filename, body)
+            out.writestr(*(entry(info.filename, body) or (info.filename, body)))
     return target
+
+
+def module_with_board(folder: Path, image_name: str, image: bytes, name: str = "hostile.vmod") -> Path:
+    """The sample module with its main board's image replaced by ``image`` (named ``image_name``)."""
+    def entry(filename: str, body: bytes) -> tuple[str, bytes] | None:
+        if filename == "buildFile.xml":
+            return filename, body.replace(b'image="board.png"', f'image="{image_name}"'.encode())
+        if filename == "images/board.png":
+            return "images/" + image_name, image
+        return None
+    return _sample_module_rewritten(folder / name, entry)
 
 
 def module_with_grid(folder: Path, dx: str, dy: str, name: str = "grid.vmod") -> Path:
     """The sample module with its main board's HexGrid cells ``dx`` x ``dy`` pixels (56.0 x 64.0)."""
-    target = folder / name
-    with zipfile.ZipFile(MODULE) as source, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as out:
-        for info in source.infolist():
-            body = source.read(info)
-            if info.filename == "buildFile.xml":
-                assert body.count(b'dx="56.0" dy="64.0"') == 1
-                body = body.replace(b'dx="56.0" dy="64.0"', f'dx="{dx}" dy="{dy}"'.encode())
-            out.writestr(info.filename, body)
-    return target
+    def entry(filename: str, body: bytes) -> tuple[str, bytes] | None:
+        if filename != "buildFile.xml":
+            return None
+        assert body.count(b'dx="56.0" dy="64.0"') == 1
+        return filename, body.replace(b'dx="56.0" dy="64.0"', f'dx="{dx}" dy="{dy}"'.encode())
+    return _sample_module_rewritten(folder / name, entry)
 
 
 def zipped(entries: list[tuple[str, bytes]], compression: int = zipfile.ZIP_DEFLATED) -> bytes:
