@@ -438,13 +438,16 @@ def _is_holder(type_text: str) -> bool:
 def _judged_step(change: StepChange, ruleset: Ruleset, log: LogPosition, standing: _Standing,
                  step: int) -> list[Finding]:
     """The referee's findings about one step: moves of the units that changed hex, then the
-    problems of the hexes they arrived in and of the units the step changed."""
+    problems of the hexes they arrived in or left and of the units the step changed."""
     # The position before the step, on the board as it stands after it (a hex entered for the
     # first time is known only there when no terrain map lists the board's hexes).
     before, after = replace(change.before, hexes=change.after.hexes), change.after
     found: list[Finding] = []
     piece_of = log.pieces
     moved_into: set[str] = set()
+    # the stacking rules a Move check judges in the hex it arrives in (limits, an HQ's companions)
+    judged_there = {ruleset.cite(ruleset.section(topic)) for topic in ("stacking", "hq_companions")
+                    if topic in ruleset.SECTIONS}
     moves = {key: (before.units[key].hex, after.units[key].hex) for key in sorted(change.changed)
              if before.units[key].on_map and after.units[key].on_map and before.units[key].hex
              and after.units[key].hex and before.units[key].hex != after.units[key].hex}
@@ -454,10 +457,11 @@ def _judged_step(change: StepChange, ruleset: Ruleset, log: LogPosition, standin
         with_it = tuple(k for k, way in moves.items() if k != key and way == moves[key])
         moving = judge_move(before, ruleset, old, goal, with_it)
         found.extend(problem_finding(p, before, piece_of, step) for p in moving)
-        if any("§1.4" in (p.section or "") for p in moving):
+        if any(rule in (p.section or "") for p in moving for rule in judged_there):
             moved_into.add(goal)               # the Move check already judged stacking where it arrived
     units = set(change.changed | change.added)
     hexes = {after.units[k].hex for k in units if after.units[k].on_map and after.units[k].hex}
+    hexes |= {start for start, _ in moves.values() if log.stack(start)}    # an HQ a move left alone (§1.3.3.1)
     problems = position_problems(after, ruleset, hexes=hexes, units=units, stack=log.stack)
     for problem in standing.update(problems, hexes, units):
         if problem.rule == "stacking" and problem.hex in moved_into:

@@ -40,10 +40,12 @@ class Problem:
 
 def answer_problems(answer: Answer, *, rule: str, hex_id: str | None = None,
                     units: tuple[str, ...] = ()) -> list[Problem]:
-    """An Answer as Problems: each reason of an illegal answer; each gap as not answered."""
+    """An Answer as Problems: each rule that forbids an illegal answer (every reason, where the
+    procedure names none as forbidding); each gap as not answered."""
     found = []
     if answer.legal is False:
-        found += [Problem(rule, reason.text, reason.section, False, hex_id, units) for reason in answer.reasons]
+        found += [Problem(rule, reason.text, reason.section, False, hex_id, units)
+                  for reason in answer.refusals or answer.reasons]
     found += [Problem(rule, f"{name}: {why}", None, None, hex_id, units) for name, why in sorted(answer.gaps.items())]
     return found
 

@@ -64,6 +64,9 @@ class Params:
     #: WaW85 §10.8.2: "If not currently in an enemy unit's LOS, it must stop immediately upon
     #: entering a hex in LOS of an enemy unit"; the classic §6.1.7 has no such stop.
     disrupted_stops_in_los: bool = False
+    #: Who an HQ on the map must stand with: "a unit or units of its formation" (EG/TUS
+    #: §1.3.3.1, True) or "a friendly unit" (WaW85 §7.2.2, False).
+    hq_needs_own_formation: bool = True
     #: §6.4: no hex is overrun twice by one AFV in the same "impulse" (001) / "turn" (002).
     overrun_repeat_scope: str = "impulse"
     #: §8.2: Smoke blocks LOS "out of, into and through" its hex and six neighbours (001) or

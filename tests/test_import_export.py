@@ -65,10 +65,10 @@ def test_import_demo_position(sample) -> None:
         "bmp-1": ("H4", "Warsaw Pact", "Soviet", "79 GTD", "full"),
         "leopard-c1": ("B7", "NATO", "Canada", "4 CMBG", "full"),
         "m113": ("B8", "NATO", "US", "2/11 ACR", "full"),
-        "soviet-hq": ("J4", "Warsaw Pact", "Soviet", "79 GTD", "full"),
+        "soviet-hq": ("H4", "Warsaw Pact", "Soviet", "79 GTD", "full"),
         "soviet-infantry": ("H4", "Warsaw Pact", "Soviet", "79 GTD", "full"),
         "t-64": ("F6", "Warsaw Pact", "Soviet", "79 GTD", "full"),
-        "us-hq": ("A9", "NATO", "US", "2/11 ACR", "full"),
+        "us-hq": ("B8", "NATO", "US", "2/11 ACR", "full"),
         "us-infantry": ("B8", "NATO", "US", "2/11 ACR", "full"),
     }
     t64, leopard = game.units["t-64"], game.units["leopard-c1"]

@@ -57,7 +57,7 @@ def check_every_step(save: SavedGame, module: Module, inputs, every: int = 1) ->
 
 def test_the_sample_log_is_the_same_position_at_every_step(tmp_path: Path) -> None:
     ids = _ids()
-    log_file = _log(tmp_path, [("Leopard C1", "C7"), ("M113", "C8"), ("T-64", "G5"), ("Soviet HQ", "H4"),
+    log_file = _log(tmp_path, [("Leopard C1", "C7"), ("M113", "C8"), ("T-64", "G5"), ("Soviet HQ", "J4"),
                                ("T-64", "H4"), ("Ops Complete", "C7")])
     save = SavedGame.read(log_file)
     module = Module.read(MODULE)

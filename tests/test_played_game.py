@@ -51,15 +51,22 @@ def start(tmp_path_factory: pytest.TempPathFactory) -> Path:
         unit["hex"] = CROSSROADS[unit["key"]]
         unit.pop("status", None)
     table = yaml.safe_load((SAMPLES / "units.yaml").read_text(encoding="utf-8"))["units"]
-    abrams = {k: v for k, v in table["m1-abrams"].items() if k != "sources"}
-    abrams["reduced"] = {**{k: v for k, v in abrams.items() if k != "reduced"}, **abrams["reduced"], "printed": True}
-    scenario["unit_types"]["m1-abrams"] = {**abrams, "printed": True}     # as import writes a unit-table type
-    scenario["units"].append({"key": "m1-abrams", "type": "m1-abrams", "side": "NATO", "nation": "US",
-                              "formation": "2/11 ACR", "hex": "B5", "strength": "full"})
+    # Units the save lacks, their types as import writes unit-table types: an Abrams, and a unit
+    # of each HQ's Formation for the HQ to stand with (EG/TUS §1.3.3.1, WaW85 §7.2.2).
+    for key, side, nation, formation, hex_id in (("m1-abrams", "NATO", "US", "2/11 ACR", "B5"),
+                                                 ("tow-jeep", "NATO", "US", "2/11 ACR", "B6"),
+                                                 ("btr-70", "Warsaw Pact", "Soviet", "79 GTD", "H5")):
+        utype = {k: v for k, v in table[key].items() if k != "sources"}
+        if "reduced" in utype:
+            utype["reduced"] = {**{k: v for k, v in utype.items() if k != "reduced"}, **utype["reduced"],
+                                "printed": True}
+        scenario["unit_types"][key] = {**utype, "printed": True}
+        scenario["units"].append({"key": key, "type": key, "side": side, "nation": nation,
+                                  "formation": formation, "hex": hex_id, "strength": "full"})
     plain = json.loads(json.dumps(scenario))           # no shared nodes: wawkit refuses YAML aliases
     (folder / "crossroads.yaml").write_text(yaml.safe_dump(plain, sort_keys=False), encoding="utf-8")
     code, out = cli("export", folder / "crossroads.yaml", *common, "-o", folder / "crossroads.vsav")
-    assert (code, out) == (0, f"9 units -> new save {folder / 'crossroads.vsav'}\n")
+    assert (code, out) == (0, f"11 units -> new save {folder / 'crossroads.vsav'}\n")
     return folder / "crossroads.vsav"
 
 
@@ -127,12 +134,14 @@ UNTOLD = [
     (('markers',), '', 0, ['  result: M1 Abrams is no longer Ops Complete; US Infantry is no longer Ops Complete; Smoke 1 marker removed from E4; smoke_2 flipped to smoke_1 in F5']),
 ]
 UNTOLD_END = {'bmp-1': ('G5', 'full', True, False),
+ 'btr-70': ('H5', 'full', False, False),
  'leopard-c1': ('C5', 'reduced', True, False),
  'm1-abrams': ('C5', 'full', False, False),
  'm113': ('D6', 'reduced', True, False),
  'soviet-hq': ('H5', 'full', False, False),
  'soviet-infantry': ('F4', 'full', True, False),
  't-64': ('eliminated', 'reduced', True, True),
+ 'tow-jeep': ('B6', 'full', False, False),
  'us-hq': ('B6', 'full', False, False),
  'us-infantry': ('F5', 'full', False, False)}
 EISENBACH = [
@@ -157,12 +166,14 @@ EISENBACH = [
     (('markers',), '', 0, ['  result: M1 Abrams is no longer Ops Complete; US Infantry is no longer Ops Complete; Smoke 1 marker removed from E4; smoke_2 flipped to smoke_1 in F5']),
 ]
 EISENBACH_END = {'bmp-1': ('G5', 'full', True, False),
+ 'btr-70': ('H5', 'full', False, False),
  'leopard-c1': ('C5', 'reduced', True, False),
  'm1-abrams': ('C5', 'full', False, False),
  'm113': ('D6', 'reduced', True, False),
  'soviet-hq': ('H5', 'full', False, False),
  'soviet-infantry': ('F4', 'full', True, False),
  't-64': ('eliminated', 'reduced', True, True),
+ 'tow-jeep': ('B6', 'full', False, False),
  'us-hq': ('B6', 'full', False, False),
  'us-infantry': ('F5', 'full', False, False)}
 WAW85 = [
@@ -183,12 +194,14 @@ WAW85 = [
     (('markers',), '', 0, ['  result: Leopard C1 is no longer Ops Complete; M1 Abrams is no longer Ops Complete; Smoke Thinning marker removed from E4; Smoke marker removed from F5; Smoke Thinning marker placed in F5']),
 ]
 WAW85_END = {'bmp-1': ('G5', 'reduced', True, False),
+ 'btr-70': ('H5', 'full', False, False),
  'leopard-c1': ('E4', 'full', False, False),
  'm1-abrams': ('C5', 'full', False, False),
  'm113': ('D6', 'reduced', True, False),
  'soviet-hq': ('H5', 'full', False, False),
  'soviet-infantry': ('F4', 'full', True, False),
  't-64': ('eliminated', 'reduced', True, False),
+ 'tow-jeep': ('B6', 'full', False, False),
  'us-hq': ('B6', 'full', False, False),
  'us-infantry': ('E5', 'full', False, False)}
 

@@ -11,17 +11,47 @@ from referee.model import Game, HexState, Status, Unit, UnitType, Weapon
 from referee.position import Problem, position_problems, unit_problems
 from referee.routes import Route, RouteUnknown, cheapest_route, judge_move
 from referee.ruleset import Params, Ruleset
-from tests.test_classic_map_positions import TANK, UNTOLD, board, disrupted, enemy
+from tests.test_classic_map_positions import EISENBACH, TANK, UNTOLD, board, disrupted, enemy
 
 
 def test_overstacking_and_two_hqs_are_problems_with_their_sections() -> None:
     hq = UnitType(name="HQ", target_type="hq")
     units = [Unit("a", TANK, side="nato", hex="1,0"), Unit("b", TANK, side="nato", hex="1,0"),
              Unit("c", TANK, side="nato", hex="1,0"), Unit("h1", hq, side="nato", hex="2,0"),
-             Unit("h2", hq, side="nato", hex="2,0")]
+             Unit("h2", hq, side="nato", hex="2,0"), Unit("d", TANK, side="nato", hex="2,0")]
     found = position_problems(board(*units), UNTOLD)
     assert found == [Problem("stacking", "3 combat units in 1,0, at most 2", "TUS §1.4", False, "1,0", ("a", "b", "c")),
-                     Problem("stacking", "no more than one HQ in a hex", "TUS §1.3.3", False, "2,0", ("h1", "h2"))]
+                     Problem("stacking", "no more than one HQ in a hex", "TUS §1.3.3", False, "2,0",
+                             ("d", "h1", "h2"))]
+
+
+def test_an_hq_stands_with_a_unit_of_its_formation_or_a_friendly_unit_by_the_book() -> None:
+    """EG/TUS §1.3.3.1: "Headquarters must remain in a hex with a unit or units of its formation";
+    WaW85 §7.2.2: "HQs must always be either: On the map, stacked with a friendly unit; or" off it.
+    A Leader or Support Weapon beside it is not such a unit; an unstated Formation is not a breach."""
+    from referee.rulesets import get_ruleset
+    hq = UnitType(name="HQ", target_type="hq")
+    leader = UnitType(name="Leader", target_type="leader")
+    units = [Unit("h1", hq, side="nato", formation="1st", hex="1,0"),
+             Unit("l1", leader, side="nato", formation="1st", hex="1,0"),            # 1,0: HQ and a Leader
+             Unit("h2", hq, side="nato", formation="1st", hex="2,0"),
+             Unit("a", TANK, side="nato", formation="2nd", hex="2,0"),               # 2,0: another Formation
+             Unit("h3", hq, side="nato", formation="1st", hex="3,0"),
+             Unit("b", TANK, side="nato", formation="1st", hex="3,0"),               # 3,0: its own Formation
+             Unit("h4", hq, side="nato", formation="1st", hex="4,0"),
+             Unit("c", TANK, side="nato", hex="4,0"),                                # 4,0: Formation not stated
+             Unit("h5", hq, side="nato", formation="1st", hex="5,0"),
+             Unit("e", TANK, side="pact", formation="1st", hex="5,0")]               # 5,0: only an enemy
+    game = board(*units)
+    assert [(p.hex, p.text, p.section) for p in position_problems(game, UNTOLD, units=[])] == [
+        ("1,0", "HQ is alone in 1,0: an HQ on the map stands with a unit of its Formation (1st)", "TUS §1.3.3.1"),
+        ("2,0", "HQ is alone in 2,0: an HQ on the map stands with a unit of its Formation (1st)", "TUS §1.3.3.1"),
+        ("5,0", "HQ is alone in 5,0: an HQ on the map stands with a unit of its Formation (1st)", "TUS §1.3.3.1")]
+    assert [(p.hex, p.section) for p in position_problems(game, EISENBACH, units=[])] == [
+        ("1,0", "EG §1.3.3.1"), ("2,0", "EG §1.3.3.1"), ("5,0", "EG §1.3.3.1")]
+    assert [(p.hex, p.text, p.section) for p in position_problems(game, get_ruleset("waw85"), units=[])] == [
+        ("1,0", "HQ is alone in 1,0: an HQ on the map stands with a friendly unit", "WaW85 §7.2.2"),
+        ("5,0", "HQ is alone in 5,0: an HQ on the map stands with a friendly unit", "WaW85 §7.2.2")]
 
 
 def test_only_the_hexes_and_units_asked_about_are_judged() -> None:

@@ -42,7 +42,7 @@ def test_save_is_drawn_on_the_board_image_with_its_units(tmp_path: Path) -> None
 
 def test_los_lines_take_the_referees_colour(tmp_path: Path) -> None:
     out = tmp_path / "los.png"
-    scene = picture(SAVE, out, sights=[("leopard-c1", "t-64"), ("soviet-hq", "leopard-c1")], **COMMON)
+    scene = picture(SAVE, out, sights=[("leopard-c1", "t-64"), ("us-hq", "soviet-hq")], **COMMON)
     clear, blocked = scene.sights
     assert (clear.clear, clear.label) == (True, "LOS clear")
     assert blocked.clear is False and blocked.label.startswith("LOS blocked: ")

@@ -112,7 +112,7 @@ def test_bad_dice_and_ambiguous_references_are_clear_errors(position) -> None:
         dice_source([1], 2)
     outcome = resolve_actions(position.game, [parse("fire B8 F6 ap")], ruleset_named("classic"), None)
     assert outcome.refused is not None
-    assert "'B8' is ambiguous (m113 (M113), us-infantry (US Infantry))" in outcome.refused.reasons[0][1]
+    assert "'B8' is ambiguous (m113 (M113), us-hq (US HQ), us-infantry (US Infantry))" in outcome.refused.reasons[0][1]
 
 
 def test_missing_dice_for_a_roll_names_the_roll(position) -> None:

@@ -91,7 +91,7 @@ def test_a_transport_carries_one_infantry_unit_and_its_sw(book: str, short: str)
     assert result.values == {"legal": True, "count": 2}
     crowded = {**units, "C": {"target_type": "heavy_armor", "hex": "a", "side": "nato"}}
     result, _ = answer("classic", book, {"units": crowded, "query": {"action": "stacking", "target": "a"}})
-    assert result.values == {"legal": False, "count": 3}
+    assert result.values == {"legal": False, "reason_rule": "1.4", "count": 3}
     assert reasons(result) == [(f"{short} §1.4", "3 combat units in a, at most 2")]
     second = {**units, "I": {"name": "Infantry 2", "target_type": "troops", "mp": 3, "hex": "a", "side": "nato"}}
     result, _ = answer("classic", book, {"units": second, "query": {"action": "load", "unit": "I", "target": "TR"}})

@@ -136,7 +136,7 @@ def test_an_infantry_unit_holds_one_support_weapon(book: str, short: str) -> Non
                        "S2": {"name": "AGS-17", "target_type": "support_weapon", "hex": "a", "attached_to": "I"}},
              "hexes": [{"id": "a", "terrain": "clear"}], "query": {"action": "stacking", "target": "a"}}
     result, _ = answer("classic", book, given)
-    assert result.values == {"legal": False, "count": 1}
+    assert result.values == {"legal": False, "reason_rule": "1.3.1", "count": 1}
     assert reasons(result) == [(f"{short} §1.3.1", "Motor Rifle holds 2 Support Weapons (RPG-16, AGS-17): an infantry "
                                                    "unit possesses only one SW")]
     one = {**given, "units": {k: v for k, v in given["units"].items() if k != "S2"}}

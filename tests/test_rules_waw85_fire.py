@@ -141,14 +141,20 @@ def test_opportunity_fire_needs_a_trigger(sample) -> None:
 
 def test_the_command_range_is_counted_on_the_map(sample) -> None:
     """§7.2.4: a hex of the Formation beyond its HQ's Command Range makes a Morale/Training
-    Check: on the sample board the T-64 (F6) is 4 hexes from the Soviet HQ (J4), whose full
-    Command Range is 3 (samples/units.yaml), so it rolls against its Formation's Morale/Training
-    (7, as the Formation card would give it)."""
+    Check: on the sample board the T-64 (F6) is 3 hexes from the Soviet HQ (H4), whose full
+    Command Range is 3 (samples/units.yaml): In Command. With the HQ deployed to J4 it is 4
+    hexes away, so it rolls against its Formation's Morale/Training (7, as the Formation card
+    would give it)."""
     from types import MappingProxyType
 
+    from referee.events import UnitMoved, apply
     from referee.model import Formation
     game = replace(sample, formations=MappingProxyType({"79 GTD": Formation("79 GTD", morale=7)}))
-    [step] = _resolve(game, "command_check t-64", [3, 3]).steps
+    [step] = _resolve(game, "command_check t-64", []).steps
+    assert [(r.section, r.text) for r in step.answer.reasons] == [
+        ("WaW85 §7.2.4", "3 hexes from Soviet HQ, full Command Range 3: In Command")]
+    assert step.answer.values["roll_required"] is False
+    [step] = _resolve(apply(game, UnitMoved("soviet-hq", "J4")), "command_check t-64", [3, 3]).steps
     assert [(r.section, r.text) for r in step.answer.reasons] == [
         ("WaW85 §7.2.4", "4 hexes from Soviet HQ, full Command Range 3: must roll"),
         ("WaW85 §7.2.4", "Morale/Training check 2d6 = 6+0 = 6 vs 7: passed")]

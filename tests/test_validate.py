@@ -75,15 +75,17 @@ def test_overstacking_and_two_hqs_are_errors_with_sections(tmp_path: Path) -> No
 
     def edit(save: SavedGame) -> None:
         save.move(ids["T-64"], "Main Map", *geometry.locate("H4"), join=ids["BMP-1"])
-        save.move(ids["US HQ"], "Main Map", *geometry.locate("J4"), join=ids["Soviet HQ"])
+        save.move(ids["US HQ"], "Main Map", *geometry.locate("H4"), join=ids["Soviet HQ"])
     report = validate_path(_edited(tmp_path, edit), SAMPLE)
     errors = [f for f in report.sorted if f.severity == "error"]
     assert [(f.code, f.hex, f.section, f.message) for f in errors] == [
         ("stacking", "H4", "TUS §1.4", "3 combat units in H4, at most 2"),
-        ("stacking", "J4", "TUS §1.3.3", "no more than one HQ in a hex")]
-    assert errors[0].name == "BMP-1, Soviet Infantry, T-64"
-    assert errors[0].piece == ", ".join(ids[n] for n in ("BMP-1", "Soviet Infantry", "T-64"))
-    assert errors[1].name == "Soviet HQ, US HQ"
+        ("stacking", "H4", "TUS §1.3.3.1",
+         "US HQ is alone in H4: an HQ on the map stands with a unit of its Formation (2/11 ACR)"),
+        ("stacking", "H4", "TUS §1.3.3", "no more than one HQ in a hex")]
+    names = ", ".join(sorted(("BMP-1", "Soviet HQ", "Soviet Infantry", "T-64", "US HQ")))
+    assert [f.name for f in errors] == [names] * 3
+    assert errors[0].piece == ", ".join(ids[n] for n in names.split(", "))
     assert report.exit_code == 1
 
 
@@ -162,7 +164,7 @@ def _log(tmp_path: Path, moves: list[tuple[str, str]]) -> Path:
 
 @pytest.mark.slow
 def test_log_replay_flags_illegal_moves_with_their_step(tmp_path: Path) -> None:
-    log = _log(tmp_path, [("Leopard C1", "H7"), ("M113", "C8"), ("T-64", "G5"), ("Soviet HQ", "H4"),
+    log = _log(tmp_path, [("Leopard C1", "H7"), ("M113", "C8"), ("T-64", "G5"), ("Soviet HQ", "J4"),
                           ("T-64", "H4")])
     report = validate_path(log, SAMPLE)
     assert report.kind == "log" and report.facts["steps"] == 6
@@ -178,7 +180,7 @@ def test_log_replay_flags_illegal_moves_with_their_step(tmp_path: Path) -> None:
     assert first.message.endswith(": 7 MP is more than the Movement Factor 4")
     assert report.sorted[1].message.endswith("M113 is Ops Complete")
     # §1.3.3.1: the HQ was dragged on its own, not with a unit of its Formation
-    assert report.sorted[2].message == ("J4 -> H4 (cheapest route I4 H4, 2 MP): Soviet HQ may move only "
+    assert report.sorted[2].message == ("H4 -> J4 (cheapest route I4 J4, 2 MP): Soviet HQ may move only "
                                         "accompanied by a unit of its Formation stacked with it")
 
 

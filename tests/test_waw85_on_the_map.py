@@ -25,6 +25,15 @@ def game():
     return read_position(SAMPLES / "demo.vsav", SAMPLES / "waw-sample.vmod", SAMPLES / "profile-waw85.yaml").game
 
 
+@pytest.fixture(scope="module")
+def hq_at_j4(game):
+    """The sample position with the Soviet HQ deployed to J4, two hexes beyond the City H5
+    from the Leopard C1's B7 line (§7.2.2 deploys an HQ only to a hex of its Formation; the
+    LOS and spotting rules asked here do not turn on that)."""
+    from referee.events import UnitMoved, apply
+    return apply(game, UnitMoved("soviet-hq", "J4"))
+
+
 def run(game, text: str, dice: list[int]):
     return resolve_actions(game, [parse(text)], ruleset_named("waw85"), GivenDice(dice))
 
@@ -46,9 +55,9 @@ def test_each_hex_carries_its_chart_row_above_its_elevation(game) -> None:
     assert (clear.terrain_db, clear.los) == ({"infantry": 0, "vehicle": 0}, "none")
 
 
-def test_a_city_hex_between_units_at_the_same_height_blocks(game) -> None:
+def test_a_city_hex_between_units_at_the_same_height_blocks(hq_at_j4) -> None:
     """§10.2.2: "If a LOS runs through a hex containing Blocking terrain, the LOS is blocked"."""
-    outcome = run(game, "los soviet-hq leopard-c1", [])
+    outcome = run(hq_at_j4, "los soviet-hq leopard-c1", [])
     answer = outcome.steps[0].answer
     assert answer.values["blocked"] is True
     assert [(r.section, r.text) for r in answer.reasons] == [
@@ -80,10 +89,10 @@ def test_fire_through_a_city_hex_is_refused_and_writes_nothing(game) -> None:
                                        ("WaW85 §10.3.4", "range 7 is beyond the maximum 6")]
 
 
-def test_a_spotter_without_a_line_to_the_hex_cannot_call_the_strike(game) -> None:
+def test_a_spotter_without_a_line_to_the_hex_cannot_call_the_strike(hq_at_j4) -> None:
     """§14.3: the Spotter needs a LOS to the intended target hex; the line from J4 to B7
     crosses the City hex H5."""
-    outcome = run(game, "artillery soviet-hq B7 he fp=4 to_hit=5", [3] + [6] * 10)
+    outcome = run(hq_at_j4, "artillery soviet-hq B7 he fp=4 to_hit=5", [3] + [6] * 10)
     assert outcome.refused is not None
     assert outcome.refused.reasons == [("WaW85 §14.3", "Soviet HQ has no LOS to the target hex: "
                                         "a blocking hex (H5) between units at the same height")]

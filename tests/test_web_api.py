@@ -455,7 +455,7 @@ def test_the_web_import_and_export_keep_what_a_counter_shows(client: TestClient,
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 TLD = CORPUS / "tld-longest-day"
 #: The sample save with five logged moves: four break a rule (TUS §5.0, §4.4, §1.3.3.1, §1.4).
-LOG_MOVES = [("Leopard C1", "H7"), ("M113", "C8"), ("T-64", "G5"), ("Soviet HQ", "H4"), ("T-64", "H4")]
+LOG_MOVES = [("Leopard C1", "H7"), ("M113", "C8"), ("T-64", "G5"), ("Soviet HQ", "J4"), ("T-64", "H4")]
 LEOPARD_MOVE = {"severity": "error", "code": "move",
                 "message": "B7 -> H7 (cheapest route C7 D6 E7 F7 G7 H7, 7 MP): 7 MP is more than the Movement "
                            "Factor 4", "name": "Leopard C1", "hex": "B7", "section": "TUS §5.0", "step": 0,
@@ -479,7 +479,7 @@ def test_findings_name_the_unit_and_hex_they_concern(client: TestClient, sample_
     report = client.post(f"/api/v1/sessions/{sid}/validate").json()
     moves = [f for f in report["findings"] if f["code"] == "move"]
     assert [(f["step"], f["unit"], f["hex"], f["section"]) for f in moves] == [
-        (0, "leopard-c1", "B7", "TUS §5.0"), (1, "m113", "B8", "TUS §4.4"), (3, "soviet-hq", "J4", "TUS §1.3.3.1"),
+        (0, "leopard-c1", "B7", "TUS §5.0"), (1, "m113", "B8", "TUS §4.4"), (3, "soviet-hq", "H4", "TUS §1.3.3.1"),
         (4, "t-64", "G5", "TUS §1.4")]
     assert {k: v for k, v in moves[0].items() if k != "piece"} == LEOPARD_MOVE
     listing = client.get(f"/api/v1/sessions/{sid}/steps").json()          # the same report, step by step
@@ -633,7 +633,7 @@ def test_without_a_module_the_server_offers_the_sample_game(tmp_path: Path) -> N
                                                                  "target": "t-64", "weapon": "ap"},
                         "dice": [4, 1, 5, 4, 1, 3, 4, 4, 6],
                         "source": "001 §6.1 example: 3 hits, 1 ignored; the T-64 is Disrupted and Reduced"}
-        assert [p["id"] for p in data["pending"]][:3] == ["leopard-fires-at-t64", "soviet-hq-looks-at-leopard",
+        assert [p["id"] for p in data["pending"]][:3] == ["leopard-fires-at-t64", "us-hq-looks-at-soviet-hq",
                                                           "is-the-soviet-infantry-concealed"]
         assert folder_files(tmp_path) == ["save.vsav"]              # the module and profile stay the server's
         resolved = c.post(f"/api/v1/sessions/{data['session']}/resolve",

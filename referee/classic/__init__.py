@@ -171,7 +171,7 @@ class ClassicRuleset(Ruleset):
         "opportunity_fire_stop": "6.2, 5.0", "fire_once": "6.1", "hq_not_target": "1.3.3.2",
         "helicopter_no_assault": "9.1", "assault_resolution": "6.3", "assault_ops_complete": "4.4",
         "assault_disrupted": "6.1.7", "assault_ops_complete_mark": "6.3", "retreat": "6.3", "odd_hit": "6.3",
-        "disrupted_movement": "6.1.7",
+        "disrupted_movement": "6.1.7", "hq_companions": "1.3.3.1",
         "artillery_caller": "8.0",
     }
 

@@ -12,6 +12,7 @@ import yaml
 from referee.disrupted import disrupted_move
 from referee.errors import NotStated
 from referee.events import StatusChanged, UnitDisrupted, UnitMoved
+from referee.headquarters import lone_hqs
 from referee.model import Unit, need
 from referee.ruleset import Ctx
 from referee.verdict import Answer
@@ -424,26 +425,24 @@ def unload(ctx: Ctx) -> None:
 
 def stacking(ctx: Ctx) -> None:
     """§1.4: two combat units; HQs, helicopters, SWs, leaders, Wrecks and a deployed Bridge
-    (001 §1.3.4.6) do not count; a transport with its passengers is one unit; one HQ per hex (§1.3.3);
-    one Support Weapon per infantry unit (§1.3.1)."""
+    (001 §1.3.4.6) do not count; a transport with its passengers is one unit; one HQ per hex (§1.3.3),
+    standing with a unit of its Formation (§1.3.3.1); one Support Weapon per infantry unit (§1.3.1)."""
     hex_id = ctx.action.target if isinstance(ctx.action.target, str) else None
     stack = ctx.game.stack(need(hex_id, "query.target"))
     counted = [u for u in stack if u.type.target_type not in UNCOUNTED and u.carried_by is None
                and not (BRIDGE in u.type.abilities and u.mode == "deployed")]
     hqs = [u for u in stack if u.type.target_type == "hq"]
-    legal = True
     if len(counted) > 2:
-        legal = False
-        ctx.answer.because("§1.4", f"{len(counted)} combat units in {hex_id}, at most 2")
+        ctx.answer.illegal("§1.4", f"{len(counted)} combat units in {hex_id}, at most 2")
     if len(hqs) > 1:
-        legal = False
-        ctx.answer.because("§1.3.3", "no more than one HQ in a hex")
+        ctx.answer.illegal("§1.3.3", "no more than one HQ in a hex")
     for unit in stack:
         weapons = [sw.name for sw in ctx.game.attached(unit.key) if sw.type.target_type == "support_weapon"]
         if len(weapons) > 1:
             # TUS §1.3.1 "An infantry unit can only possess one SW"; EG "may use only one SW"
-            legal = False
-            ctx.answer.because("§1.3.1", f"{unit.name} holds {len(weapons)} Support Weapons ({', '.join(weapons)}): "
+            ctx.answer.illegal("§1.3.1", f"{unit.name} holds {len(weapons)} Support Weapons ({', '.join(weapons)}): "
                                "an infantry unit possesses only one SW")
-    ctx.answer.set("legal", legal)
+    lone_hqs(ctx, stack)                                 # §1.3.3.1
+    if ctx.answer.legal is None:
+        ctx.answer.set("legal", True)
     ctx.answer.set("count", len(counted))

@@ -123,7 +123,7 @@ def waw85_params() -> Params:
     return Params(ruleset="waw85", book="waw85", tec="classic", soft_save=5, hard_db_cap=2,
                   features=frozenset({"improved_positions"}), helicopters_use_improved_positions=False,
                   untargetable=frozenset({"hq", "leader"}), disrupted_adjacent_stays=True,
-                  disrupted_stops_in_los=True)
+                  disrupted_stops_in_los=True, hq_needs_own_formation=False)
 
 
 class Waw85Ruleset(Ruleset):
@@ -195,7 +195,7 @@ class Waw85Ruleset(Ruleset):
         "fire_once": "7.6", "hq_not_target": "10.7.2", "helicopter_no_assault": "13.0",
         "assault_resolution": "13.2.1", "assault_ops_complete": "13.0", "assault_disrupted": "13.0",
         "assault_ops_complete_mark": "13.2.3", "retreat": "13.2.2", "odd_hit": "13.2.1",
-        "disrupted_movement": "10.8.2",
+        "disrupted_movement": "10.8.2", "hq_companions": "7.2.2",
         "artillery_caller": "14.3",
     }
 

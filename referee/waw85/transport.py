@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from referee.errors import NotStated
 from referee.events import StatusChanged
+from referee.headquarters import lone_hqs
 from referee.model import Unit, need
 from referee.ruleset import Ctx
 from referee.waw85.common import because, illegal
@@ -23,7 +24,8 @@ def counts_for_stacking(unit: Unit) -> bool:
 
 
 def stacking(ctx: Ctx) -> None:
-    """Do the units in hex ``query.target`` respect two friendly units per hex?"""
+    """Do the units in hex ``query.target`` respect two friendly units per hex (§9.2), each HQ
+    stacked with a friendly unit (§7.2.2)?"""
     hex_id = ctx.action.target if isinstance(ctx.action.target, str) else None
     stack = ctx.game.stack(need(hex_id, "query.target"))
     by_side: dict[str | None, list[Unit]] = {}
@@ -36,6 +38,7 @@ def stacking(ctx: Ctx) -> None:
             illegal(ctx, "9.2", f"{len(units)} units count for stacking ({names}); the limit is 2")
         else:
             because(ctx, "9.2", f"{len(units)} unit(s) count for stacking ({names})")
+    lone_hqs(ctx, stack)                                 # §7.2.2
     if ctx.answer.legal is None:
         ctx.answer.set("legal", True)
 
