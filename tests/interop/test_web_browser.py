@@ -181,7 +181,7 @@ def test_step_through_a_log_and_click_its_findings(server: str, browser: object,
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select, WebDriverWait
     from tests.test_validate import _log
-    log = _log(tmp_path, [("Leopard C1", "H7"), ("M113", "C8"), ("T-64", "G5"), ("Soviet HQ", "H4"), ("T-64", "H4")])
+    log = _log(tmp_path, [("Leopard C1", "H7"), ("M113", "C8"), ("T-64", "G5"), ("Soviet HQ", "J4"), ("T-64", "H4")])
     driver = browser
     find = driver.find_element                                           # type: ignore[attr-defined]
     driver.get(server)                                                   # type: ignore[attr-defined]
@@ -222,7 +222,7 @@ def test_step_through_a_log_and_click_its_findings(server: str, browser: object,
     assert _wait_text(driver, "step-label", "step 3 of") == "step 3 of 5: 1 move, changed soviet-hq"
     assert _wait_text(driver, "step-findings", "TUS").splitlines() == [
         "1 finding at this step",
-        "step 3: error: soviet-hq Soviet HQ @ J4: J4 -> H4 (cheapest route I4 H4, 2 MP): Soviet HQ may move only "
+        "step 3: error: soviet-hq Soviet HQ @ H4: H4 -> J4 (cheapest route I4 J4, 2 MP): Soviet HQ may move only "
         "accompanied by a unit of its Formation stacked with it (TUS §1.3.3.1)"]
     assert _flagged(driver) == []                   # nothing highlighted until a finding is clicked
     find(By.ID, "step-prev").click()
