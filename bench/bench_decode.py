@@ -6,6 +6,8 @@ split the plaintext on ESC. Against it we time, in CPU time,
 * ``tree``: :class:`SavedGame` read (the lossless command tree and the piece index);
 * ``typed``: the same, plus every piece decoded to its typed view (traits), as the readers
   that look at every piece do it (``SavedGame.decode_pieces``);
+* ``traits``: ``typed``, then every piece's trait objects made (a piece makes them on the
+  first read of ``piece.traits``, so ``typed`` alone leaves them to the reader);
 * ``write``: re-encoding the unchanged save and zipping it again;
 
 for the largest save in the shared corpus, and ``typed`` for synthetic saves of 1,500,
@@ -35,6 +37,7 @@ from typing import Callable
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from converter.vassal.commands import collector_paused  # noqa: E402
 from converter.vassal.limits import GIB, Limits  # noqa: E402
 from converter.vassal.obfuscation import VCSK, Obfuscation, deobfuscate, obfuscate  # noqa: E402
 from converter.vassal.pieces import clear_type_cache  # noqa: E402
@@ -115,6 +118,14 @@ def typed(data: bytes) -> int:
     return len(game.pieces)
 
 
+def every_trait(data: bytes) -> int:
+    """``typed``, then every piece's trait objects made, as a reader that looks at every trait of
+    every piece (an export, an audit) does."""
+    game = typed_game(data)
+    with collector_paused():
+        return sum(len(entry.piece.traits) for entry in game.pieces.values())
+
+
 def write(data: bytes) -> int:
     game = SavedGame.from_bytes(data, limits=LIMITS)
     return len(game.to_bytes())
@@ -151,12 +162,13 @@ def peak(fn: Callable[[bytes], object], data: bytes) -> int:
 
 
 def scaling(repeat: int, sizes: tuple[int, ...] = SIZES) -> list[dict[str, float]]:
-    """For each synthetic size: pieces, floor and typed CPU seconds, and both memory peaks."""
+    """For each synthetic size: pieces, floor, typed and every-trait CPU seconds, and the memory peaks."""
     rows = []
     for pieces in sizes:
         data = synthetic_save(pieces * 2 // 3)
         rounds = max(1, repeat - 1) if pieces >= 100_000 else repeat
         rows.append({"pieces": pieces, "floor": best_of(floor, data, rounds), "typed": best_of(typed, data, rounds),
+                     "traits": best_of(every_trait, data, rounds),
                      "floor_peak": peak(floor_commands, data), "typed_peak": peak(typed_game, data)})
     return rows
 
@@ -169,14 +181,16 @@ def main() -> int:
     data = largest.read_bytes()
     base = best_of(floor, data, args.repeat)
     print(f"corpus: {largest.relative_to(CORPUS)}: floor {base:.3f} s CPU")
-    for name, fn in (("tree", tree), ("typed", typed), ("write", write)):
+    for name, fn in (("tree", tree), ("typed", typed), ("traits", every_trait), ("write", write)):
         took = best_of(fn, data, args.repeat)
         print(f"  {name:<6} {took:8.3f} s {took / base:6.2f}x floor")
-    print(f"\n{'synthetic pieces':>16} {'floor s':>8} {'typed s':>8} {'x floor':>8} {'us/piece':>9} {'memory':>7}")
+    print(f"\n{'synthetic pieces':>16} {'floor s':>8} {'typed s':>8} {'x floor':>8} {'us/piece':>9} {'memory':>7}"
+          f" {'traits s':>9} {'x floor':>8}")
     rows = scaling(args.repeat)
     for row in rows:
         print(f"{row['pieces']:>16,} {row['floor']:8.3f} {row['typed']:8.3f} {row['typed'] / row['floor']:8.2f} "
-              f"{row['typed'] / row['pieces'] * 1e6:9.2f} {row['typed_peak'] / row['floor_peak']:6.2f}x")
+              f"{row['typed'] / row['pieces'] * 1e6:9.2f} {row['typed_peak'] / row['floor_peak']:6.2f}x"
+              f" {row['traits']:9.3f} {row['traits'] / row['floor']:8.2f}")
     small, large = rows[0], rows[-1]
     spread = (large["typed"] / large["pieces"]) / (small["typed"] / small["pieces"])
     ratio, memory = large["typed"] / large["floor"], large["typed_peak"] / large["floor_peak"]

@@ -103,6 +103,7 @@ def decode_rows(repeat: int) -> list[Row]:
     baseline = f"floor {seconds(floor)}"
     rows = [Row("decode", f"{largest.name}: {label}", seconds(took), baseline, took / floor, "", None)
             for label, fn in (("command tree + piece index", bench.tree), ("typed pieces", bench.typed),
+                              ("typed pieces, every trait object made", bench.every_trait),
                               ("re-encode + zip", bench.write))
             for took in [bench.best_of(fn, data, repeat)]]
     scaling = bench.scaling(repeat)
@@ -112,7 +113,11 @@ def decode_rows(repeat: int) -> list[Row]:
                         seconds(size["typed"]), f"floor {seconds(size['floor'])}", size["typed"] / size["floor"],
                         f"<= {bench.FLOOR_TARGET:g}x floor" if size is scaling[-1] else "",
                         size["typed"] / size["floor"] <= bench.FLOOR_TARGET if size is scaling[-1] else None))
-    small, large = scaling[0], scaling[-1]
+    large = scaling[-1]
+    rows.append(Row("decode", f"synthetic {large['pieces']:,} pieces: typed, every trait object made",
+                    seconds(large["traits"]), f"floor {seconds(large['floor'])}", large["traits"] / large["floor"],
+                    "", None))
+    small = scaling[0]
     spread = (large["typed"] / large["pieces"]) / (small["typed"] / small["pieces"])
     rows.append(Row("decode", f"us a piece at {large['pieces']:,} against {small['pieces']:,} pieces",
                     f"{large['typed'] / large['pieces'] * 1e6:.1f} us", f"{small['typed'] / small['pieces'] * 1e6:.1f} us",

@@ -37,15 +37,23 @@ PrototypeText = Union[str, "tuple[str, str | None]"]
 
 
 class Piece:
-    """A decoded piece: ``traits`` outermost first, ``inner`` the BasicPiece/Stack/Deck."""
+    """A decoded piece: ``traits`` outermost first, ``inner`` the BasicPiece/Stack/Deck.
 
-    __slots__ = ("traits", "quoting", "piece_id", "_type", "_state", "_types", "_states")
+    A decoded piece holds its chain split into levels and each level's trait class; the
+    trait objects themselves are made on the first read of :attr:`traits`. A reader that
+    decodes every piece of a large save and then looks at a few of them (which most do)
+    never pays for the rest, and the split levels are tuples of strings, which the garbage
+    collector stops scanning, where trait objects are not (bench/README.md has the figures).
+    """
+
+    __slots__ = ("_traits", "_classes", "quoting", "piece_id", "_type", "_state", "_types", "_states")
 
     def __init__(self, traits: list[Trait], *, quoting: str = MODERN, piece_id: str | None = None) -> None:
         """A piece built from traits (no original text: everything is encoded afresh)."""
         if not traits:
             raise EncodingError("a piece needs at least one trait", piece=piece_id)
-        self.traits = traits
+        self._traits: list[Trait] | None = traits
+        self._classes: Classes = ()
         self.quoting = quoting
         self.piece_id = piece_id
         self._type: str | None = None
@@ -54,9 +62,21 @@ class Piece:
         self._types: Sequence[str | None] = (None,) * len(traits)
         self._states: Sequence[str | None] = (None,) * len(traits)
 
+    @property
+    def traits(self) -> list[Trait]:
+        """The traits, outermost first (made from the split chain on first read)."""
+        traits = self._traits
+        if traits is None:
+            quoting, piece_id = self.quoting, self.piece_id
+            traits = self._traits = [cls(t, s, quoting, piece_id)
+                                     for cls, t, s in zip(self._classes, self._types, self._states)]
+        return traits
+
     # -- text -------------------------------------------------------------------
     def type_text(self) -> str:
         """The whole type string; identical to the decoded one until a type field is set."""
+        if self._traits is None:  # no trait made yet, so none edited
+            return self._type or ""
         values: list[str | None] = [t.type_text() for t in self.traits]
         if tuple(values) == tuple(self._types):
             return self._type or ""
@@ -65,6 +85,8 @@ class Piece:
 
     def state_text(self) -> str | None:
         """The whole state string; ``None`` for a definition decoded without state."""
+        if self._traits is None:
+            return self._state
         values = [t.state_text() for t in self.traits]
         if tuple(values) == tuple(self._states):
             return self._state
@@ -93,7 +115,7 @@ class Piece:
         return iter(self.traits)
 
     def __len__(self) -> int:
-        return len(self.traits)
+        return len(self._types)
 
     def find(self, cls: type[Trait]) -> list[Trait]:
         """The traits of one class, outermost first."""
@@ -359,9 +381,8 @@ def decode_piece(type_text: str, state_text: str | None = None, *, piece_id: str
         except TooManyLevels:
             raise EncodingError(f"state has more TAB-separated segments than the type has traits ({len(types)})",
                                 piece=piece_id) from None
-    traits = [cls(t, s, quoting, piece_id) for cls, t, s in zip(classes, types, states)]
     piece = Piece.__new__(Piece)  # every field set here; skips __init__'s fresh-piece bookkeeping
-    piece.traits, piece.quoting, piece.piece_id = traits, quoting, piece_id
+    piece._traits, piece._classes, piece.quoting, piece.piece_id = None, classes, quoting, piece_id
     piece._type, piece._state = type_text, state_text
     piece._types, piece._states = types, states
     return piece
