@@ -64,7 +64,7 @@ def read_slots(data: bytes) -> int:
 
 def read_with_traits(data: bytes) -> int:
     module = Module.from_bytes(data)
-    return sum(len(slot.piece()) for slot in module.piece_slots)
+    return sum(len(slot.piece().traits) for slot in module.piece_slots)
 
 
 def main() -> None:

@@ -31,7 +31,7 @@ from converter.vassal.grids.zoned import Grid
 from converter.vassal.images import HEADER_BYTES, image_size
 from converter.vassal.limits import DEFAULT_LIMITS, Limits
 from converter.vassal.pieces import Piece, decode_piece
-from converter.vassal.sequence import split, unescape
+from converter.vassal.sequence import split, split_raw, unescape
 
 V = "VASSAL.build."
 MAP_TAGS = (V + "module.Map", V + "module.PrivateMap", V + "module.PlayerHand", V + "widget.WidgetMap")
@@ -65,16 +65,16 @@ def _text(element: Any) -> str:
 
 
 def _add_piece_parts(text: str) -> tuple[str, str]:
-    """(type, state) of ``+/null/<type>/<state>`` as stored in PieceSlot and PrototypeDefinition text."""
-    if "\\/" in text:
-        parts = split(text, "/")
-    else:  # every '/' separates (as in :func:`split`); unescaping only strips enclosing quotes
-        parts = text.split("/")
-        if "'" in text:
-            parts = [unescape(part, "/") for part in parts]
-    if len(parts) < 3 or parts[0] != "+":
+    """(type, state) of ``+/null/<type>/<state>`` as stored in PieceSlot and PrototypeDefinition text.
+
+    The fields are cut as :func:`split` cuts them, but only the prefix, the type and the
+    state (fields 0, 2 and 3) are unescaped: a palette text is long, and the other fields
+    are never read (a fifth and later ones are ignored, as VASSAL does).
+    """
+    parts = split_raw(text, "/")
+    if len(parts) < 3 or unescape(parts[0], "/") != "+":
         raise ModuleError(f"piece text {text[:60]!r} is not an AddPiece command ('+/id/type/state')")
-    return parts[2], parts[3] if len(parts) > 3 else ""
+    return unescape(parts[2], "/"), unescape(parts[3], "/") if len(parts) > 3 else ""
 
 
 @dataclass(slots=True)
@@ -427,14 +427,14 @@ class Module:
 
     # -- pieces ------------------------------------------------------------------------
     def _slot(self, element: Any) -> PieceSlot:
-        attrib = element.attrib
-        return PieceSlot(_text(element), element, self.file, entry_name=attrib.get("entryName"),
-                         gpid=attrib.get("gpid", ""),
-                         width=java_int(attrib.get("width", "0"), "width", element, self.file),
-                         height=java_int(attrib.get("height", "0"), "height", element, self.file))
+        get, file = element.get, self.file
+        return PieceSlot(_text(element), element, file, entry_name=get("entryName"), gpid=get("gpid", ""),
+                         width=java_int(get("width", "0"), "width", element, file),
+                         height=java_int(get("height", "0"), "height", element, file))
 
-    def _slots(self, *tags: str) -> list[PieceSlot]:
-        return [self._slot(element) for element in self.root.iter(*tags)]
+    def _slots(self, tag: str) -> list[PieceSlot]:
+        slot = self._slot
+        return [slot(element) for element in self.root.iter(tag)]
 
     @cached_property
     def piece_slots(self) -> list[PieceSlot]:

@@ -40,6 +40,8 @@ def _shown(value: str) -> str:
 
 def java_int(value: str, name: str, element: Any, file: str | None = None) -> int:
     """``Integer.valueOf``: decimal digits with an optional sign, within Java's ``int``."""
+    if len(value) < 10 and value.isascii() and value.isdigit():  # the common case: at most 9 ASCII digits
+        return int(value)
     if not _INT.fullmatch(value):
         raise ModuleError(f"{where(element)}: attribute {name}={_shown(value)} is not an integer", file=file)
     # The length first: int() itself refuses a literal of thousands of digits (with a ValueError).
