@@ -147,11 +147,15 @@ def formation_hq(ctx: Ctx, unit: Unit) -> Unit | None:
     """The HQ of the unit's Formation (EG/TUS §1.3.3; WaW85 §7.2), on the map or not: the
     Formation's own HQ when the position lists Formations, else an HQ counter of the same
     Formation and side. A unit whose Formation is not stated takes the HQ the situation
-    shows (a rule case with one HQ states no Formations)."""
+    shows (a rule case with one HQ states no Formations). An HQ is its own Formation's HQ
+    (one HQ a Formation, EG/TUS §1.3.3, WaW85 §7.2): it stands at distance 0 from itself,
+    so it is always within its own Command Range."""
     game = ctx.game
     formation = game.formations.get(unit.formation or "")
     if formation is not None and formation.hq in game.units:
         return game.units[formation.hq]
+    if unit.type.target_type == "hq":
+        return unit
     for other in game.units.values():
         if other.type.target_type != "hq" or other.key == unit.key:
             continue

@@ -382,3 +382,26 @@ def test_conditional_morale_formations_check_with_it() -> None:
     answer = classic("untold").resolve(game, Rally(unit="A"), GivenDice([3, 2]))
     assert answer.values["passed"] is False
     assert "conditional morale 2 + 2 = 4 (TUS §1.6.1)" in map(str, answer.reasons)
+
+
+def test_an_hq_checking_command_is_in_command_of_itself_under_each_book() -> None:
+    """An HQ is its own Formation's HQ: at distance 0 it is within its Command Range (EG/TUS
+    §4.2: "Units within the Command range of their HQ are considered In Command"), and WaW85
+    §7.2.5 lists "All units in a hex with their Formation HQ" as always In Command. Before, the
+    HQ looked for another HQ and answered "not on the map" (classic) or "not stated" (WaW85)."""
+    from referee.cases import run_one
+    from referee.rulesets import get_ruleset
+    given = {"units": {"H": {"target_type": "hq", "side": "nato", "formation": "1st", "hex": "h", "strength": "full",
+                             "command_range": {"full": 4, "reduced": 2}, "morale": 8},
+                       "B": {"target_type": "heavy_armor", "side": "nato", "formation": "1st", "hex": "h"}},
+             "hexes": [{"id": "h", "terrain": "clear"}],
+             "query": {"action": "command_check", "unit": "H"}}
+    for name, flag in (("classic", "untold"), ("classic", "eisenbach"), ("waw85", None)):
+        answer, comparison = run_one(get_ruleset(name, flag), given, {"roll_required": False})
+        assert (comparison.failures, comparison.gaps) == ([], []), name
+        assert not any(getattr(e, "field", None) == "out_of_command" for e in answer.events), name
+    untold, _ = run_one(get_ruleset("classic", "untold"), given, {})
+    assert [r.text for r in untold.reasons] == ["H is 0 hex(es) from H, command range 4: in command"]
+    waw85, _ = run_one(get_ruleset("waw85"), given, {})
+    assert [(r.section, r.text) for r in waw85.reasons] == [
+        ("WaW85 §7.2.5", "H is always In Command: in a hex with its Formation HQ")]
