@@ -687,7 +687,8 @@ class _State:
         units, hexes = (dict(sorted(self.units.items())), dict(sorted(self.hexes.items()))) if ordered else \
             (dict(self.units), dict(self.hexes))
         return Game(units=MappingProxyType(units), hexes=MappingProxyType(hexes), turn=turn,
-                    missions_left=MappingProxyType(missions or {}))
+                    missions_left=MappingProxyType(missions or {}),
+                    formations=MappingProxyType(dict(self.profile.formations)))
 
     def imported(self, turn: int | None = None, missions: dict[str, int] | None = None) -> Imported:
         pieces = {key: pid for pid, key in sorted(self.key_of.items(), key=lambda item: _id_order(item[0]))

@@ -22,6 +22,7 @@ from converter.vassal.module import Module
 from converter.vassal.pieces import Piece, PrototypeText, decode_piece
 from converter.vassal.traits.layers import Layer
 from converter.vassal.traits.properties import Marker
+from referee.model import Formation
 
 #: Unit status fields a marker piece can stand for (boolean fields of referee.model.Status).
 FLAG_MARKERS = ("disrupted", "ops_complete", "out_of_command", "moving", "fired", "wounded")
@@ -320,6 +321,8 @@ class Profile:
     board_aliases: dict[str, tuple[str, int, int]] = field(default_factory=dict)
     rules: Rules | None = DEFAULT_RULES
     tec_file: str | None = None
+    #: The Formation cards (name -> Formation) a position read through the profile states.
+    formations: Mapping[str, Formation] = field(default_factory=dict)
 
     @classmethod
     def from_document(cls, data: Mapping[str, Any], *, file: str | None = None) -> "Profile":
@@ -361,7 +364,10 @@ class Profile:
                    dict(data.get("missions_properties") or {}), file,
                    _beside(file, data.get("units_file")), _beside(file, data.get("terrain_file")),
                    {name: (raw["board"], raw["x"], raw["y"]) for name, raw in (data.get("board_aliases") or {}).items()},
-                   _rules(data.get("rules", "default"), file), _beside(file, data.get("tec_file")))
+                   _rules(data.get("rules", "default"), file), _beside(file, data.get("tec_file")),
+                   {name: Formation(name, raw.get("side"), raw.get("hq"), raw.get("morale"), bool(raw.get("conditional")),
+                                    dict(raw.get("command_range") or {}), raw.get("markers", 1))
+                    for name, raw in (data.get("formations") or {}).items()})
 
     def ruleset_name(self, override: str | None = None) -> str | None:
         """The ruleset positions are judged by, as ``--ruleset`` spells it (``override`` when

@@ -182,7 +182,7 @@ WAW85 = [
     (('assault us-infantry soviet-infantry retreat=D4',), '4,1,1,1,1', 1, ['  D4 is not a hex the defenders may retreat into (legal: E4, F4, F5) (WaW85 §13.2.2)']),
     (('assault us-infantry soviet-infantry retreat=F4',), '4,1,1,1,1', 0, ['  result: US Infantry moves to E5; Soviet Infantry is Disrupted; Soviet Infantry moves to F4; Soviet Infantry is Ops Complete; US Infantry is Ops Complete']),
     (('artillery us-hq G5 he fp=4 to_hit=5',), '3,5,5,1,1,2', 0, ['  result: BMP-1 is Disrupted; BMP-1 is Reduced']),
-    (('rally t-64',), '3,3', 1, ['  not stated: units.t-64.morale']),
+    (('rally t-64',), '5,6', 0, ['  result: no effect']),
     (('overrun t-64 us-infantry path=F5',), '', 1, ['  T-64 has no Assault Factor and cannot overrun (WaW85 §13.0)']),
     (('markers',), '', 0, ['  result: BMP-1 is no longer Ops Complete; Leopard C1 is no longer Ops Complete; M113 is no longer Ops Complete; Soviet Infantry is no longer Ops Complete; US Infantry is no longer Ops Complete; Smoke marker removed from E4; Smoke Thinning marker placed in E4']),
     (('fire t-64 leopard-c1 he',), '5,5,1,1,1', 1, ['  T-64 is Disrupted and cannot fire (WaW85 §10.0)']),

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from converter.errors import ProfileError
+from converter.errors import ProfileError, SchemaError
 from converter.exporter import empty_save, export_game
 from converter.importer import import_save
 from converter.profile import Profile, SeenPiece, Selector, prototype_texts, read_profile, seen
@@ -271,3 +271,21 @@ def test_import_and_export_select_units_by_a_prototype_property() -> None:
     assert sum(u.reason == "no unit, marker or ignore rule of the profile matches" for u in plain.unrecognised) == 8
     assert [u.name for u in plain.unrecognised if u.reason == "ops_complete marker with no unit in its stack"] == [
         "Ops Complete"]
+
+
+def test_formation_cards_of_a_profile_reach_the_position(module: Module) -> None:
+    """WaW85 §7.2.4: "The Morale/Training value can be located on the activated Formation's Formation
+    card"; the Command Ranges too. A profile states the cards, and every position read through it
+    has them: a Morale/Training or Command Check needs no card in the save."""
+    from referee.model import Formation
+    profile = read_profile(SAMPLES / "profile-waw85.yaml")
+    assert profile.formations["79 GTD"] == Formation("79 GTD", "Warsaw Pact", None, 7, False, {"full": 3, "reduced": 2})
+    assert sorted(profile.formations) == ["2/11 ACR", "4 CMBG", "79 GTD"]
+    save = SavedGame.read(SAMPLES / "demo.vsav")
+    game = import_save(save, module, profile, read_unit_table(SAMPLES / "units.yaml")).game
+    assert dict(game.formations) == profile.formations
+    assert read_profile(SAMPLES / "profile.yaml").formations == {}
+    doc = yaml.safe_load((SAMPLES / "profile-waw85.yaml").read_text(encoding="utf-8"))
+    doc["formations"]["79 GTD"]["morale"] = 13
+    with pytest.raises(SchemaError, match="formations.79 GTD.morale: 13 is greater than the maximum of 12"):
+        Profile.from_document(doc)

@@ -113,7 +113,7 @@ def command_check(ctx: Ctx) -> None:
     units = [ctx.unit(k) for k in ctx.action.actors] or [ctx.unit(None)]
     hq = formation_hq(ctx, units[0])
     if hq is None:
-        raise NotStated("units.<HQ>")
+        raise NotStated(f"formations.{units[0].formation or units[0].key}.hq")   # no HQ counter of the Formation
     exempt = {u.key: always_in_command(ctx, u, hq) for u in units}
     for key, why in exempt.items():
         if why:
