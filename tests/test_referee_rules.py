@@ -405,3 +405,21 @@ def test_an_hq_checking_command_is_in_command_of_itself_under_each_book() -> Non
     waw85, _ = run_one(get_ruleset("waw85"), given, {})
     assert [(r.section, r.text) for r in waw85.reasons] == [
         ("WaW85 §7.2.5", "H is always In Command: in a hex with its Formation HQ")]
+
+
+def test_rallying_a_unit_that_is_not_disrupted_rolls_nothing_and_says_why_under_each_book() -> None:
+    """EG/TUS §4.3 and WaW85 §7.4 rally a Disrupted unit; one that is not has nothing to rally
+    from: no roll, no event, and the answer names the section."""
+    from referee.cases import run_one
+    from referee.rulesets import get_ruleset
+    given = {"units": {"A": {"target_type": "heavy_armor", "side": "nato", "morale": 8,
+                             "status": {"disrupted": False}}},
+             "query": {"action": "rally", "unit": "A"}}
+    expected = {("classic", "untold"): ("TUS §4.3", "A is not Disrupted: there is nothing to rally from"),
+                ("classic", "eisenbach"): ("EG §4.3", "A is not Disrupted: there is nothing to rally from"),
+                ("waw85", None): ("WaW85 §7.4", "A is not Disrupted")}
+    for (name, flag), reason in expected.items():
+        answer, comparison = run_one(get_ruleset(name, flag), given, {"roll_required": False})
+        assert (comparison.failures, comparison.gaps) == ([], []), name
+        assert [(r.section, r.text) for r in answer.reasons] == [reason], (name, flag)
+        assert answer.events == [], (name, flag)

@@ -174,6 +174,7 @@ def rally(ctx: Ctx) -> None:
     unit = ctx.unit(ctx.action.actor)
     if not unit.status.disrupted and unit.type.target_type != "helicopter":
         ctx.answer.set("roll_required", False)
+        ctx.answer.because("§4.3", f"{unit.name} is not Disrupted: there is nothing to rally from")
         return
     if unit.type.target_type == "helicopter":
         ctx.answer.set("roll_required", False)
