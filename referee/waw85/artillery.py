@@ -399,6 +399,11 @@ def minefield_attack(ctx: Ctx) -> None:
     if marker is None:
         raise NotStated(f"hexes.{hex_state.id}.markers (a Minefield marker)")
     ctx.answer.unit(unit.key, retreat=0)
+    if unit.type.target_type == "helicopter" and unit.mode != "landed":
+        ctx.answer.set("roll_required", False)
+        ctx.answer.set("hits", 0)
+        because(ctx, "9.7", "Helicopters are only affected by minefields if they land in them")
+        return
     if marker == "minefield_placed":
         owner = need(hex_state.owner, f"hexes.{hex_state.id}.owner")
         if owner == need(unit.side, f"units.{unit.key}.side"):

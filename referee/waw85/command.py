@@ -157,6 +157,13 @@ def rally(ctx: Ctx) -> None:
         _passengers_rally(ctx, unit)
         return
     ctx.answer.set("roll_required", True)
+    if ctx.action.passed is not None:
+        ctx.answer.set("passed", ctx.action.passed)
+        because(ctx, "7.4", f"the Disruption removal check {'passes' if ctx.action.passed else 'fails'} (stated)")
+        if ctx.action.passed:
+            ctx.emit(UnitRallied(unit.key))
+            _passengers_rally(ctx, unit)
+        return
     modifier = 0
     if unit.status.out_of_command:
         modify(ctx, "roll", 1, "Out of Command", "7.4")
@@ -245,6 +252,7 @@ def missile_reload(ctx: Ctx) -> None:
         because(ctx, "7.3", f"{unit.name} has no Missile Reloading marker")
         return
     if unit.status.disrupted:
+        ctx.answer.set("roll_required", False)
         illegal(ctx, "7.3", "only Undisrupted units attempt a Missile Reload")
         return
     ctx.answer.set("roll_required", True)

@@ -129,6 +129,11 @@ def command_roll(ctx: Ctx, unit: Unit, modifier: int) -> None:
 def command_checks(ctx: Ctx, attacked: list[str], results: dict[str, str]) -> None:
     """§10.7.2: HQs and Leaders stacked with units that were reduced or eliminated."""
     hexes = {ctx.game.unit(k).hex for k in attacked if results[k] not in ("none", "disrupted")}
+    spared = {ctx.game.unit(k).hex for k in attacked} - hexes - {None}
+    if any(u.type.target_type in COMMAND and u.key not in attacked and u.carried_by is None
+           for h in spared for u in ctx.game.stack(h)):
+        ctx.answer.set("roll_required", False)
+        because(ctx, "10.7.2", "no unit stacked with the HQ or Leader is reduced or eliminated: no roll")
     for hex_id in sorted(hexes - {None}):
         stack = ctx.game.stack(hex_id)
         commanders = [u for u in stack if u.type.target_type in COMMAND
