@@ -95,7 +95,14 @@ def numbers(ctx: Ctx, unit: Unit, foes: list[Unit], hex_id: str | None, *, attac
             fp_mod += bonus
             because(ctx, "13.1.1", f"{giver.name} Command Bonus: Assault FP +{bonus}")
     if unit.type.target_type == "troops" and not disrupted and foes:
-        kinds = [f.type.target_type for f in foes]
+        # "versus enemy vehicles either alone or in a stack with no Infantry of their side":
+        # the whole enemy stack counts, not only the unit named
+        sides = {f.side for f in foes}
+        ours = set(ctx.action.actors) | {unit.key}
+        stack = [u for h in {f.hex for f in foes} - {None} for u in ctx.game.stack(h)
+                 if u.key not in ours and u.type.target_type not in ("hq", "leader", "support_weapon")
+                 and u.carried_by is None and u.side in sides]
+        kinds = [f.type.target_type for f in {u.key: u for u in [*foes, *stack]}.values()]
         if None in kinds:
             raise NotStated("units.<defender>.target_type")
         if all(k in VEHICLES for k in kinds):
