@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from referee import situation
 from referee.errors import NotStated
-from referee.events import StatusChanged, UnitMoved, UnitPlaced, UnitRallied
+from referee.events import StatusChanged, UnitAttached, UnitMoved, UnitPlaced, UnitRallied
 from referee.model import Unit, need
 from referee.ruleset import Ctx
 from referee.waw85.common import because, illegal, modify, morale_value
@@ -280,6 +280,8 @@ def leader_transfer(ctx: Ctx) -> None:
     if ctx.answer.legal is None:
         ctx.answer.set("legal", True)
         because(ctx, "7.2.1", f"{leader.name} is assigned to {unit.name}; not an Action")
+        if leader.attached_to != unit.key:
+            ctx.emit(UnitAttached(leader.key, unit.key))
 
 
 def hq_deployment(ctx: Ctx) -> None:
