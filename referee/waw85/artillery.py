@@ -9,7 +9,7 @@ from referee.events import MarkerPlaced, MarkerRemoved, StatusChanged
 from referee.model import Unit, need
 from referee.ruleset import Ctx
 from referee.waw85 import los, results
-from referee.waw85.command import Check, ew_on, formation_hq, helpers, roll
+from referee.waw85.command import Check, check_for, ew_on, formation_hq, helpers, roll
 from referee.waw85.common import HARD, because, illegal, modify, morale_value, tables, whole
 from referee.artillery import Strike, adjacent_hexes
 from referee.hexes import FLAT_DIRECTION_NAMES
@@ -246,7 +246,7 @@ def _unsaved_hits(ctx: Ctx, unit: Unit, hits: int) -> int:
 
 def _chemical_attack(ctx: Ctx, unit: Unit) -> int:
     """§14.12: 2d6 over Morale/Training: armor takes 1 hit, anything else 2; no saves."""
-    passed = roll(ctx, Check(morale_value(ctx, unit)), section="14.12")
+    passed = roll(ctx, check_for(ctx, unit), section="14.12")     # any Morale/Training check (§1.9.11, §1.9.13)
     kind = need(unit.type.target_type, f"units.{unit.key}.target_type")
     hits = 0 if passed else tables()["chemical_hits"]["armored" if kind in HARD else "other"]
     because(ctx, "14.12", f"{unit.name}: {hits} hit(s), no saves")
@@ -440,7 +440,7 @@ def minefield_breach(ctx: Ctx) -> None:
     if marker is None:
         raise NotStated(f"hexes.{hex_state.id}.markers (a Minefield marker)")
     ctx.answer.unit(unit.key, retreat=0)
-    if roll(ctx, Check(morale_value(ctx, unit)), section="16.3.1"):
+    if roll(ctx, check_for(ctx, unit), section="16.3.1"):        # any Morale/Training check (§1.9.11, §1.9.13)
         ctx.emit(MarkerRemoved(hex_state.id, marker))
         because(ctx, "16.3.1", "the Minefield is breached and removed")
     else:

@@ -237,7 +237,7 @@ def missile_ammo_check(ctx: Ctx) -> None:
         because(ctx, "10.10", "Low Missile Ammo: replaced by No Missile Ammo, no roll")
         return
     ctx.answer.set("roll_required", True)
-    if not roll(ctx, Check(morale_value(ctx, unit)), section="10.10"):
+    if not roll(ctx, check_for(ctx, unit), section="10.10"):     # any Morale/Training check (§1.9.11, §1.9.13)
         ctx.emit(StatusChanged(unit.key, "ammo", "reloading"))
         because(ctx, "10.10", f"{unit.name}: Missile Reloading marker")
 
@@ -256,7 +256,7 @@ def missile_reload(ctx: Ctx) -> None:
         illegal(ctx, "7.3", "only Undisrupted units attempt a Missile Reload")
         return
     ctx.answer.set("roll_required", True)
-    if roll(ctx, Check(morale_value(ctx, unit)), section="7.3"):
+    if roll(ctx, check_for(ctx, unit), section="7.3"):           # any Morale/Training check (§1.9.11, §1.9.13)
         ctx.emit(StatusChanged(unit.key, "ammo", "none"))
         because(ctx, "7.3", "the Missile Reloading marker is removed")
     else:

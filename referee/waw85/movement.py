@@ -535,8 +535,9 @@ def lift_off(ctx: Ctx) -> None:
     mode = ctx.action.choice
     passed = ctx.action.passed
     if passed is None:
-        value = morale_value(ctx, unit)
-        passed = roll(ctx, Check(value), section="9.9")
+        check = check_for(ctx, unit)      # any Morale/Training check (§1.9.11, §1.9.13)
+        value = check.target_number
+        passed = roll(ctx, check, section="9.9")
         if ctx.answer.values.get("modified_roll") == value:
             because(ctx, "9.9", f"a roll equal to the Morale/Training value {value} passes, as in every 2d6 "
                     "check (the section's second sentence also calls it a fail)")
