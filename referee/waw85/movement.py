@@ -63,6 +63,8 @@ def move(ctx: Ctx) -> None:
         _charted_move(ctx, unit, route)
         return
     hex_id = ctx.action.target if isinstance(ctx.action.target, str) else (route[-1] if route else None)
+    if hex_id in ctx.game.units:               # "into hex (or onto unit) query.target"
+        hex_id = need(ctx.game.unit(hex_id).hex, f"units.{hex_id}.hex")
     if not route and hex_id is not None:
         route = [hex_id]
     if ctx.action.cause == "assault":
@@ -73,7 +75,15 @@ def move(ctx: Ctx) -> None:
         (_helicopter_move if on_map and unit.hex else _stated_helicopter_move)(ctx, unit, route)
         return
     if route and all(ctx.game.hex(h).mp_cost is not None for h in route):
-        _stated_move(ctx, unit, route)
+        # a stack moves together (§7.6 "Stacks may move together"), each unit paying its own way
+        movers = [ctx.unit(k) for k in ctx.action.actors] or [unit]
+        arriving = max(1, sum(1 for m in movers if counts_for_stacking(m)))
+        costs = []
+        for mover in movers:
+            _stated_move(ctx, mover, route, arriving)
+            costs.append(ctx.answer.values.get("cost"))
+        if len(movers) > 1 and all(isinstance(c, int) for c in costs):
+            ctx.answer.set("cost", max(costs))
         return
     extra = chemical_move_cost(ctx, need(hex_id, "query.target"))
     if extra:
@@ -116,7 +126,7 @@ def _opportunity_trigger(ctx: Ctx, unit: Unit) -> None:
             + (": Opportunity Fire may be declared" if eligible else ""))
 
 
-def _stated_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
+def _stated_move(ctx: Ctx, unit: Unit, route: list[str], arriving: int = 1) -> None:
     """§9.0 with the hexes' MP costs stated (the TEC is PAC03, not in the text): the cost of
     each hex entered, with the Minefield exit (§16.2) and Chemical (§14.12) surcharges, never
     more than the printed MPs; not into an enemy hex (an Assault, §13.0), nor over the
@@ -131,7 +141,7 @@ def _stated_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
         if _in_hex(ctx, unit, hex_id, enemy=True):
             illegal(ctx, "13.0", f"{hex_id} holds enemy units: a unit enters it only by Assault")
             return
-        if counts_for_stacking(unit) and _in_hex(ctx, unit, hex_id, enemy=False) + 1 > STACKING_LIMIT:
+        if counts_for_stacking(unit) and _in_hex(ctx, unit, hex_id, enemy=False) + arriving > STACKING_LIMIT:
             illegal(ctx, "9.2", f"{hex_id} already holds {STACKING_LIMIT} friendly units"
                     + (": the move must be made around the hex" if index < len(route) - 1 else ""))
             return
