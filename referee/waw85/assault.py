@@ -146,13 +146,16 @@ def _movement(ctx: Ctx, unit: Unit, hex_id: str | None) -> None:
     §9.5: an amphibious River crossing spends every MP."""
     if river_crossing(ctx, unit):
         return
-    if hex_id is None or unit.status.mp_left is None:
+    left = unit.status.mp_left
+    if left is None and isinstance(unit.status.mp_spent, int) and unit.current.mp is not None:
+        left = unit.current.mp - unit.status.mp_spent
+    if hex_id is None or left is None:
         return
     cost = ctx.game.hex(hex_id).mp_cost
     if cost is None:
         return
-    if unit.status.mp_left < cost:
-        illegal(ctx, "13.0", f"{unit.name} has {unit.status.mp_left} MP left, entering costs {cost}")
+    if left < cost:
+        illegal(ctx, "13.0", f"{unit.name} has {left} MP left, entering costs {cost}")
         ctx.emit(StatusChanged(unit.key, "ops_complete", True))
 
 
