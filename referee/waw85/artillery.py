@@ -214,7 +214,9 @@ def _he_attack(ctx: Ctx, unit: Unit, fp: int, to_hit: int, firer: Unit | None) -
     because(ctx, "14.7.2", f"{unit.name}: {hits} hit(s), {saves} save(s), {net} net")
     _record(ctx, hits, saves, net, roll_)
     damage.take_hits(ctx, unit.key, net)
-    results.aftermath(ctx, [unit.key])
+    # §10.11: "Opportunity Fire may include both Direct Fire or On-Board Indirect Fire"; a mover
+    # Disrupted or reduced by it stops and is Ops Complete (§10.8.2)
+    results.aftermath(ctx, [unit.key], opportunity=firer is not None and ctx.action.cause == "opportunity_fire")
 
 
 def _record(ctx: Ctx, hits: int, saves: int, net: int, roll_: "DefenceRoll | None") -> None:
@@ -261,6 +263,8 @@ def _on_board(ctx: Ctx, unit: Unit, mission: str | None) -> None:
         illegal(ctx, "12.0", f"{unit.name} has no gray Special Ability triangle")
     if unit.status.disrupted or unit.status.ops_complete:
         illegal(ctx, "14.1", f"{unit.name} is Disrupted or Ops Complete")
+    if unit.status.out_of_command and ctx.action.cause != "opportunity_fire":
+        illegal(ctx, "7.2.3", f"{unit.name} is Out of Command: no Action, only Opportunity Fire (§10.11)")
     if ew_on(formation_hq(ctx, unit)):
         illegal(ctx, "5.2", "no unit of a Formation whose HQ has an EW marker may fire Indirect Fire")
     allowed = tables()["on_board_strikes"].get(mission or "he")
