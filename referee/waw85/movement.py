@@ -107,8 +107,24 @@ def _in_hex(ctx: Ctx, unit: Unit, hex_id: str, enemy: bool) -> int:
     if stated is not None:
         return int(stated)
     if enemy:
-        return sum(1 for u in _enemies(ctx, unit) if u.hex == hex_id)
+        return sum(1 for u in _enemies(ctx, unit) if u.hex == hex_id and not _above(ctx, u, unit))
     return _friends(ctx, unit, hex_id)
+
+
+def _above(ctx: Ctx, enemy: Unit, mover: Unit) -> bool:
+    """An enemy Helicopter a ground unit may share a hex with: Flying or Hovering (§9.7.1,
+    §9.7.3), or Nap-of-Earth over an obstacle higher than the hex's unit height (§9.7.2)."""
+    if enemy.type.target_type != "helicopter" or mover.type.target_type == "helicopter":
+        return False
+    if enemy.mode in ("flying", "hovering"):
+        return True
+    if enemy.mode == "nap_of_earth":
+        here = ctx.game.hex(enemy.hex).stated
+        obstacle, height = here.get("obstacle_height"), here.get("unit_height")
+        if obstacle is None or height is None:
+            raise NotStated(f"hexes.{enemy.hex}.obstacle_height and unit_height (a NOE Helicopter is there)")
+        return obstacle > height
+    return False
 
 
 def _opportunity_trigger(ctx: Ctx, unit: Unit) -> None:
@@ -240,6 +256,15 @@ def _stated_helicopter_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
         if "fire" in ctx.game.hex(hex_id).markers:
             illegal(ctx, "9.7", f"{hex_id} holds a Fire marker: Helicopters may not enter it")
             return
+        if mode == "nap_of_earth" and _in_hex(ctx, unit, hex_id, enemy=True):
+            here = ctx.game.hex(hex_id).stated
+            obstacle, height = here.get("obstacle_height"), here.get("unit_height")
+            if obstacle is None or height is None:
+                raise NotStated(f"hexes.{hex_id}.obstacle_height and unit_height (enemy units are there)")
+            if obstacle <= height:
+                illegal(ctx, "9.7.2", f"{hex_id} holds enemy units and no obstacle to fly over: a NOE Helicopter "
+                        "there is a ground unit, and Helicopters do not assault")
+                return
     spent = unit.status.mp_spent if isinstance(unit.status.mp_spent, int) else 0
     cost = len(route)
     if mode == "nap_of_earth":
