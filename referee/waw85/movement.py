@@ -392,7 +392,8 @@ def _charted_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
             why.append(f"leaving the Minefield of {previous} +{extra}")
         total += enter + added
         steps.append(f"{hex_id} {what} {enter}" + "".join(f", {w}" for w in why))
-        if any(u.side != unit.side and u.side is not None for u in ctx.game.stack(hex_id)):
+        if any(u.side != unit.side and u.side is not None and not _above(ctx, u, unit)
+               for u in ctx.game.stack(hex_id)):
             illegal(ctx, "13.0", f"{hex_id} holds enemy units: a unit enters it only by Assault or Overrun")
             return
         if counts_for_stacking(unit) and index < len(route) - 1 and _friends(ctx, unit, hex_id) + 1 > STACKING_LIMIT:
