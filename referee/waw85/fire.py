@@ -294,6 +294,10 @@ def _move_and_fire(ctx: Ctx, actor: Unit, weapon: Weapon, shot: Attack) -> None:
     if actor.type.target_type == "helicopter":
         because(ctx, "11.0", "Move & Fire does not change a Flying Helicopter's FP or To-Hit")
         return
+    if isinstance(spent, int) and actor.current.mp is not None and spent > actor.current.mp:
+        illegal(ctx, "9.0", f"{actor.name} cannot have spent {spent} MPs: a unit may not expend more than its "
+                f"printed {actor.current.mp} MPs")
+        return
     colour = need(weapon.colour, f"units.{actor.key}.{ctx.answer.values.get('weapon')}.color")
     row = tables()["move_and_fire"][colour]
     if "up_to_half" not in row:
