@@ -599,6 +599,10 @@ def unload(ctx: Ctx) -> None:
         illegal(ctx, "9.8.5", "no unloading from Helicopters into an enemy-occupied hex")
     elif enemy:
         illegal(ctx, "9.8.3", "unloading into an enemy hex is an Assault Action")
+    into = target or carrier.hex
+    if into is not None and not enemy and _in_hex(ctx, passenger, into, enemy=False) + 1 > STACKING_LIMIT:
+        illegal(ctx, "9.2", f"{into} already holds {STACKING_LIMIT} friendly units: Passengers count for stacking "
+                "once unloaded, and stacking restrictions apply at all times")
     spent = carrier.status.mp_spent
     if isinstance(spent, int) and carrier.current.mp is not None and spent > carrier.current.mp // 2:
         illegal(ctx, "9.8.2", f"{carrier.name} moved {spent} MPs: a Transport moves at most half its MPs "
