@@ -332,7 +332,13 @@ def _command_bonus(ctx: Ctx, attack: Attack) -> None:
     if {"hq", "leader"} <= kinds:
         illegal(ctx, "10.6.2", "a unit may use the HQ or the Leader Command Bonus, not both")
         return
+    actor = ctx.action.actor
     for giver in givers:
+        if giver.attached_to is not None and giver.attached_to != actor:
+            # "an HQ or Leader deployed or assigned to the firing unit": not one with another unit
+            because(ctx, "10.6.2", f"{giver.name} is deployed to {ctx.game.unit(giver.attached_to).name}, not to "
+                    "the firing unit: no Command Bonus")
+            continue
         bonus = need(giver.leadership, f"units.{giver.key}.leadership")
         attack.fp += bonus
         modify(ctx, "fp", bonus, f"{giver.name} Command Bonus", "10.6.2")
