@@ -120,6 +120,12 @@ def _spotter(ctx: Ctx, spotter: Unit, *, on_board: bool) -> None:
     unit of a Formation whose HQ carries an EW marker takes part in Indirect Fire (§5.2)."""
     if spotter.status.disrupted:
         illegal(ctx, "10.8.2", f"{spotter.name} is Disrupted and may not spot")
+    firer = ctx.game.units.get(ctx.action.actor) if ctx.action.actor else None
+    if firer is not None and firer.key != spotter.key and firer.formation and spotter.formation \
+            and firer.formation != spotter.formation:
+        # "The activated Formation's HQ; or Any Active unit": the firer's Formation is the active one
+        illegal(ctx, "14.3", f"{spotter.name} is of {spotter.formation}, not of the activated Formation "
+                f"{firer.formation}: it may not spot")
     hq = spotter if spotter.type.target_type == "hq" else formation_hq(ctx, spotter)
     if ew_on(hq):
         illegal(ctx, "5.2", "no unit of a Formation whose HQ has an EW marker may take part in Indirect Fire")
