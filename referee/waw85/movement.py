@@ -178,6 +178,9 @@ def _stated_move(ctx: Ctx, unit: Unit, route: list[str], arriving: int = 1) -> N
     spent = unit.status.mp_spent
     if spent is None and unit.status.mp_left is not None:
         spent = allowed - unit.status.mp_left
+    if spent is None and not unit.status.moving:
+        spent = 0
+        because(ctx, "9.0", f"{unit.name} has not begun moving: no MPs spent yet")
     spent = need(spent, f"units.{unit.key}.status.mp_spent")
     if not isinstance(spent, int):
         raise NotStated(f"units.{unit.key}.status.mp_spent (a number)")
