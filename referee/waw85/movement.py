@@ -227,24 +227,28 @@ def _free_move(ctx: Ctx, unit: Unit, hex_id: str) -> None:
     """§13.1.5: a vehicle (or stack of two) that won an Assault and is not Disrupted may move
     free into an adjacent empty or friendly-occupied hex, within the stacking limit; "This
     move is NOT subject to enemy Opportunity Fire"."""
-    if not unit.type.is_vehicle:
-        illegal(ctx, "13.1.5", f"{unit.name} is not a vehicle: only vehicles make the free move")
-    if unit.status.disrupted:
-        illegal(ctx, "13.1.5", f"{unit.name} is Disrupted: no free move")
+    movers = [ctx.unit(k) for k in ctx.action.actors] or [unit]
+    for mover in movers:                     # "your vehicle or stack of two vehicles"
+        if not mover.type.is_vehicle:
+            illegal(ctx, "13.1.5", f"{mover.name} is not a vehicle: only vehicles make the free move")
+        if mover.status.disrupted:
+            illegal(ctx, "13.1.5", f"{mover.name} is Disrupted: no free move")
     near = ctx.game.hex(hex_id).stated.get("adjacent_to")
     if near is not None and unit.hex is not None and unit.hex not in near:
         illegal(ctx, "13.1.5", f"{hex_id} is not adjacent to {unit.hex}")
     if _in_hex(ctx, unit, hex_id, enemy=True):
         illegal(ctx, "13.1.5", f"{hex_id} holds enemy units: the free move is into an empty or friendly hex")
-    if _in_hex(ctx, unit, hex_id, enemy=False) + 1 > STACKING_LIMIT:
-        illegal(ctx, "9.2", f"{hex_id} already holds {STACKING_LIMIT} friendly units")
+    if _in_hex(ctx, unit, hex_id, enemy=False) + len(movers) > STACKING_LIMIT:
+        illegal(ctx, "9.2", f"{hex_id} holds {_in_hex(ctx, unit, hex_id, enemy=False)} friendly unit(s): "
+                f"{len(movers)} more would pass the limit of {STACKING_LIMIT}")
     if ctx.answer.legal is False:
         return
     ctx.answer.set("legal", True)
     ctx.answer.set("cost", 0)
     ctx.answer.set("triggers_opportunity_fire", False)
-    because(ctx, "13.1.5", f"{unit.name} makes its free move into {hex_id}, not subject to Opportunity Fire")
-    ctx.emit(UnitMoved(unit.key, hex_id), StatusChanged(unit.key, "ops_complete", True))
+    for mover in movers:
+        because(ctx, "13.1.5", f"{mover.name} makes its free move into {hex_id}, not subject to Opportunity Fire")
+        ctx.emit(UnitMoved(mover.key, hex_id), StatusChanged(mover.key, "ops_complete", True))
 
 
 def _stated_helicopter_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
