@@ -91,7 +91,10 @@ def _rubble_after_fire(ctx: Ctx, attacked: list[str]) -> None:
             ctx.answer.gap("hexes", "not stated: dice.d6 (the §10.9 Rubble and Fire roll)")
             continue
         from referee.waw85.phases import rubble_roll
-        rubble_roll(ctx, hex_state)
+        try:
+            rubble_roll(ctx, hex_state)
+        except NotStated as missing:          # the case lists no die for it: the hex's fate is unknown
+            ctx.answer.gap("hexes", f"not stated: {missing.field} (the §10.9 Rubble and Fire roll)")
 
 
 def wreck(ctx: Ctx, unit: Unit) -> None:
