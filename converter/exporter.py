@@ -29,8 +29,8 @@ from converter.vassal.obfuscation import VCSK, Obfuscation
 from converter.vassal.save import SavedGame
 from converter.vassal.sequence import join
 from referee.events import (MissionsSpent, Event, MarkerFlipped, MarkerPlaced, MarkerRemoved, StatusChanged, UnitDisrupted,
-                            UnitEliminated, UnitMoved, UnitPlaced, UnitRallied, UnitReduced, UnitRemoved,
-                            UnitRestored)
+                            UnitAttached, UnitEliminated, UnitMoved, UnitPlaced, UnitRallied, UnitReduced,
+                            UnitRemoved, UnitRestored)
 from referee.diff import NoEvent
 from referee.diff import events_between as diff_events
 from referee.events import apply as apply_event
@@ -322,6 +322,8 @@ class _Writer:
             self.move_unit(key, self.profile.main_map, *self.hex_point(event.hex))
         elif isinstance(event, StatusChanged):
             self.status_event(key, event.field, event.value, before.unit(key).status)
+        elif isinstance(event, UnitAttached):
+            pass        # WaW85 §7.2.1: the Leader stays in its hex; a save shows no assignment but the stack
         else:
             raise ProfileError(f"the profile cannot write a {type(event).__name__} event into a save",
                                file=self.profile.file, piece=self.pieces.get(key))

@@ -240,6 +240,8 @@ def retreat(ctx: Ctx, units: list[Unit], attackers: list[Unit], named: str | Non
     rules, ans = ctx.rules, ctx.answer
     section = rules.section("retreat")
     legal = retreat_hexes(ctx, units, attackers)
+    if legal is None and named is None and ctx.game.facts.get("retreat_possible") is False:
+        legal = []                          # stated: there is no hex to retreat into
     if named is not None:
         chosen: str | None = named
     elif legal is None:

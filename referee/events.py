@@ -104,6 +104,15 @@ class MarkerFlipped:
 
 
 @dataclass(frozen=True)
+class UnitAttached:
+    """A Leader is assigned to another unit of its stack (WaW85 §7.2.1 "Simply stack the
+    Leader counter on the other unit in the stack. It is now assigned to that new unit")."""
+
+    unit: str
+    to: str
+
+
+@dataclass(frozen=True)
 class MissionsSpent:
     """Fire missions used from a side's allotment (EG/TUS §8.0 "1 x 4/5", WaW85 §14.2)."""
 
@@ -112,7 +121,8 @@ class MissionsSpent:
 
 
 Event = Union[UnitDisrupted, UnitRallied, UnitReduced, UnitRestored, UnitEliminated, UnitRemoved, UnitPlaced,
-              UnitMoved, StatusChanged, ModeChanged, MarkerPlaced, MarkerRemoved, MarkerFlipped, MissionsSpent]
+              UnitMoved, StatusChanged, ModeChanged, MarkerPlaced, MarkerRemoved, MarkerFlipped, MissionsSpent,
+              UnitAttached]
 
 #: Events that count as a combat result on a unit, in the order they are reported.
 RESULT_EVENTS = (UnitDisrupted, UnitReduced, UnitEliminated)
@@ -160,6 +170,8 @@ def apply(game: Game, event: Event) -> Game:
         unit = unit.with_status(**{event.field: event.value})
     elif isinstance(event, ModeChanged):
         unit = replace(unit, mode=event.mode)
+    elif isinstance(event, UnitAttached):
+        unit = replace(unit, attached_to=event.to)
     return game.with_unit(unit)
 
 
@@ -226,6 +238,8 @@ def describe(event: Event, game: Game) -> str:
         return f"{name(event.unit)}: {status} {event.value}"
     if isinstance(event, ModeChanged):
         return f"{name(event.unit)} changes to {event.mode}"
+    if isinstance(event, UnitAttached):
+        return f"{name(event.unit)} is assigned to {name(event.to)}"
     if isinstance(event, MarkerPlaced):
         return f"{event.marker.replace('_', ' ').title()} marker placed in {event.hex}"
     if isinstance(event, MarkerRemoved):

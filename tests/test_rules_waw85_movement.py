@@ -162,6 +162,20 @@ def test_helicopters_move_by_their_mode_not_by_the_ground_chart(sample) -> None:
     assert outcome.refused.reasons == [("WaW85 §9.7.3", "T-64 is hovering: stationary in its hex")]
 
 
+def test_a_ground_unit_moves_into_the_hex_of_an_enemy_helicopter_above_it(sample) -> None:
+    """§9.7.1: a Flying Helicopter is "flying 2 levels above any Terrain obstacle height ...,
+    so enemy ground units may move into its hex"; §9.7.4: "Enemy units may not enter its hex
+    unless they Assault the Landed Helicopter unit" (the T-64 recast as an Mi-24 in C7)."""
+    def above(mode):
+        game = _helicopter(sample, mode)
+        return game.with_unit(replace(game.units["t-64"], hex="C7"))
+    [step] = _move(above("flying"), "move leopard-c1 C7").steps
+    assert step.answer.values["legal"] is True
+    outcome = _move(above("landed"), "move leopard-c1 C7")
+    assert outcome.refused.reasons == [("WaW85 §13.0", "C7 holds enemy units: a unit enters it only by Assault "
+                                                       "or Overrun")]
+
+
 def _hex(game, hex_id: str, **changes):
     return game.with_hex(replace(game.hex(hex_id), **changes))
 

@@ -4,7 +4,7 @@ the Refresh Step (§7.1), Leader transfers (§7.2.1), one Action per unit (§7.6
 Passengers rallying with their Transport (§10.7.3)."""
 from __future__ import annotations
 
-from referee.events import MarkerPlaced, MarkerRemoved, StatusChanged, UnitRallied
+from referee.events import MarkerPlaced, MarkerRemoved, StatusChanged, UnitAttached, UnitRallied, describe
 from tests.case_support import answer, reasons
 
 RULEBOOKS = ("WaW85",)
@@ -101,6 +101,13 @@ def test_a_leader_transfers_within_its_stack_to_its_own_nationality() -> None:
     assert result.values == {"legal": True}
     assert reasons(result) == [("WaW85 §7.2.1", "L is assigned to A; not an Action")]
     assert not any(isinstance(e, StatusChanged) and e.field == "ops_complete" for e in result.events)
+    # "It is now assigned to that new unit": a later action of the impulse sees it there
+    result, after = waw85({"units": {"L": {**leader, "attached_to": "B"}, "A": {"hex": "x", "nation": "ussr"},
+                                     "B": {"hex": "x", "nation": "ussr"}},
+                           "query": {"action": "leader_transfer", "unit": "L", "target": "A"}})
+    assert result.events == [UnitAttached("L", "A")]
+    assert after.units["L"].attached_to == "A" and [u.key for u in after.attached("A")] == ["L"]
+    assert describe(UnitAttached("L", "A"), after) == "L is assigned to A"
     for unit, why in (({"hex": "x", "nation": "gdr"}, "Leaders transfer only to units of their nationality"),
                       ({"hex": "y", "nation": "ussr"}, "Leaders transfer only within their stack")):
         result, _ = waw85({"units": {"L": leader, "A": unit},

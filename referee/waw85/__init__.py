@@ -166,9 +166,10 @@ class Waw85Ruleset(Ruleset):
     is_armored = staticmethod(defence.is_armored)
 
     def cannot_assault(self, unit):
-        """§13.0: Aircraft (CAS, Flying and Hovering Helicopters, §10.1) may not assault."""
+        """§13.0: Aircraft (CAS, Flying and Hovering Helicopters, §10.1) may not assault; a
+        Landed Helicopter "is stationary in its hex" (§9.7.4), so it cannot enter the hex."""
         return unit.type.target_type == "aircraft" or (
-            unit.type.target_type == "helicopter" and unit.mode in ("flying", "hovering"))
+            unit.type.target_type == "helicopter" and unit.mode in ("flying", "hovering", "landed"))
 
     assault_attackers = staticmethod(assault.assault_attackers)
     may_be_assaulted = staticmethod(assault.may_be_assaulted)

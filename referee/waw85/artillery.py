@@ -9,7 +9,7 @@ from referee.events import MarkerPlaced, MarkerRemoved, StatusChanged
 from referee.model import Unit, need
 from referee.ruleset import Ctx
 from referee.waw85 import los, results
-from referee.waw85.command import Check, ew_on, formation_hq, helpers, roll
+from referee.waw85.command import Check, check_for, ew_on, formation_hq, helpers, roll
 from referee.waw85.common import HARD, because, illegal, modify, morale_value, tables, whole
 from referee.artillery import Strike, adjacent_hexes
 from referee.hexes import FLAT_DIRECTION_NAMES
@@ -120,6 +120,12 @@ def _spotter(ctx: Ctx, spotter: Unit, *, on_board: bool) -> None:
     unit of a Formation whose HQ carries an EW marker takes part in Indirect Fire (§5.2)."""
     if spotter.status.disrupted:
         illegal(ctx, "10.8.2", f"{spotter.name} is Disrupted and may not spot")
+    firer = ctx.game.units.get(ctx.action.actor) if ctx.action.actor else None
+    if firer is not None and firer.key != spotter.key and firer.formation and spotter.formation \
+            and firer.formation != spotter.formation:
+        # "The activated Formation's HQ; or Any Active unit": the firer's Formation is the active one
+        illegal(ctx, "14.3", f"{spotter.name} is of {spotter.formation}, not of the activated Formation "
+                f"{firer.formation}: it may not spot")
     hq = spotter if spotter.type.target_type == "hq" else formation_hq(ctx, spotter)
     if ew_on(hq):
         illegal(ctx, "5.2", "no unit of a Formation whose HQ has an EW marker may take part in Indirect Fire")
@@ -164,8 +170,13 @@ def _strike(ctx: Ctx, mission: str, firer: Unit | None, landed: str) -> None:
              if u.carried_by is None and u.type.target_type not in ("hq", "leader", "support_weapon", "aircraft")]
     if mission in ("he", "dpicm", "mlrs") and units:
         fp, to_hit = _strike_numbers(ctx, mission, firer)
-        for unit in units:
-            _he_attack(ctx, unit, fp, to_hit, firer)
+        for hex_id in hexes:
+            before = ctx.answer.values.get("net_hits", 0)
+            stack = [u for u in units if u.hex == hex_id]
+            for unit in stack:
+                _he_attack(ctx, unit, fp, to_hit, firer)
+            if stack:
+                _strike_rubble(ctx, hex_id, ctx.answer.values.get("net_hits", 0) - before)
     elif mission == "adm":
         for unit in units:
             mine_attack(ctx, unit, "14.10")
@@ -177,6 +188,24 @@ def _strike(ctx: Ctx, mission: str, firer: Unit | None, landed: str) -> None:
         because(ctx, "14.7.2", f"{firer.name} fired: Ops Complete")
     elif ctx.game.facts.get("strikes_left") is not None:
         ctx.answer.set("situation", {"strikes_left": ctx.game.facts.get("strikes_left") - 1})
+
+
+def _strike_rubble(ctx: Ctx, hex_id: str, net: int) -> None:
+    """§10.9: "a net result of 3 or more hits ... in one Direct or Indirect Fire attack on a
+    unit or stack" in burnable terrain rolls for Rubble and Fire: the Strike's net hits on the
+    hex's stack, once the stack is resolved."""
+    hex_state = ctx.after.hex(hex_id)
+    if net < tables()["rubble_min_hits"] or hex_state.terrain not in tables()["burnable_terrain"]:
+        return
+    because(ctx, "10.9", f"{net} net hits on the stack in {hex_state.terrain} {hex_id}: roll for Rubble and Fire")
+    if not ctx.has_dice("d6"):
+        ctx.answer.gap("hexes", "not stated: dice.d6 (the §10.9 Rubble and Fire roll)")
+        return
+    from referee.waw85.phases import rubble_roll
+    try:
+        rubble_roll(ctx, hex_state)
+    except NotStated as missing:          # the case lists no die for it: the hex's fate is unknown
+        ctx.answer.gap("hexes", f"not stated: {missing.field} (the §10.9 Rubble and Fire roll)")
 
 
 def _strike_numbers(ctx: Ctx, mission: str, firer: Unit | None) -> tuple[int, int]:
@@ -214,7 +243,9 @@ def _he_attack(ctx: Ctx, unit: Unit, fp: int, to_hit: int, firer: Unit | None) -
     because(ctx, "14.7.2", f"{unit.name}: {hits} hit(s), {saves} save(s), {net} net")
     _record(ctx, hits, saves, net, roll_)
     damage.take_hits(ctx, unit.key, net)
-    results.aftermath(ctx, [unit.key])
+    # §10.11: "Opportunity Fire may include both Direct Fire or On-Board Indirect Fire"; a mover
+    # Disrupted or reduced by it stops and is Ops Complete (§10.8.2)
+    results.aftermath(ctx, [unit.key], opportunity=firer is not None and ctx.action.cause == "opportunity_fire")
 
 
 def _record(ctx: Ctx, hits: int, saves: int, net: int, roll_: "DefenceRoll | None") -> None:
@@ -246,7 +277,7 @@ def _unsaved_hits(ctx: Ctx, unit: Unit, hits: int) -> int:
 
 def _chemical_attack(ctx: Ctx, unit: Unit) -> int:
     """§14.12: 2d6 over Morale/Training: armor takes 1 hit, anything else 2; no saves."""
-    passed = roll(ctx, Check(morale_value(ctx, unit)), section="14.12")
+    passed = roll(ctx, check_for(ctx, unit), section="14.12")     # any Morale/Training check (§1.9.11, §1.9.13)
     kind = need(unit.type.target_type, f"units.{unit.key}.target_type")
     hits = 0 if passed else tables()["chemical_hits"]["armored" if kind in HARD else "other"]
     because(ctx, "14.12", f"{unit.name}: {hits} hit(s), no saves")
@@ -261,6 +292,8 @@ def _on_board(ctx: Ctx, unit: Unit, mission: str | None) -> None:
         illegal(ctx, "12.0", f"{unit.name} has no gray Special Ability triangle")
     if unit.status.disrupted or unit.status.ops_complete:
         illegal(ctx, "14.1", f"{unit.name} is Disrupted or Ops Complete")
+    if unit.status.out_of_command and ctx.action.cause != "opportunity_fire":
+        illegal(ctx, "7.2.3", f"{unit.name} is Out of Command: no Action, only Opportunity Fire (§10.11)")
     if ew_on(formation_hq(ctx, unit)):
         illegal(ctx, "5.2", "no unit of a Formation whose HQ has an EW marker may fire Indirect Fire")
     allowed = tables()["on_board_strikes"].get(mission or "he")
@@ -399,6 +432,11 @@ def minefield_attack(ctx: Ctx) -> None:
     if marker is None:
         raise NotStated(f"hexes.{hex_state.id}.markers (a Minefield marker)")
     ctx.answer.unit(unit.key, retreat=0)
+    if unit.type.target_type == "helicopter" and unit.mode != "landed":
+        ctx.answer.set("roll_required", False)
+        ctx.answer.set("hits", 0)
+        because(ctx, "9.7", "Helicopters are only affected by minefields if they land in them")
+        return
     if marker == "minefield_placed":
         owner = need(hex_state.owner, f"hexes.{hex_state.id}.owner")
         if owner == need(unit.side, f"units.{unit.key}.side"):
@@ -435,7 +473,7 @@ def minefield_breach(ctx: Ctx) -> None:
     if marker is None:
         raise NotStated(f"hexes.{hex_state.id}.markers (a Minefield marker)")
     ctx.answer.unit(unit.key, retreat=0)
-    if roll(ctx, Check(morale_value(ctx, unit)), section="16.3.1"):
+    if roll(ctx, check_for(ctx, unit), section="16.3.1"):        # any Morale/Training check (§1.9.11, §1.9.13)
         ctx.emit(MarkerRemoved(hex_state.id, marker))
         because(ctx, "16.3.1", "the Minefield is breached and removed")
     else:

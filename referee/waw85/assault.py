@@ -77,6 +77,20 @@ def may_fight(ctx: Ctx, unit: Unit, foes: list[Unit], *, attacking: bool) -> boo
     return True
 
 
+def _assault_hqs(ctx: Ctx, unit: Unit, attacking: bool) -> list[Unit]:
+    """§13.1.1 "Increase your unit's Assault FP dice by your HQ's Command Bonus": the HQ named
+    for the attacker (``bonus_from``) or deployed to the unit (an HQ stacked on it), on either
+    side of the Assault; a Leader's bonus is for fire only (§1.9.13)."""
+    named = [ctx.game.unit(k) for k in ctx.action.bonus_from or ()] \
+        if attacking or ctx.action.kind == "counterattack" else []
+    for giver in [g for g in named if g.type.target_type == "leader"]:
+        because(ctx, "13.1.1", f"{giver.name} is a Leader: its Command Bonus is for fire, not for an Assault (§1.9.13)")
+    named = [g for g in named if g.type.target_type != "leader"]
+    deployed = [u for u in ctx.game.units.values() if u.attached_to == unit.key and u.type.target_type == "hq"
+                and u.on_map and u.key not in {g.key for g in named}]
+    return named + deployed
+
+
 def numbers(ctx: Ctx, unit: Unit, foes: list[Unit], hex_id: str | None, *, attacking: bool) -> Numbers:
     """Assault FP dice and To-Hit with §13.0 (Disrupted counterattack at 6) and §13.1."""
     value = unit.current.assault or (None if attacking else helicopter_counter(unit))
@@ -88,14 +102,19 @@ def numbers(ctx: Ctx, unit: Unit, foes: list[Unit], hex_id: str | None, *, attac
         because(ctx, "13.0", f"{unit.name} is Disrupted: counterattacks at To-Hit 6")
         return Numbers(fp, 6)
     fp_mod, hit_mod = 0, 0
-    if attacking:
-        for key in ctx.action.bonus_from or ():
-            giver = ctx.game.unit(key)
-            bonus = need(giver.leadership, f"units.{key}.leadership")
-            fp_mod += bonus
-            because(ctx, "13.1.1", f"{giver.name} Command Bonus: Assault FP +{bonus}")
+    for giver in _assault_hqs(ctx, unit, attacking):
+        bonus = need(giver.leadership, f"units.{giver.key}.leadership")
+        fp_mod += bonus
+        because(ctx, "13.1.1", f"{giver.name} Command Bonus: Assault FP +{bonus}")
     if unit.type.target_type == "troops" and not disrupted and foes:
-        kinds = [f.type.target_type for f in foes]
+        # "versus enemy vehicles either alone or in a stack with no Infantry of their side":
+        # the whole enemy stack counts, not only the unit named
+        sides = {f.side for f in foes}
+        ours = set(ctx.action.actors) | {unit.key}
+        stack = [u for h in {f.hex for f in foes} - {None} for u in ctx.game.stack(h)
+                 if u.key not in ours and u.type.target_type not in ("hq", "leader", "support_weapon")
+                 and u.carried_by is None and u.side in sides]
+        kinds = [f.type.target_type for f in {u.key: u for u in [*foes, *stack]}.values()]
         if None in kinds:
             raise NotStated("units.<defender>.target_type")
         if all(k in VEHICLES for k in kinds):
@@ -127,13 +146,16 @@ def _movement(ctx: Ctx, unit: Unit, hex_id: str | None) -> None:
     §9.5: an amphibious River crossing spends every MP."""
     if river_crossing(ctx, unit):
         return
-    if hex_id is None or unit.status.mp_left is None:
+    left = unit.status.mp_left
+    if left is None and isinstance(unit.status.mp_spent, int) and unit.current.mp is not None:
+        left = unit.current.mp - unit.status.mp_spent
+    if hex_id is None or left is None:
         return
     cost = ctx.game.hex(hex_id).mp_cost
     if cost is None:
         return
-    if unit.status.mp_left < cost:
-        illegal(ctx, "13.0", f"{unit.name} has {unit.status.mp_left} MP left, entering costs {cost}")
+    if left < cost:
+        illegal(ctx, "13.0", f"{unit.name} has {left} MP left, entering costs {cost}")
         ctx.emit(StatusChanged(unit.key, "ops_complete", True))
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from referee import situation
 from referee.errors import NotStated
-from referee.events import StatusChanged, UnitMoved, UnitPlaced, UnitRallied
+from referee.events import StatusChanged, UnitAttached, UnitMoved, UnitPlaced, UnitRallied
 from referee.model import Unit, need
 from referee.ruleset import Ctx
 from referee.waw85.common import because, illegal, modify, morale_value
@@ -157,6 +157,13 @@ def rally(ctx: Ctx) -> None:
         _passengers_rally(ctx, unit)
         return
     ctx.answer.set("roll_required", True)
+    if ctx.action.passed is not None:
+        ctx.answer.set("passed", ctx.action.passed)
+        because(ctx, "7.4", f"the Disruption removal check {'passes' if ctx.action.passed else 'fails'} (stated)")
+        if ctx.action.passed:
+            ctx.emit(UnitRallied(unit.key))
+            _passengers_rally(ctx, unit)
+        return
     modifier = 0
     if unit.status.out_of_command:
         modify(ctx, "roll", 1, "Out of Command", "7.4")
@@ -230,7 +237,7 @@ def missile_ammo_check(ctx: Ctx) -> None:
         because(ctx, "10.10", "Low Missile Ammo: replaced by No Missile Ammo, no roll")
         return
     ctx.answer.set("roll_required", True)
-    if not roll(ctx, Check(morale_value(ctx, unit)), section="10.10"):
+    if not roll(ctx, check_for(ctx, unit), section="10.10"):     # any Morale/Training check (§1.9.11, §1.9.13)
         ctx.emit(StatusChanged(unit.key, "ammo", "reloading"))
         because(ctx, "10.10", f"{unit.name}: Missile Reloading marker")
 
@@ -245,10 +252,11 @@ def missile_reload(ctx: Ctx) -> None:
         because(ctx, "7.3", f"{unit.name} has no Missile Reloading marker")
         return
     if unit.status.disrupted:
+        ctx.answer.set("roll_required", False)
         illegal(ctx, "7.3", "only Undisrupted units attempt a Missile Reload")
         return
     ctx.answer.set("roll_required", True)
-    if roll(ctx, Check(morale_value(ctx, unit)), section="7.3"):
+    if roll(ctx, check_for(ctx, unit), section="7.3"):           # any Morale/Training check (§1.9.11, §1.9.13)
         ctx.emit(StatusChanged(unit.key, "ammo", "none"))
         because(ctx, "7.3", "the Missile Reloading marker is removed")
     else:
@@ -272,6 +280,8 @@ def leader_transfer(ctx: Ctx) -> None:
     if ctx.answer.legal is None:
         ctx.answer.set("legal", True)
         because(ctx, "7.2.1", f"{leader.name} is assigned to {unit.name}; not an Action")
+        if leader.attached_to != unit.key:
+            ctx.emit(UnitAttached(leader.key, unit.key))
 
 
 def hq_deployment(ctx: Ctx) -> None:

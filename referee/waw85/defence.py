@@ -10,7 +10,7 @@ parachute unit rolls one die saving on 5-6 (§16.7.3).
 from __future__ import annotations
 
 from referee import situation
-from referee.defence import Shot, defence, put
+from referee.defence import Shot, defence, put, saves
 from referee.errors import NotStated, NotSupported
 from referee.model import Unit, need
 from referee.ruleset import Ctx
@@ -162,7 +162,14 @@ def defense(ctx: Ctx) -> None:
         mission = "he"
     if mission not in (None, "he"):
         raise NotSupported(f"WaW85 §{MISSION_SECTIONS.get(mission, '14.6')}", f"{mission} Strike defence")
-    put(ctx, defence(ctx, target, Shot(firer, name, weapon, mission)))
+    roll = defence(ctx, target, Shot(firer, name, weapon, mission))
+    put(ctx, roll)
+    if ctx.has_dice("save"):
+        # §10.4: "each d6 the target unit rolls which is equal to or greater than its modified
+        # Armor save value, saves"; a Soft Target's Defensive Bonus dice save on 5 or 6 (§1.9.7)
+        count = saves(ctx.roll(roll.defense_dice, "save"), roll.save_number)
+        ctx.answer.set("saves", count)
+        because(ctx, "10.4", f"{roll.defense_dice} defence dice at {roll.save_number}+: {count} saved")
 
 
 def concealment(ctx: Ctx) -> None:

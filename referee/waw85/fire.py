@@ -9,6 +9,7 @@ for the other, and lists its modifiers in §10.6.1-§10.6.17.
 from __future__ import annotations
 
 from referee.errors import NotStated
+from referee.events import StatusChanged
 from referee.fire import Attack, band_modifier
 from referee.model import Unit, Weapon, need
 from referee.ranges import BAND_TO_HIT, Bands
@@ -224,6 +225,10 @@ def cas_numbers(ctx: Ctx, attack: Attack) -> None:
 
 def on_legal_fire(ctx: Ctx, actor: Unit, attack: Attack) -> None:
     _support_weapons(ctx, actor, attack.kind)
+    if actor.type.target_type == "helicopter" and actor.mode == "flying" and actor.status.moving \
+            and not attack.opportunity:
+        ctx.emit(StatusChanged(actor.key, "moving", False))
+        because(ctx, "9.7.1", f"{actor.name} is Flying: it must stop moving immediately after resolving the fire")
 
 
 def fire_stated_hits(ctx: Ctx) -> int:
@@ -283,8 +288,15 @@ def _move_and_fire(ctx: Ctx, actor: Unit, weapon: Weapon, shot: Attack) -> None:
     spent = need(actor.status.mp_spent, f"units.{actor.key}.status.mp_spent")
     if ctx.answer.legal is False:
         return
+    if isinstance(spent, int) and spent >= 1 or spent == "more_than_half":
+        ctx.answer.set("triggers_opportunity_fire", True)
+        because(ctx, "10.11", "Opportunity Fire may be triggered during the movement portion of a Move & Fire Action")
     if actor.type.target_type == "helicopter":
         because(ctx, "11.0", "Move & Fire does not change a Flying Helicopter's FP or To-Hit")
+        return
+    if isinstance(spent, int) and actor.current.mp is not None and spent > actor.current.mp:
+        illegal(ctx, "9.0", f"{actor.name} cannot have spent {spent} MPs: a unit may not expend more than its "
+                f"printed {actor.current.mp} MPs")
         return
     colour = need(weapon.colour, f"units.{actor.key}.{ctx.answer.values.get('weapon')}.color")
     row = tables()["move_and_fire"][colour]
@@ -320,7 +332,13 @@ def _command_bonus(ctx: Ctx, attack: Attack) -> None:
     if {"hq", "leader"} <= kinds:
         illegal(ctx, "10.6.2", "a unit may use the HQ or the Leader Command Bonus, not both")
         return
+    actor = ctx.action.actor
     for giver in givers:
+        if giver.attached_to is not None and giver.attached_to != actor:
+            # "an HQ or Leader deployed or assigned to the firing unit": not one with another unit
+            because(ctx, "10.6.2", f"{giver.name} is deployed to {ctx.game.unit(giver.attached_to).name}, not to "
+                    "the firing unit: no Command Bonus")
+            continue
         bonus = need(giver.leadership, f"units.{giver.key}.leadership")
         attack.fp += bonus
         modify(ctx, "fp", bonus, f"{giver.name} Command Bonus", "10.6.2")

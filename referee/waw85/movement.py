@@ -1,9 +1,10 @@
-"""Movement Actions outside the Terrain Effects Chart: River crossings (§9.5), the
-Chemical Strike surcharge (§14.12), Helicopter modes (§9.7) and Combat Lift-Off (§9.9),
-unloading Passengers (§9.8.2) and Clearing Rubble (§10.9.1).
+"""Movement Actions: River crossings (§9.5), the Chemical Strike surcharge (§14.12),
+Helicopter modes (§9.7) and Combat Lift-Off (§9.9), unloading Passengers (§9.8.2),
+Clearing Rubble (§10.9.1) and the Vehicle Assault free move (§13.1.5).
 
 Terrain movement costs come from the WaW85 Terrain Effects Chart (a player aid card,
-not in the rulebook text), so a plain move answers "not supported: WaW85 §9.1".
+not in the rulebook text): a move is judged on a board whose chart a profile transcribes,
+or with each hex's cost stated (``mp_cost``); else it answers "not supported: WaW85 §9.1".
 """
 from __future__ import annotations
 
@@ -49,6 +50,10 @@ def move(ctx: Ctx) -> None:
     if "towed" in unit.type.abilities and unit.carried_by is None:
         illegal(ctx, "9.6", f"{unit.name} is a Towed unit: it moves only loaded in a Transport")
         return
+    if "bridge" in unit.type.abilities and unit.mode == "deployed":
+        illegal(ctx, "16.3.3", f"{unit.name} has its Bridge deployed: unless the Bridge marker is removed, it may "
+                "not move at all")
+        return
     if river_crossing(ctx, unit):
         if ctx.answer.legal is None:
             ctx.answer.set("legal", True)
@@ -58,10 +63,234 @@ def move(ctx: Ctx) -> None:
         _charted_move(ctx, unit, route)
         return
     hex_id = ctx.action.target if isinstance(ctx.action.target, str) else (route[-1] if route else None)
+    if hex_id in ctx.game.units:               # "into hex (or onto unit) query.target"
+        hex_id = need(ctx.game.unit(hex_id).hex, f"units.{hex_id}.hex")
+    if not route and hex_id is not None:
+        route = [hex_id]
+    if ctx.action.cause == "assault":
+        _free_move(ctx, unit, need(hex_id, "query.target"))
+        return
+    if route and unit.type.target_type == "helicopter":
+        on_map = all(ctx.game.hex(h).at is not None for h in [*route, unit.hex] if h is not None)
+        (_helicopter_move if on_map and unit.hex else _stated_helicopter_move)(ctx, unit, route)
+        return
+    if route and all(ctx.game.hex(h).mp_cost is not None for h in route):
+        # a stack moves together (§7.6 "Stacks may move together"), each unit paying its own way
+        movers = [ctx.unit(k) for k in ctx.action.actors] or [unit]
+        arriving = max(1, sum(1 for m in movers if counts_for_stacking(m)))
+        costs = []
+        for mover in movers:
+            _stated_move(ctx, mover, route, arriving)
+            costs.append(ctx.answer.values.get("cost"))
+        if len(movers) > 1 and all(isinstance(c, int) for c in costs):
+            ctx.answer.set("cost", max(costs))
+        return
     extra = chemical_move_cost(ctx, need(hex_id, "query.target"))
     if extra:
         ctx.answer.set("modifiers", {"cost": extra})
     raise NotSupported("WaW85 §9.1", "movement costs from the WaW85 Terrain Effects Chart")
+
+
+def _enemies(ctx: Ctx, unit: Unit) -> list[Unit]:
+    """The enemy units of the position: those of a stated side other than the mover's (a
+    unit of no stated side is not taken for an enemy; a mover of no stated side is the
+    side of the units with none)."""
+    return [u for u in ctx.game.units.values()
+            if u.key != unit.key and u.on_map and u.side is not None and u.side != unit.side
+            and u.type.target_type not in ("hq", "leader", "support_weapon")]
+
+
+def _in_hex(ctx: Ctx, unit: Unit, hex_id: str, enemy: bool) -> int:
+    """Enemy (or friendly, counting for stacking) units in ``hex_id``: the stated count, else
+    the units placed there."""
+    stated = ctx.game.hex(hex_id).stated.get("enemy_units" if enemy else "friendly_units")
+    if stated is not None:
+        return int(stated)
+    if enemy:
+        return sum(1 for u in _enemies(ctx, unit) if u.hex == hex_id and not _above(ctx, u, unit))
+    return _friends(ctx, unit, hex_id)
+
+
+def _above(ctx: Ctx, enemy: Unit, mover: Unit) -> bool:
+    """An enemy Helicopter a ground unit may share a hex with: Flying or Hovering (§9.7.1,
+    §9.7.3), or Nap-of-Earth over an obstacle higher than the hex's unit height (§9.7.2)."""
+    if enemy.type.target_type != "helicopter" or mover.type.target_type == "helicopter":
+        return False
+    if enemy.mode in ("flying", "hovering"):
+        return True
+    if enemy.mode == "nap_of_earth":
+        here = ctx.game.hex(enemy.hex).stated
+        obstacle, height = here.get("obstacle_height"), here.get("unit_height")
+        if obstacle is None or height is None:
+            raise NotStated(f"hexes.{enemy.hex}.obstacle_height and unit_height (a NOE Helicopter is there)")
+        return obstacle > height
+    return False
+
+
+def _opportunity_trigger(ctx: Ctx, unit: Unit) -> None:
+    """§10.11: "When an activated unit moves in the LOS of an eligible inactive unit, the
+    Opportunity Fire is declared": eligible = not Ops Complete, not Disrupted. Answered
+    when the enemies are stated."""
+    enemies = _enemies(ctx, unit)
+    if not enemies:
+        return
+    eligible = [e for e in enemies if not e.status.ops_complete and not e.status.disrupted
+                and ctx.game.facts.relation(e.key).los is not False]
+    ctx.answer.set("triggers_opportunity_fire", bool(eligible))
+    because(ctx, "10.11", "the move is in the LOS of " + (", ".join(e.name for e in eligible) if eligible else
+                                                           "no eligible inactive enemy unit")
+            + (": Opportunity Fire may be declared" if eligible else ""))
+
+
+def _stated_move(ctx: Ctx, unit: Unit, route: list[str], arriving: int = 1) -> None:
+    """§9.0 with the hexes' MP costs stated (the TEC is PAC03, not in the text): the cost of
+    each hex entered, with the Minefield exit (§16.2) and Chemical (§14.12) surcharges, never
+    more than the printed MPs; not into an enemy hex (an Assault, §13.0), nor over the
+    stacking limit (§9.2); Out of Command units do not act (§7.2.3); a Disrupted unit by
+    §10.8.2. All MPs spent: Ops Complete (§9.0)."""
+    if unit.status.ops_complete:
+        illegal(ctx, "7.6", f"{unit.name} is Ops Complete: it has completed its Action")
+    if unit.status.out_of_command:
+        illegal(ctx, "7.2.3", f"{unit.name} is Out of Command: it may not execute any Action")
+    total, previous, extras = 0, unit.hex, 0
+    for index, hex_id in enumerate(route):
+        if _in_hex(ctx, unit, hex_id, enemy=True):
+            illegal(ctx, "13.0", f"{hex_id} holds enemy units: a unit enters it only by Assault")
+            return
+        if counts_for_stacking(unit) and _in_hex(ctx, unit, hex_id, enemy=False) + arriving > STACKING_LIMIT:
+            illegal(ctx, "9.2", f"{hex_id} already holds {STACKING_LIMIT} friendly units"
+                    + (": the move must be made around the hex" if index < len(route) - 1 else ""))
+            return
+        cost = int(ctx.game.hex(hex_id).mp_cost)
+        if previous is not None and _minefield(ctx, previous) is not None:
+            extra = tables()["minefield_exit_mp"]
+            modify(ctx, "cost", extra, f"leaving the Minefield of {previous}", "16.2")
+            extras += extra
+            cost += extra
+        chemical = chemical_move_cost(ctx, hex_id)
+        extras += chemical
+        total += cost + chemical
+        previous = hex_id
+    if extras:
+        ctx.answer.set("modifiers", {"cost": extras})
+    ctx.answer.set("cost", total)
+    allowed = need(unit.current.mp, f"units.{unit.key}.mp")
+    spent = unit.status.mp_spent
+    if spent is None and unit.status.mp_left is not None:
+        spent = allowed - unit.status.mp_left
+    if spent is None and not unit.status.moving:
+        spent = 0
+        because(ctx, "9.0", f"{unit.name} has not begun moving: no MPs spent yet")
+    spent = need(spent, f"units.{unit.key}.status.mp_spent")
+    if not isinstance(spent, int):
+        raise NotStated(f"units.{unit.key}.status.mp_spent (a number)")
+    because(ctx, "9.0", f"{total} MP to enter {', '.join(route)} after {spent} MP spent, of {allowed}")
+    if spent + total > allowed:
+        illegal(ctx, "9.0", f"{spent + total} MP is more than {unit.name}'s {allowed} MPs: a unit may not enter "
+                "a hex if it would expend more than its printed MPs")
+    stops = False
+    if unit.status.disrupted:
+        stops = _stated_disrupted(ctx, unit, route[-1])
+    if ctx.answer.legal is False:
+        return
+    ctx.answer.set("legal", True)
+    left = allowed - spent - total
+    ctx.answer.unit(unit.key, mp_before=allowed - spent, mp_after=left)
+    _opportunity_trigger(ctx, unit)
+    ctx.emit(UnitMoved(unit.key, route[-1]), StatusChanged(unit.key, "moving", not stops))
+    if left == 0:
+        because(ctx, "9.0", f"{unit.name} has spent all its MPs: Ops Complete")
+        ctx.emit(StatusChanged(unit.key, "ops_complete", True))
+
+
+def _stated_disrupted(ctx: Ctx, unit: Unit, hex_id: str) -> bool:
+    """§10.8.2 by stated facts: never into a hex adjacent to an enemy unit; staying put when
+    already adjacent; stopping on entering a hex in an enemy's LOS (a stated ``los`` of an
+    enemy is whether it sees the hex entered). Returns whether the unit must stop there."""
+    enemies = _enemies(ctx, unit)
+    beside = [e for e in enemies if ctx.game.facts.relation(e.key).adjacent
+              or ctx.game.facts.relation(e.key).distance == 1]
+    if beside:
+        illegal(ctx, "10.8.2", f"disrupted {unit.name} is adjacent to {beside[0].name}: it must remain where it is")
+        return True
+    if ctx.game.hex(hex_id).stated.get("adjacent_to_enemy"):
+        illegal(ctx, "10.8.2", f"disrupted {unit.name} may not move into {hex_id}, adjacent to an enemy unit")
+        return True
+    seeing = [e for e in enemies if ctx.game.facts.relation(e.key).los]
+    if seeing:
+        because(ctx, "10.8.2", f"disrupted {unit.name} enters {hex_id} in the LOS of {seeing[0].name}: it stops there")
+        return True
+    return False
+
+
+def _free_move(ctx: Ctx, unit: Unit, hex_id: str) -> None:
+    """§13.1.5: a vehicle (or stack of two) that won an Assault and is not Disrupted may move
+    free into an adjacent empty or friendly-occupied hex, within the stacking limit; "This
+    move is NOT subject to enemy Opportunity Fire"."""
+    movers = [ctx.unit(k) for k in ctx.action.actors] or [unit]
+    for mover in movers:                     # "your vehicle or stack of two vehicles"
+        if not mover.type.is_vehicle:
+            illegal(ctx, "13.1.5", f"{mover.name} is not a vehicle: only vehicles make the free move")
+        if mover.status.disrupted:
+            illegal(ctx, "13.1.5", f"{mover.name} is Disrupted: no free move")
+    near = ctx.game.hex(hex_id).stated.get("adjacent_to")
+    if near is not None and unit.hex is not None and unit.hex not in near:
+        illegal(ctx, "13.1.5", f"{hex_id} is not adjacent to {unit.hex}")
+    if _in_hex(ctx, unit, hex_id, enemy=True):
+        illegal(ctx, "13.1.5", f"{hex_id} holds enemy units: the free move is into an empty or friendly hex")
+    if _in_hex(ctx, unit, hex_id, enemy=False) + len(movers) > STACKING_LIMIT:
+        illegal(ctx, "9.2", f"{hex_id} holds {_in_hex(ctx, unit, hex_id, enemy=False)} friendly unit(s): "
+                f"{len(movers)} more would pass the limit of {STACKING_LIMIT}")
+    if ctx.answer.legal is False:
+        return
+    ctx.answer.set("legal", True)
+    ctx.answer.set("cost", 0)
+    ctx.answer.set("triggers_opportunity_fire", False)
+    for mover in movers:
+        because(ctx, "13.1.5", f"{mover.name} makes its free move into {hex_id}, not subject to Opportunity Fire")
+        ctx.emit(UnitMoved(mover.key, hex_id), StatusChanged(mover.key, "ops_complete", True))
+
+
+def _stated_helicopter_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
+    """§9.7 without a map: Flying has unlimited MPs (§9.7.1), Nap-of-Earth 12, 1 per hex
+    whatever the terrain (§9.7.2); Hovering and Landed are stationary; never into Fire."""
+    mode = need(unit.mode, f"units.{unit.key}.mode")
+    if mode in ("hovering", "landed"):
+        illegal(ctx, "9.7.3" if mode == "hovering" else "9.7.4",
+                f"{unit.name} is {mode}: stationary in its hex")
+        return
+    for hex_id in route:
+        if "fire" in ctx.game.hex(hex_id).markers:
+            illegal(ctx, "9.7", f"{hex_id} holds a Fire marker: Helicopters may not enter it")
+            return
+        if mode == "nap_of_earth" and _in_hex(ctx, unit, hex_id, enemy=True):
+            here = ctx.game.hex(hex_id).stated
+            obstacle, height = here.get("obstacle_height"), here.get("unit_height")
+            if obstacle is None or height is None:
+                raise NotStated(f"hexes.{hex_id}.obstacle_height and unit_height (enemy units are there)")
+            if obstacle <= height:
+                illegal(ctx, "9.7.2", f"{hex_id} holds enemy units and no obstacle to fly over: a NOE Helicopter "
+                        "there is a ground unit, and Helicopters do not assault")
+                return
+    spent = unit.status.mp_spent if isinstance(unit.status.mp_spent, int) else 0
+    cost = len(route)
+    if mode == "nap_of_earth":
+        limit = tables()["helicopter_noe_mp"]
+        ctx.answer.set("cost", cost)
+        because(ctx, "9.7.2", f"Nap-of-Earth: {cost} MP, 1 per hex whatever the terrain, after {spent}")
+        if spent + cost > limit:
+            illegal(ctx, "9.7.2", f"{spent + cost} MP is more than a Nap-of-Earth Helicopter's {limit}")
+            return
+        if _in_hex(ctx, unit, route[-1], enemy=False) + 1 > STACKING_LIMIT:
+            illegal(ctx, "9.2", f"{route[-1]} already holds {STACKING_LIMIT} friendly units")
+            return
+    else:
+        ctx.answer.set("cost", 0)
+        because(ctx, "9.7.1", "Flying: an unlimited number of Movement Points"
+                + ("; more than 12 MPs: it may not fire this activation" if spent + cost > 12 else ""))
+    ctx.answer.set("legal", True)
+    _opportunity_trigger(ctx, unit)
+    ctx.emit(UnitMoved(unit.key, route[-1]), StatusChanged(unit.key, "moving", True))
 
 
 def _crossing(ctx: Ctx, mover: str, previous: str, hex_id: str) -> tuple[int, list[str]]:
@@ -170,7 +399,8 @@ def _charted_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
             why.append(f"leaving the Minefield of {previous} +{extra}")
         total += enter + added
         steps.append(f"{hex_id} {what} {enter}" + "".join(f", {w}" for w in why))
-        if any(u.side != unit.side and u.side is not None for u in ctx.game.stack(hex_id)):
+        if any(u.side != unit.side and u.side is not None and not _above(ctx, u, unit)
+               for u in ctx.game.stack(hex_id)):
             illegal(ctx, "13.0", f"{hex_id} holds enemy units: a unit enters it only by Assault or Overrun")
             return
         if counts_for_stacking(unit) and index < len(route) - 1 and _friends(ctx, unit, hex_id) + 1 > STACKING_LIMIT:
@@ -278,8 +508,11 @@ def mode_change(ctx: Ctx) -> None:
     (§9.9 Combat Lift-Off excepted); changing mode triggers Opportunity Fire (§10.11)."""
     unit = ctx.unit(ctx.action.actor)
     mode = ctx.action.choice
+    if "bridge" in unit.type.abilities and unit.type.target_type != "helicopter":
+        _bridge_mode(ctx, unit)
+        return
     if unit.type.target_type != "helicopter":
-        raise NotSupported("WaW85 §16.3.3", "mode changes of units other than Helicopters")
+        raise NotSupported("WaW85 §16.3.3", "mode changes of units other than Helicopters and Bridge-laying units")
     if mode not in HELICOPTER_MODES:
         raise NotStated("query.choice (flying, nap_of_earth, hovering or landed)")
     spent = unit.status.mp_spent
@@ -291,6 +524,46 @@ def mode_change(ctx: Ctx) -> None:
     if mode != unit.mode:
         ctx.emit(ModeChanged(unit.key, mode))
     because(ctx, "9.7", f"{unit.name} takes {mode.replace('_', '-')} mode for this activation")
+
+
+def _bridge_mode(ctx: Ctx, unit: Unit) -> None:
+    """§16.3.3: a Bridge-laying unit "begins a Movement Action (not Move and Direct Fire, or
+    Assault) adjacent to that river hexside and, as its Action, spends all its movement
+    points to flip itself" and place a Bridge marker across a River hexside of its hex; it
+    retrieves the Bridge the same way. Either way it has completed its Action."""
+    mode = ctx.action.choice
+    if mode not in ("deployed", "retracted"):
+        raise NotStated("query.choice (deployed or retracted)")
+    if unit.status.ops_complete:
+        illegal(ctx, "7.6", f"{unit.name} is Ops Complete: it has completed its Action")
+    if unit.status.out_of_command:
+        illegal(ctx, "7.2.3", f"{unit.name} is Out of Command: it may not execute any Action")
+    spent = unit.status.mp_spent
+    if unit.status.moving or (isinstance(spent, int) and spent > 0):
+        illegal(ctx, "16.3.3", f"{unit.name} has already moved: it flips by beginning a Movement Action and "
+                "spending all its MPs")
+    deployed = unit.mode == "deployed"
+    if mode == "deployed":
+        if deployed:
+            illegal(ctx, "16.3.3", f"{unit.name} has a Bridge deployed: only one Bridge marker at a time")
+        hex_state = ctx.game.hex(unit.hex)
+        river = ctx.game.facts.get("hexside") == "river" or any(
+            f.partition(":")[0] == "river" for f in hex_state.features)
+        if not river:
+            if ctx.game.facts.get("hexside") is None and not hex_state.features:
+                raise NotStated("situation.hexside (is the unit adjacent to a River hexside?)")
+            illegal(ctx, "16.3.3", f"{unit.name} places a Bridge only across a River hexside of its hex")
+    elif not deployed:
+        illegal(ctx, "16.3.3", f"{unit.name} has no Bridge deployed to retrieve")
+    if ctx.answer.legal is False:
+        return
+    cost = need(unit.current.mp, f"units.{unit.key}.mp")
+    ctx.answer.set("legal", True)
+    ctx.answer.set("cost", cost)
+    ctx.answer.unit(unit.key, mp_after=0)
+    ctx.emit(ModeChanged(unit.key, mode), StatusChanged(unit.key, "ops_complete", True))
+    because(ctx, "16.3.3", f"{unit.name} spends all {cost} MPs to "
+            + ("deploy its Bridge marker" if mode == "deployed" else "retrieve its Bridge marker") + "; Ops Complete")
 
 
 def lift_off(ctx: Ctx) -> None:
@@ -305,8 +578,9 @@ def lift_off(ctx: Ctx) -> None:
     mode = ctx.action.choice
     passed = ctx.action.passed
     if passed is None:
-        value = morale_value(ctx, unit)
-        passed = roll(ctx, Check(value), section="9.9")
+        check = check_for(ctx, unit)      # any Morale/Training check (§1.9.11, §1.9.13)
+        value = check.target_number
+        passed = roll(ctx, check, section="9.9")
         if ctx.answer.values.get("modified_roll") == value:
             because(ctx, "9.9", f"a roll equal to the Morale/Training value {value} passes, as in every 2d6 "
                     "check (the section's second sentence also calls it a fail)")
@@ -332,6 +606,10 @@ def unload(ctx: Ctx) -> None:
         illegal(ctx, "9.8.5", "no unloading from Helicopters into an enemy-occupied hex")
     elif enemy:
         illegal(ctx, "9.8.3", "unloading into an enemy hex is an Assault Action")
+    into = target or carrier.hex
+    if into is not None and not enemy and _in_hex(ctx, passenger, into, enemy=False) + 1 > STACKING_LIMIT:
+        illegal(ctx, "9.2", f"{into} already holds {STACKING_LIMIT} friendly units: Passengers count for stacking "
+                "once unloaded, and stacking restrictions apply at all times")
     spent = carrier.status.mp_spent
     if isinstance(spent, int) and carrier.current.mp is not None and spent > carrier.current.mp // 2:
         illegal(ctx, "9.8.2", f"{carrier.name} moved {spent} MPs: a Transport moves at most half its MPs "

@@ -220,6 +220,11 @@ def rubble_check(ctx: Ctx) -> None:
             + ("roll for Rubble and Fire" if required else "no roll"))
     if not required:
         return
+    rubble_roll(ctx, hex_state)
+
+
+def rubble_roll(ctx: Ctx, hex_state: HexState) -> None:
+    """§10.9's 1d6 for a hex: 4 Rubble, 5 Fire (not in a Burnt Out hex), 6 both."""
     die = ctx.roll(1, "d6")[0]
     for marker in tables()["rubble_fire_table"][die]:
         if marker in hex_state.markers:

@@ -13,7 +13,7 @@ from referee.events import (MarkerPlaced, StatusChanged, UnitEliminated, UnitRed
                             UnitRemoved, result_of)
 from referee.model import Unit
 from referee.ruleset import Ctx
-from referee.waw85.common import VEHICLES, because, target_kind, whole
+from referee.waw85.common import VEHICLES, because, tables, target_kind, whole
 
 COMMAND = frozenset({"hq", "leader"})
 NOT_FIGHTING = frozenset({"hq", "leader", "support_weapon"})
@@ -67,6 +67,34 @@ def aftermath(ctx: Ctx, attacked: list[str], *, opportunity: bool = False) -> No
             ctx.emit(StatusChanged(key, "moving", False), StatusChanged(key, "ops_complete", True))
             because(ctx, "10.8.2", f"{unit.name}: hit by Opportunity Fire, stops and is Ops Complete")
     command_checks(ctx, attacked, results)
+    _rubble_after_fire(ctx, attacked)
+
+
+#: The attacks whose net hits may rubble or ignite a hex (§10.9: "one Direct or Indirect Fire attack").
+FIRE_ATTACKS = ("direct_fire", "opportunity_fire", "move_and_fire")
+
+
+def _rubble_after_fire(ctx: Ctx, attacked: list[str]) -> None:
+    """§10.9: "If a net result of 3 or more hits are inflicted in one Direct or Indirect Fire
+    attack on a unit or stack ... in any City, Town, Woods, Light Woods, Light Jungle or Jungle
+    hex ... immediately roll 1d6"; without that die the hex's fate is a gap."""
+    net = ctx.answer.values.get("net_hits")
+    if ctx.action.kind not in FIRE_ATTACKS or not isinstance(net, int) or net < tables()["rubble_min_hits"]:
+        return
+    hexes = {ctx.game.unit(k).hex for k in attacked} - {None}
+    for hex_id in sorted(hexes):
+        hex_state = ctx.after.hex(hex_id)
+        if hex_state.terrain not in tables()["burnable_terrain"]:
+            continue
+        because(ctx, "10.9", f"{net} net hits in {hex_state.terrain} {hex_id}: roll for Rubble and Fire")
+        if not ctx.has_dice("d6"):
+            ctx.answer.gap("hexes", "not stated: dice.d6 (the §10.9 Rubble and Fire roll)")
+            continue
+        from referee.waw85.phases import rubble_roll
+        try:
+            rubble_roll(ctx, hex_state)
+        except NotStated as missing:          # the case lists no die for it: the hex's fate is unknown
+            ctx.answer.gap("hexes", f"not stated: {missing.field} (the §10.9 Rubble and Fire roll)")
 
 
 def wreck(ctx: Ctx, unit: Unit) -> None:
@@ -129,6 +157,11 @@ def command_roll(ctx: Ctx, unit: Unit, modifier: int) -> None:
 def command_checks(ctx: Ctx, attacked: list[str], results: dict[str, str]) -> None:
     """§10.7.2: HQs and Leaders stacked with units that were reduced or eliminated."""
     hexes = {ctx.game.unit(k).hex for k in attacked if results[k] not in ("none", "disrupted")}
+    spared = {ctx.game.unit(k).hex for k in attacked} - hexes - {None}
+    if any(u.type.target_type in COMMAND and u.key not in attacked and u.carried_by is None
+           for h in spared for u in ctx.game.stack(h)):
+        ctx.answer.set("roll_required", False)
+        because(ctx, "10.7.2", "no unit stacked with the HQ or Leader is reduced or eliminated: no roll")
     for hex_id in sorted(hexes - {None}):
         stack = ctx.game.stack(hex_id)
         commanders = [u for u in stack if u.type.target_type in COMMAND

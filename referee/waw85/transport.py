@@ -71,8 +71,21 @@ def load(ctx: Ctx) -> None:
         _helicopter_load(ctx, passenger, carrier)
         return
     half = need(carrier.current.mp, f"units.{carrier.key}.mp") // 2
-    same_hex = passenger.hex == carrier.hex
+    spent = {u.key: u.status.mp_spent if isinstance(u.status.mp_spent, int) else None for u in (passenger, carrier)}
+    # in one hex having moved already, they began the activation apart: the second method
+    same_hex = passenger.hex == carrier.hex and not any(v for v in spent.values())
     already_fired_on = (ctx.game.facts.get("opfire_count") or 0) >= 1
+    if not same_hex:
+        if "towed" in passenger.type.abilities:
+            illegal(ctx, "9.8.1", f"{passenger.name} is Towed: it may not use the second method to load")
+        if spent[carrier.key] is not None and spent[carrier.key] > half:
+            illegal(ctx, "9.8.1", f"{carrier.name} moved {spent[carrier.key]} MPs: a Transport moves at most half "
+                    f"its MPs ({half}) to load a Passenger from another hex")
+        if spent[passenger.key] is not None and spent[passenger.key] > 1:
+            illegal(ctx, "9.8.1", f"{passenger.name} moved {spent[passenger.key]} MPs: a Passenger uses up to 1 MP "
+                    "to reach its Transport")
+        if ctx.answer.legal is False:
+            return
     if same_hex:
         ctx.answer.unit(passenger.key, mp_max=0)
         ctx.answer.unit(carrier.key, mp_max=half, mp_after=half)
@@ -82,7 +95,8 @@ def load(ctx: Ctx) -> None:
         ctx.answer.unit(passenger.key, mp_max=1)
         ctx.answer.unit(carrier.key, mp_max=half, mp_after=0)
         ctx.emit(StatusChanged(carrier.key, "ops_complete", True))
-        triggers = False
+        # §9.8: loading triggers Opportunity Fire "if the Passenger expended no MPs before being loaded"
+        triggers = spent[passenger.key] == 0 and not already_fired_on
         because(ctx, "9.8.1", f"different hexes: Transport up to {half} MPs, Passenger up to 1 MP, "
                 "then the Transport is Ops Complete")
     ctx.answer.set("triggers_opportunity_fire", triggers)
