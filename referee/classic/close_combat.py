@@ -155,7 +155,7 @@ def _may_overrun(ctx: Ctx, unit: Unit) -> None:
     that made Moving Fire (§6.1.3); §6.4 states its own Good Order rule."""
     if unit.status.ops_complete:
         ctx.answer.illegal("§4.4", f"{unit.name} is Ops Complete and cannot overrun")
-    if unit.status.fired and unit.status.moving:
+    if unit.status.made_moving_fire:
         ctx.answer.illegal("§6.1.3", f"{unit.name} made Moving Fire and cannot overrun")
 
 

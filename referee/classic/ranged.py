@@ -48,6 +48,7 @@ def fire_restrictions(ctx: Ctx, actor: Unit, attack: Attack) -> None:
     for sw in ctx.game.attached(actor.key):
         if sw.type.target_type == "support_weapon" and sw.status.fired and not actor.type.is_infantry:
             ctx.answer.illegal("001 §1.3.5.1", f"{actor.name} fired its gun-launched ATGM this impulse")
+    _holder_may_fire(ctx, actor, attack)
     if ctx.action.choice == "pop_up":
         ctx.params.require("popup", "001 §9.2.1")
         if actor.type.target_type != "helicopter" or actor.mode != "hovering":
@@ -62,6 +63,29 @@ def fire_restrictions(ctx: Ctx, actor: Unit, attack: Attack) -> None:
         attack.to_hit += to_hit
         attack.fp += fp
         ctx.answer.set("modifiers", {"to_hit": to_hit, "fp": fp})
+
+
+def _holder_may_fire(ctx: Ctx, actor: Unit, attack: Attack) -> None:
+    """A Support Weapon fires as part of its platoon (§1.3.5, §6.1): not when the platoon may
+    not fire (Disrupted, Ops Complete, Out of Command outside Opportunity Fire), and not after
+    the platoon fired its own Firepower without it ("or lose the opportunity to attack with
+    the SW")."""
+    if actor.type.target_type != "support_weapon" or actor.attached_to is None:
+        return
+    holder = ctx.game.units.get(actor.attached_to)
+    if holder is None:
+        return
+    rules, ans, held = ctx.rules, ctx.answer, holder.status
+    if held.disrupted:
+        ans.illegal(rules.section("fire_disrupted"), f"{actor.name}'s platoon {holder.name} is Disrupted and cannot fire")
+    if held.fired and holder.type.is_infantry and not actor.status.fired:
+        ans.illegal("§6.1, §1.3.5", f"{holder.name} fired its own Firepower without its SW: the SW lost the "
+                    "opportunity to attack")
+    elif held.ops_complete:
+        ans.illegal(rules.section("fire_ops_complete"), f"{actor.name}'s platoon {holder.name} is Ops Complete")
+    if held.out_of_command and attack.kind != "opportunity_fire":
+        ans.illegal(rules.section("out_of_command"), f"{actor.name}'s platoon {holder.name} is Out of Command: "
+                    "Opportunity Fire only")
 
 
 def may_attack(ctx: Ctx, actor: Unit, target: Unit, attack: Attack) -> None:
