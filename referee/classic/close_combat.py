@@ -17,7 +17,12 @@ UNCOUNTED = ("hq", "helicopter", "leader", "support_weapon", "aircraft")
 
 def may_fight(ctx: Ctx, unit: Unit, foes: list[Unit], *, attacking: bool) -> bool:
     """Units without an Assault Factor cannot attack or counterattack (§6.3): an attacker's
-    unstated factor is a gap; a defender that states none does not counterattack."""
+    unstated factor is a gap; a defender that states none does not counterattack. An HQ
+    "itself does not attack" (§6.3, §1.3.3.2): it adds its Leadership to one unit."""
+    if unit.type.target_type == "hq":
+        ctx.answer.because("§6.3", f"{unit.name} does not attack itself: its Leadership adds to one unit's Assault "
+                           "Factor")
+        return False
     return attacking or unit.current.assault is not None
 
 

@@ -48,6 +48,9 @@ def fire_restrictions(ctx: Ctx, actor: Unit, attack: Attack) -> None:
     for sw in ctx.game.attached(actor.key):
         if sw.type.target_type == "support_weapon" and sw.status.fired and not actor.type.is_infantry:
             ctx.answer.illegal("001 §1.3.5.1", f"{actor.name} fired its gun-launched ATGM this impulse")
+    if actor.type.target_type == "hq":
+        ctx.answer.illegal("§1.3.3.2", "an HQ cannot attack on its own: it adds its Leadership to one attacking "
+                           "unit in its hex")
     _holder_may_fire(ctx, actor, attack)
     if ctx.action.choice == "pop_up":
         ctx.params.require("popup", "001 §9.2.1")
