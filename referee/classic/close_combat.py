@@ -19,9 +19,15 @@ def may_fight(ctx: Ctx, unit: Unit, foes: list[Unit], *, attacking: bool) -> boo
     """Units without an Assault Factor cannot attack or counterattack (§6.3): an attacker's
     unstated factor is a gap; a defender that states none does not counterattack. An HQ
     "itself does not attack" (§6.3, §1.3.3.2): it adds its Leadership to one unit."""
-    if unit.type.target_type == "hq":
-        ctx.answer.because("§6.3", f"{unit.name} does not attack itself: its Leadership adds to one unit's Assault "
-                           "Factor")
+    why = {"hq": ("§6.3, §1.3.3.2", f"{unit.name} does not attack itself: its Leadership adds to one unit's "
+                  "Assault Factor"),
+           "support_weapon": ("§1.3.5", f"{unit.name} is a Support Weapon: a ranged weapon, not used in an "
+                              "Assault")}.get(unit.type.target_type)
+    if why is not None:
+        if attacking and ctx.action.actors == (unit.key,):
+            ctx.answer.illegal(*why)
+        else:
+            ctx.answer.because(*why)
         return False
     return attacking or unit.current.assault is not None
 

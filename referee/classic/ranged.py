@@ -372,7 +372,7 @@ def missile_check(ctx: Ctx, actor: Unit, name: str, weapon: Weapon | None, hits:
         ctx.emit(UnitRemoved(actor.key, "removed"))
         ctx.answer.because("001 §1.3.5.2", f"{actor.name} is removed after it is fired")
         return
-    if actor.type.target_type == "support_weapon":
+    if actor.type.target_type == "support_weapon" and _tank_support_weapon(ctx, actor):
         if hits == 0:
             ctx.emit(UnitRemoved(actor.key, "removed"))
             ctx.answer.because("001 §1.3.5.1", f"no hits: {actor.name} runs out and is removed")
@@ -384,6 +384,13 @@ def missile_check(ctx: Ctx, actor: Unit, name: str, weapon: Weapon | None, hits:
     if missile and hits == 0 and "indirect_fire" not in actor.type.abilities:
         ctx.emit(StatusChanged(actor.key, "ammo", "depleted_2"))
         ctx.answer.because("§6.1.4", f"missile unit rolled no hits: Ammo Depleted 2 on {actor.name}")
+
+
+def _tank_support_weapon(ctx: Ctx, sw: Unit) -> bool:
+    """A gun-launched ATGM held by a tank (001 §1.3.5.1), used up on a miss; an infantry
+    platoon's missile SW (Sagger, Dragon...) is depleted like any missile unit (§6.1.4)."""
+    holder = ctx.game.units.get(sw.attached_to) if sw.attached_to else None
+    return holder is not None and not holder.type.is_infantry and ctx.params.has("tank_support_weapons")
 
 
 def missile_ammo_check(ctx: Ctx) -> None:
