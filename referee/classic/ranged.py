@@ -61,7 +61,11 @@ def fire_restrictions(ctx: Ctx, actor: Unit, attack: Attack) -> None:
             ctx.answer.set("max_count", 1)
             ctx.answer.because("001 §9.2.1", "any ONE eligible unit may Opportunity Fire at the helicopter "
                                "before the damage is assessed")
-    if attack.kind == "move_and_fire":
+    moved = attack.kind == "direct_fire" and actor.status.has_moved
+    if moved:
+        ctx.answer.because("§5.0", f"{actor.name} has moved this activation: units that move cannot fire except "
+                           "by Moving Fire (§6.1.3)")
+    if attack.kind == "move_and_fire" or moved:
         to_hit, fp = moving_fire(ctx, actor)
         attack.to_hit += to_hit
         attack.fp += fp
