@@ -97,7 +97,12 @@ def assault(ctx: Ctx) -> None:
         if hex_id is not None and unit.hex != hex_id:
             ctx.emit(UnitMoved(unit.key, hex_id))
     ans.because(rules.section("assault_resolution"), "the attackers enter the defenders' hex: the Assault is resolved")
-    fields = ("hits", "net_hits", "hit_allocation", *(f"units.{u.key}" for u in participants + defenders))
+    # the HQs and Leaders stacked on either side are part of the outcome too (§1.3.3.2 checks)
+    sides = {hex_id, *(u.hex for u in participants)} - {None}
+    involved = participants + defenders + [u for u in ctx.game.units.values() if u.hex in sides
+                                           and u.type.target_type in ("hq", "leader")
+                                           and u not in participants + defenders]
+    fields = ("hits", "net_hits", "hit_allocation", *(f"units.{u.key}" for u in involved))
     ctx.stage(fields, lambda: _resolve(ctx, participants, defenders, fighting, hex_id, retreat_to))
 
 
@@ -113,7 +118,7 @@ def _may_assault(ctx: Ctx, unit: Unit, defenders: list[Unit]) -> bool:
     if unit.status.disrupted:
         ans.illegal(rules.section("assault_disrupted"), f"disrupted {unit.name} may not move into an enemy's hex")
         ok = False
-    if unit.status.fired and unit.status.moving:
+    if unit.status.made_moving_fire:
         ans.illegal(rules.section("moving_fire"), f"{unit.name} made Moving Fire and cannot assault")
         ok = False
     return ok and rules.may_fight(ctx, unit, defenders, attacking=True)

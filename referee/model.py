@@ -133,6 +133,16 @@ class Status:
     wounded: bool = False
     concealed: bool | None = None      # a *stated* concealment fact; otherwise derived
 
+    @property
+    def has_moved(self) -> bool:
+        """Moving now, or MPs already spent this activation."""
+        return self.moving or self.mp_spent not in (None, 0)
+
+    @property
+    def made_moving_fire(self) -> bool:
+        """Fired after moving this activation: Moving Fire (EG/TUS §6.1.3)."""
+        return self.fired and self.has_moved
+
 
 @dataclass(frozen=True)
 class Unit:

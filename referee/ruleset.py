@@ -83,6 +83,10 @@ class Params:
     #: TUS §6.3: "Each side can stack up to the stacking limit" in an Assault; EG §6.3 lets
     #: each side exceed it (None).
     assault_side_limit: int | None = None
+    #: Fire missions only one side, or one nation, may call: Chemical the Warsaw Pact (001 §8.4,
+    #: 002 §8.4 "Only the Soviets"), FASCAM only the Americans (002 §8.3; 001 §8.3 names no side).
+    mission_sides: Mapping[str, str] = field(default_factory=dict)
+    mission_nations: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
     def has(self, feature: str) -> bool:
         return feature in self.features

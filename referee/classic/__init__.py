@@ -95,20 +95,26 @@ def _moving_fire(book: str) -> dict[str, Any]:
             "thermal_units": frozenset((table.get("thermal") or {}).get(book) or ())}
 
 
+#: How a case or a profile may name the Americans (002 §8.3 FASCAM).
+US_NAMES = frozenset({"us", "usa", "u.s.", "american", "americans", "united states"})
+
+
 def classic_params(book: str) -> Params:
     """Parameters of one classic book: ``eisenbach`` (002) or ``untold`` (001)."""
     if book == "eisenbach":
         return Params(ruleset="classic", book="eisenbach", mines_disrupt_on="even",
                       hill_los_any_city_blocks=True, unarmored_ap_hit_reduces=False,
                       disrupted_retreat_any_enemy=False, overrun_repeat_scope="turn",
-                      smoke_blocks_out_of=False,
+                      smoke_blocks_out_of=False, mission_sides={"chemical": "pact"},
+                      mission_nations={"fascam": US_NAMES},
                       **_moving_fire("eisenbach"))
     if book == "untold":
         return Params(ruleset="classic", book="untold", features=UNTOLD_FEATURES,
                       mines_disrupt_on="odd", hill_los_any_city_blocks=False,
                       unarmored_ap_hit_reduces=True, max_bonus_attack_dice=2, assault_side_limit=2,
                       road_bonus_units=frozenset({"CDO MC"}), single_shot_units=frozenset({"KASTET"}),
-                      no_transport_units=frozenset({"CDO MC"}), **_moving_fire("untold"))
+                      no_transport_units=frozenset({"CDO MC"}), mission_sides={"chemical": "pact"},
+                      **_moving_fire("untold"))
     raise RefereeError(f"unknown classic book {book!r} (expected one of {', '.join(BOOKS)})")
 
 

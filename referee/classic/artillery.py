@@ -121,6 +121,7 @@ def fire_mission(ctx: Ctx) -> Strike | None:
         fp = fp if fp is not None else firer.current.he.fp
         to_hit = to_hit if to_hit is not None else firer.current.he.to_hit
     side = (caller or firer).side if (caller or firer) is not None else action.side
+    _mission_user(ctx, kind, side or action.side, (caller or firer).nation if (caller or firer) else None)
     allotment = side if firer is None and side in ctx.game.missions_left else kind
     left = ctx.game.missions_left.get(allotment)
     if left is not None and left < (action.count or 1):
@@ -147,6 +148,21 @@ def fire_mission(ctx: Ctx) -> Strike | None:
     hex_id = action.target if isinstance(action.target, str) and action.target not in ctx.game.units \
         else (ctx.game.unit(action.target).hex if isinstance(action.target, str) else None)
     return Strike(hex_id, kind, fp, to_hit, firer, caller if firer is None else None, roll_required)
+
+
+def _mission_user(ctx: Ctx, kind: str, side: str | None, nation: str | None) -> None:
+    """Chemical missions are the Warsaw Pact's (001 §8.4; 002 §8.4 "Only the Soviets"), FASCAM
+    the Americans' (002 §8.3). A side or nation not stated is the scenario's allotment to judge."""
+    section = "§8.3" if kind == "fascam" else "§8.4"
+    only = ctx.params.mission_sides.get(kind)
+    if only is not None and side is not None and side != only:
+        ctx.answer.illegal(section, f"only the {'Warsaw Pact' if only == 'pact' else 'NATO'} has {kind} fire missions")
+    nations = ctx.params.mission_nations.get(kind)
+    if nations is None:
+        return
+    if side == "pact" or (nation is not None and nation.strip().lower() not in nations):
+        ctx.answer.illegal(section, f"only the Americans may use {kind.upper()}"
+                           + (f" (the caller is {nation})" if nation else ""))
 
 
 def accuracy(ctx: Ctx, strike: Strike) -> str | None:

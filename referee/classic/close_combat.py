@@ -17,7 +17,18 @@ UNCOUNTED = ("hq", "helicopter", "leader", "support_weapon", "aircraft")
 
 def may_fight(ctx: Ctx, unit: Unit, foes: list[Unit], *, attacking: bool) -> bool:
     """Units without an Assault Factor cannot attack or counterattack (§6.3): an attacker's
-    unstated factor is a gap; a defender that states none does not counterattack."""
+    unstated factor is a gap; a defender that states none does not counterattack. An HQ
+    "itself does not attack" (§6.3, §1.3.3.2): it adds its Leadership to one unit."""
+    why = {"hq": ("§6.3, §1.3.3.2", f"{unit.name} does not attack itself: its Leadership adds to one unit's "
+                  "Assault Factor"),
+           "support_weapon": ("§1.3.5", f"{unit.name} is a Support Weapon: a ranged weapon, not used in an "
+                              "Assault")}.get(unit.type.target_type)
+    if why is not None:
+        if attacking and ctx.action.actors == (unit.key,):
+            ctx.answer.illegal(*why)
+        else:
+            ctx.answer.because(*why)
+        return False
     return attacking or unit.current.assault is not None
 
 
@@ -155,7 +166,7 @@ def _may_overrun(ctx: Ctx, unit: Unit) -> None:
     that made Moving Fire (§6.1.3); §6.4 states its own Good Order rule."""
     if unit.status.ops_complete:
         ctx.answer.illegal("§4.4", f"{unit.name} is Ops Complete and cannot overrun")
-    if unit.status.fired and unit.status.moving:
+    if unit.status.made_moving_fire:
         ctx.answer.illegal("§6.1.3", f"{unit.name} made Moving Fire and cannot overrun")
 
 

@@ -202,8 +202,15 @@ def _unit_move(ctx: Ctx) -> None:
         ans.illegal("§4.2", f"{unit.name} is Out of Command and cannot move")
     if unit.status.ops_complete:
         ans.illegal("§4.4", f"{unit.name} is Ops Complete")
+    elif unit.status.fired:
+        ans.illegal("§6.1, §5.0", f"{unit.name} fired this impulse: a unit making a ranged attack is marked Ops "
+                    "Complete, and fire comes after movement (Moving Fire, §6.1.3)")
     if unit.type.target_type == "helicopter":
         _helicopter_move(ctx, unit, _route(ctx))
+        return
+    if "towed" in unit.type.abilities and unit.carried_by is None:
+        ctx.params.require("towed_transport", "001 §5.2.5")
+        ans.illegal("001 §5.2.5", f"{unit.name} has a \"T\" Movement Factor: it cannot move, only be transported")
         return
     bonus = _leader_movement(ctx, unit)
     if unit.name in ctx.params.road_bonus_units and ctx.game.facts.get("road"):

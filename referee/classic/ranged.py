@@ -48,6 +48,10 @@ def fire_restrictions(ctx: Ctx, actor: Unit, attack: Attack) -> None:
     for sw in ctx.game.attached(actor.key):
         if sw.type.target_type == "support_weapon" and sw.status.fired and not actor.type.is_infantry:
             ctx.answer.illegal("001 §1.3.5.1", f"{actor.name} fired its gun-launched ATGM this impulse")
+    if actor.type.target_type == "hq":
+        ctx.answer.illegal("§1.3.3.2", "an HQ cannot attack on its own: it adds its Leadership to one attacking "
+                           "unit in its hex")
+    _holder_may_fire(ctx, actor, attack)
     if ctx.action.choice == "pop_up":
         ctx.params.require("popup", "001 §9.2.1")
         if actor.type.target_type != "helicopter" or actor.mode != "hovering":
@@ -57,11 +61,38 @@ def fire_restrictions(ctx: Ctx, actor: Unit, attack: Attack) -> None:
             ctx.answer.set("max_count", 1)
             ctx.answer.because("001 §9.2.1", "any ONE eligible unit may Opportunity Fire at the helicopter "
                                "before the damage is assessed")
-    if attack.kind == "move_and_fire":
+    moved = attack.kind == "direct_fire" and actor.status.has_moved
+    if moved:
+        ctx.answer.because("§5.0", f"{actor.name} has moved this activation: units that move cannot fire except "
+                           "by Moving Fire (§6.1.3)")
+    if attack.kind == "move_and_fire" or moved:
         to_hit, fp = moving_fire(ctx, actor)
         attack.to_hit += to_hit
         attack.fp += fp
         ctx.answer.set("modifiers", {"to_hit": to_hit, "fp": fp})
+
+
+def _holder_may_fire(ctx: Ctx, actor: Unit, attack: Attack) -> None:
+    """A Support Weapon fires as part of its platoon (§1.3.5, §6.1): not when the platoon may
+    not fire (Disrupted, Ops Complete, Out of Command outside Opportunity Fire), and not after
+    the platoon fired its own Firepower without it ("or lose the opportunity to attack with
+    the SW")."""
+    if actor.type.target_type != "support_weapon" or actor.attached_to is None:
+        return
+    holder = ctx.game.units.get(actor.attached_to)
+    if holder is None:
+        return
+    rules, ans, held = ctx.rules, ctx.answer, holder.status
+    if held.disrupted:
+        ans.illegal(rules.section("fire_disrupted"), f"{actor.name}'s platoon {holder.name} is Disrupted and cannot fire")
+    if held.fired and holder.type.is_infantry and not actor.status.fired:
+        ans.illegal("§6.1, §1.3.5", f"{holder.name} fired its own Firepower without its SW: the SW lost the "
+                    "opportunity to attack")
+    elif held.ops_complete:
+        ans.illegal(rules.section("fire_ops_complete"), f"{actor.name}'s platoon {holder.name} is Ops Complete")
+    if held.out_of_command and attack.kind != "opportunity_fire":
+        ans.illegal(rules.section("out_of_command"), f"{actor.name}'s platoon {holder.name} is Out of Command: "
+                    "Opportunity Fire only")
 
 
 def may_attack(ctx: Ctx, actor: Unit, target: Unit, attack: Attack) -> None:
@@ -345,7 +376,7 @@ def missile_check(ctx: Ctx, actor: Unit, name: str, weapon: Weapon | None, hits:
         ctx.emit(UnitRemoved(actor.key, "removed"))
         ctx.answer.because("001 §1.3.5.2", f"{actor.name} is removed after it is fired")
         return
-    if actor.type.target_type == "support_weapon":
+    if actor.type.target_type == "support_weapon" and _tank_support_weapon(ctx, actor):
         if hits == 0:
             ctx.emit(UnitRemoved(actor.key, "removed"))
             ctx.answer.because("001 §1.3.5.1", f"no hits: {actor.name} runs out and is removed")
@@ -357,6 +388,13 @@ def missile_check(ctx: Ctx, actor: Unit, name: str, weapon: Weapon | None, hits:
     if missile and hits == 0 and "indirect_fire" not in actor.type.abilities:
         ctx.emit(StatusChanged(actor.key, "ammo", "depleted_2"))
         ctx.answer.because("§6.1.4", f"missile unit rolled no hits: Ammo Depleted 2 on {actor.name}")
+
+
+def _tank_support_weapon(ctx: Ctx, sw: Unit) -> bool:
+    """A gun-launched ATGM held by a tank (001 §1.3.5.1), used up on a miss; an infantry
+    platoon's missile SW (Sagger, Dragon...) is depleted like any missile unit (§6.1.4)."""
+    holder = ctx.game.units.get(sw.attached_to) if sw.attached_to else None
+    return holder is not None and not holder.type.is_infantry and ctx.params.has("tank_support_weapons")
 
 
 def missile_ammo_check(ctx: Ctx) -> None:
