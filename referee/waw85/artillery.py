@@ -121,6 +121,8 @@ def _spotter(ctx: Ctx, spotter: Unit, *, on_board: bool) -> None:
     if spotter.status.disrupted:
         illegal(ctx, "10.8.2", f"{spotter.name} is Disrupted and may not spot")
     firer = ctx.game.units.get(ctx.action.actor) if ctx.action.actor else None
+    if firer is not None and firer.side and spotter.side and firer.side != spotter.side:
+        illegal(ctx, "14.3", f"{spotter.name} is an enemy unit: it spots only for friendly Indirect Fire (§1.9.12)")
     if firer is not None and firer.key != spotter.key and firer.formation and spotter.formation \
             and firer.formation != spotter.formation:
         # "The activated Formation's HQ; or Any Active unit": the firer's Formation is the active one
