@@ -197,6 +197,14 @@ def _stated_move(ctx: Ctx, unit: Unit, route: list[str], arriving: int = 1) -> N
     left = allowed - spent - total
     ctx.answer.unit(unit.key, mp_before=allowed - spent, mp_after=left)
     _opportunity_trigger(ctx, unit)
+    mined = [(index, hex_id) for index, hex_id in enumerate(route) if _attacks(ctx, unit, hex_id)]
+    if mined:                                # §16.2: each unit entering a Minefield hex rolls 1d6
+        ctx.answer.set("mines_attacks", [hex_id for _, hex_id in mined])
+        if not ctx.has_dice("d6"):
+            ctx.answer.gap(("units", "hexes"), "not stated: dice.d6 (the §16.2 Minefield attack)")
+            return
+        if _mine_attacks(ctx, unit, route, mined):
+            return
     ctx.emit(UnitMoved(unit.key, route[-1]), StatusChanged(unit.key, "moving", not stops))
     if left == 0:
         because(ctx, "9.0", f"{unit.name} has spent all its MPs: Ops Complete")
