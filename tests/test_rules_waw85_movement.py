@@ -294,3 +294,24 @@ def test_a_move_never_enters_an_enemy_hex(sample) -> None:
     outcome = _move(game, "move leopard-c1 C7 D7")
     assert outcome.refused.reasons == [("WaW85 §13.0", "C7 holds enemy units: a unit enters it only by Assault "
                                                        "or Overrun")]
+
+
+def test_a_move_with_stated_hex_costs() -> None:
+    """§9.0 with each hex's cost stated (the Terrain Effects Chart is PAC03): "A unit may not
+    enter a hex if it would expend more than its printed MPs"; §14.12 adds 2 MPs next to a
+    Chemical Strike marker; "Once a unit has spent its MPs, place an Ops Complete marker"."""
+    given = {"units": {"A": {"side": "nato", "target_type": "troops", "mp": 3, "hex": "a", "status": {"mp_spent": 1}},
+                       "E": {"side": "pact", "los": True}},
+             "hexes": [{"id": "b", "mp_cost": 1, "adjacent_to": ["c"]}, {"id": "c", "markers": ["chemical"]}],
+             "query": {"action": "move", "unit": "A", "target": "b"}}
+    result, _ = waw85(given)
+    assert result.values == {"modifiers": {"cost": 2}, "cost": 3, "reason_rule": "9.0", "legal": False}
+    assert reasons(result) == [
+        ("WaW85 §14.12", "entering a hex with or next to a Chemical Strike marker: cost +2"),
+        ("WaW85 §9.0", "3 MP to enter b after 1 MP spent, of 3"),
+        ("WaW85 §9.0", "4 MP is more than A's 3 MPs: a unit may not enter a hex if it would expend more than its "
+                       "printed MPs")]
+    result, after = waw85({**given, "hexes": [{"id": "b", "mp_cost": 2}]})
+    assert result.values == {"cost": 2, "legal": True, "triggers_opportunity_fire": True}
+    assert result.unit_values == {"A": {"mp_before": 2, "mp_after": 0}}
+    assert after.units["A"].hex == "b" and after.units["A"].status.ops_complete is True

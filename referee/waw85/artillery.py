@@ -121,6 +121,8 @@ def _spotter(ctx: Ctx, spotter: Unit, *, on_board: bool) -> None:
     if spotter.status.disrupted:
         illegal(ctx, "10.8.2", f"{spotter.name} is Disrupted and may not spot")
     firer = ctx.game.units.get(ctx.action.actor) if ctx.action.actor else None
+    if firer is not None and firer.side and spotter.side and firer.side != spotter.side:
+        illegal(ctx, "14.3", f"{spotter.name} is an enemy unit: it spots only for friendly Indirect Fire (§1.9.12)")
     if firer is not None and firer.key != spotter.key and firer.formation and spotter.formation \
             and firer.formation != spotter.formation:
         # "The activated Formation's HQ; or Any Active unit": the firer's Formation is the active one
@@ -466,6 +468,10 @@ def minefield_breach(ctx: Ctx) -> None:
     distance = hex_state.stated.get("distance")
     if (distance is not None and distance != 1) or (isinstance(unit.status.mp_spent, int) and unit.status.mp_spent):
         illegal(ctx, "16.3.1", "the breaching unit starts its activation adjacent and spends all its MPs")
+    if unit.status.ops_complete:
+        illegal(ctx, "7.6", f"{unit.name} is Ops Complete: it has completed its Action")
+    if unit.status.out_of_command:
+        illegal(ctx, "7.2.3", f"{unit.name} is Out of Command: it may not execute any Action")
     if ctx.answer.legal is False:
         return
     ctx.answer.set("legal", True)
@@ -473,6 +479,10 @@ def minefield_breach(ctx: Ctx) -> None:
     if marker is None:
         raise NotStated(f"hexes.{hex_state.id}.markers (a Minefield marker)")
     ctx.answer.unit(unit.key, retreat=0)
+    ctx.answer.set("roll_required", True)
+    if not ctx.has_dice("2d6") and ctx.action.passed is None:
+        ctx.answer.gap(("passed", "hexes", "units"), "not stated: dice.2d6 (the Breaching roll)")
+        return
     if roll(ctx, check_for(ctx, unit), section="16.3.1"):        # any Morale/Training check (§1.9.11, §1.9.13)
         ctx.emit(MarkerRemoved(hex_state.id, marker))
         because(ctx, "16.3.1", "the Minefield is breached and removed")

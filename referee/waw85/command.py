@@ -195,6 +195,10 @@ def night_targeting_check(ctx: Ctx) -> None:
     """§16.6.1: against Morale/Training, halved (round up) for a non-adjacent target unless
     the unit fights at night; a failure cancels the attack and the unit is Ops Complete."""
     unit = ctx.unit(ctx.action.actor)
+    if ctx.game.facts.get("night") is False:
+        ctx.answer.set("roll_required", False)
+        because(ctx, "16.6.1", "not a night scenario: no Night Targeting Check")
+        return
     target = ctx.action.target if isinstance(ctx.action.target, str) else None
     relation = ctx.game.facts.relation(need(target, "query.target"))
     adjacent = relation.adjacent
@@ -207,6 +211,7 @@ def night_targeting_check(ctx: Ctx) -> None:
     if not adjacent and "night_fighting" not in unit.type.abilities:
         number = -(-number // 2)
         because(ctx, "16.6.1", f"target not adjacent: Morale/Training halved to {number}")
+    ctx.answer.set("roll_required", True)
     if not roll(ctx, Check(number, value.modifier), section="16.6.1"):
         ctx.emit(StatusChanged(unit.key, "ops_complete", True))
         because(ctx, "16.6.1", "Night Targeting Check failed: attack cancelled, Ops Complete")

@@ -197,6 +197,14 @@ def _stated_move(ctx: Ctx, unit: Unit, route: list[str], arriving: int = 1) -> N
     left = allowed - spent - total
     ctx.answer.unit(unit.key, mp_before=allowed - spent, mp_after=left)
     _opportunity_trigger(ctx, unit)
+    mined = [(index, hex_id) for index, hex_id in enumerate(route) if _attacks(ctx, unit, hex_id)]
+    if mined:                                # §16.2: each unit entering a Minefield hex rolls 1d6
+        ctx.answer.set("mines_attacks", [hex_id for _, hex_id in mined])
+        if not ctx.has_dice("d6"):
+            ctx.answer.gap(("units", "hexes"), "not stated: dice.d6 (the §16.2 Minefield attack)")
+            return
+        if _mine_attacks(ctx, unit, route, mined):
+            return
     ctx.emit(UnitMoved(unit.key, route[-1]), StatusChanged(unit.key, "moving", not stops))
     if left == 0:
         because(ctx, "9.0", f"{unit.name} has spent all its MPs: Ops Complete")
@@ -640,9 +648,21 @@ def clear_rubble(ctx: Ctx) -> None:
         illegal(ctx, "10.9.1", "there is no Rubble marker to clear")
     if any(m in hex_state.markers for m in MINES):
         illegal(ctx, "10.9.1", "Rubble with a Minefield in it cannot be cleared")
+    if unit.hex is not None and unit.hex != hex_state.id:
+        illegal(ctx, "10.9.1", f"{unit.name} is not in {hex_state.id}: it clears the Rubble hex it began its impulse in")
+    if unit.status.moving or (isinstance(unit.status.mp_spent, int) and unit.status.mp_spent > 0):
+        illegal(ctx, "10.9.1", f"{unit.name} has moved: it begins its impulse in the Rubble hex and spends all its "
+                "MPs on the Clearing Roll")
+    if unit.status.ops_complete:
+        illegal(ctx, "7.6", f"{unit.name} is Ops Complete: it has completed its Action")
+    if unit.status.out_of_command:
+        illegal(ctx, "7.2.3", f"{unit.name} is Out of Command: it may not execute any Action")
     if ctx.answer.legal is False:
         return
     ctx.answer.set("legal", True)
+    if not ctx.has_dice("2d6") and ctx.action.passed is None:
+        ctx.answer.gap(("passed", "hexes", "units"), "not stated: dice.2d6 (the Clearing Roll)")
+        return
     check = check_for(ctx, unit)
     penalty = tables()["clear_rubble_modifier"]
     modify(ctx, "roll", penalty, "the Clearing Roll's \"penalty of -3 to the die roll\", read as written "

@@ -51,6 +51,8 @@ def load(ctx: Ctx) -> None:
     Fire, once per hex (§9.8.4)."""
     passenger = ctx.unit(ctx.action.actor)
     carrier = ctx.unit(ctx.action.target if isinstance(ctx.action.target, str) else None, "target")
+    if passenger.side and carrier.side and passenger.side != carrier.side:
+        illegal(ctx, "9.8", f"{carrier.name} is an enemy unit: you load your Passengers into your own Transport units")
     if passenger.status.disrupted:
         illegal(ctx, "9.8", f"{passenger.name} is Disrupted and may not load")
     aboard = [u for u in ctx.game.passengers(carrier.key) if u.type.target_type not in NOT_COUNTED]
