@@ -514,6 +514,10 @@ class _State:
         self.hex_markers: dict[str, tuple[str, str]] = {}          # hex marker piece -> (name, hex)
         self.unknown: dict[str, Unrecognised] = {}
         self.stacks: dict[str, dict[str, Unit]] = {}               # hex -> the units on the map there
+        # ``stacks`` as the read-only index ``Game.stack`` reads, and the hexes changed since it
+        # was last handed to a Game (see :meth:`game`).
+        self._index: dict[str, list[Unit]] = {}
+        self._dirty: set[str] = set()
         self._made: dict[str, tuple[Any, ...]] = {}                 # unit key -> what its Unit was made from
         self.hexes: dict[str, HexState] = reader.board_states(frames)
 
@@ -671,10 +675,12 @@ class _State:
         old = self.units.pop(key, None)
         if old is not None and old.on_map and old.hex:
             self.stacks[old.hex].pop(key, None)
+            self._dirty.add(old.hex)
         if unit is not None:
             self.units[key] = unit
             if unit.on_map and unit.hex:
                 self.stacks.setdefault(unit.hex, {})[key] = unit
+                self._dirty.add(unit.hex)
 
     def stack(self, hex_id: str) -> list[Unit]:
         """The units on the map in a hex, as ``Game.stack`` orders them."""
@@ -686,9 +692,27 @@ class _State:
         takes them as they come: only the result of an import is written out)."""
         units, hexes = (dict(sorted(self.units.items())), dict(sorted(self.hexes.items()))) if ordered else \
             (dict(self.units), dict(self.hexes))
-        return Game(units=MappingProxyType(units), hexes=MappingProxyType(hexes), turn=turn,
+        game = Game(units=MappingProxyType(units), hexes=MappingProxyType(hexes), turn=turn,
                     missions_left=MappingProxyType(missions or {}),
                     formations=MappingProxyType(dict(self.profile.formations)))
+        game.__dict__["_on_map_by_hex"] = self._stack_index()
+        return game
+
+    def _stack_index(self) -> dict[str, list[Unit]]:
+        """The units on the map by hex, for ``Game.stack``: a replay judges step after step, and
+        building it from every unit for each step's Game was a fifth of a judged replay. The
+        index a Game got is never changed: the hexes changed since are copied into a new one."""
+        if self._dirty:
+            index = dict(self._index)
+            for hex_id in self._dirty:
+                here = self.stacks.get(hex_id)
+                if here:
+                    index[hex_id] = list(here.values())
+                else:
+                    index.pop(hex_id, None)
+            self._index = index
+            self._dirty = set()
+        return self._index
 
     def imported(self, turn: int | None = None, missions: dict[str, int] | None = None) -> Imported:
         pieces = {key: pid for pid, key in sorted(self.key_of.items(), key=lambda item: _id_order(item[0]))

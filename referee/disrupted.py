@@ -98,6 +98,6 @@ def in_los(ctx: Ctx, unit: Unit, enemy: Unit, hex_id: str, distance: int) -> boo
     Asked on a quiet copy of the run: the LOS's own reasons are not the move's."""
     if distance <= 1:
         return True
-    moved = replace(ctx.game.with_unit(replace(unit, hex=hex_id)), facts=Facts())
+    moved = ctx.game.with_unit(replace(unit, hex=hex_id)).but(facts=Facts())
     quiet = Ctx(ctx.rules, moved, ctx.action, None, Answer(ctx.answer.action, ctx.answer.book))
     return ctx.rules.in_sight(quiet, enemy, moved.unit(unit.key))

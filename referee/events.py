@@ -134,7 +134,7 @@ def apply(game: Game, event: Event) -> Game:
         left = dict(game.missions_left)
         left[event.side] = max(0, left.get(event.side, 0) - event.count)
         from types import MappingProxyType
-        return replace(game, missions_left=MappingProxyType(left))
+        return game.but(missions_left=MappingProxyType(left))
     if isinstance(event, (MarkerPlaced, MarkerRemoved, MarkerFlipped)):
         hex_state = game.hex(event.hex)
         markers = set(hex_state.markers)

@@ -306,13 +306,37 @@ class Game:
 
     def with_unit(self, unit: Unit) -> "Game":
         units = dict(self.units)
+        before = units.get(unit.key)
         units[unit.key] = unit
-        return replace(self, units=MappingProxyType(units))
+        game = replace(self, units=MappingProxyType(units))
+        # A replay applies one event after another, each making a new Game: carrying the
+        # indexes over with the one unit replaced spares a scan of every unit per event.
+        index = self.__dict__.get("_on_map_by_hex")
+        if index is not None:
+            game.__dict__["_on_map_by_hex"] = _index_moved(index, before, unit)
+        attached = self.__dict__.get("_attached_by_key")
+        if attached is not None and before is not None and before.attached_to == unit.attached_to:
+            if unit.attached_to is not None:      # the same place in its list: the order of ``units``
+                attached = dict(attached)
+                attached[unit.attached_to] = [unit if u.key == unit.key else u for u in attached[unit.attached_to]]
+            game.__dict__["_attached_by_key"] = attached
+        return game
+
+    def but(self, **changes: Any) -> "Game":
+        """``dataclasses.replace`` of fields other than ``units``, keeping the unit indexes
+        already built (they depend on the units only)."""
+        if "units" in changes:
+            raise ValueError("Game.but changes fields other than units; use with_unit")
+        game = replace(self, **changes)
+        for cached in ("_on_map_by_hex", "_attached_by_key"):
+            if cached in self.__dict__:
+                game.__dict__[cached] = self.__dict__[cached]
+        return game
 
     def with_hex(self, hex_state: HexState) -> "Game":
         hexes = dict(self.hexes)
         hexes[hex_state.id] = hex_state
-        return replace(self, hexes=MappingProxyType(hexes))
+        return self.but(hexes=MappingProxyType(hexes))
 
     def passengers(self, transport: str) -> list[Unit]:
         return [u for u in self.units.values() if u.carried_by == transport and u.on_map]
@@ -337,3 +361,18 @@ class Game:
                 else:
                     found[key] = [unit]
         return found
+
+
+def _index_moved(index: dict[str, list[Unit]], before: Unit | None, after: Unit) -> dict[str, list[Unit]]:
+    """``Game._on_map_by_hex`` with one unit replaced (the lists it touches are new ones: the
+    index of the earlier Game stays as it was)."""
+    moved = dict(index)
+    if before is not None and before.hex is not None and before.location == "map":
+        rest = [u for u in moved.get(before.hex, ()) if u.key != before.key]
+        if rest:
+            moved[before.hex] = rest
+        else:
+            moved.pop(before.hex, None)
+    if after.hex is not None and after.location == "map":
+        moved[after.hex] = [*moved.get(after.hex, ()), after]
+    return moved

@@ -117,3 +117,34 @@ def test_describe_names_counters_by_their_printed_name() -> None:
     assert describe(MarkerPlaced("t", "wrecks"), game) == "Wrecks marker placed in t"
     assert describe(StatusChanged("T", "ops_complete", True), game) == "T-64 is Ops Complete"
     assert describe(StatusChanged("T", "ops_complete", False), game) == "T-64 is no longer Ops Complete"
+
+
+def test_a_game_made_by_with_unit_stacks_its_hexes_as_a_fresh_game_does() -> None:
+    """``with_unit`` (and ``with_hex``) carry the hex and attachment indexes of the Game it comes from over with the one unit
+    replaced: every stack, after any run of moves, eliminations and returns, equals the
+    stack a Game built afresh from the same units gives (and the earlier Game is untouched)."""
+    import random
+    rng = random.Random(7)
+    hexes = ["A1", "A2", "B1", None]
+    units = {f"u{i}": Unit(f"u{i}", UnitType(name=f"U{i}"), hex=rng.choice(hexes[:3]), stack_order=rng.choice([None, 1, 2]))
+             for i in range(12)}
+    game = Game(units=MappingProxyType(dict(units)))
+    assert [u.key for u in game.stack("A1")] == [u.key for u in Game(units=MappingProxyType(dict(units))).stack("A1")]
+    for _ in range(300):
+        before = {h: [u.key for u in game.stack(h)] for h in hexes[:3]}
+        key = rng.choice(sorted(units))
+        holders = [u.key for u in game.attached("u0")], [u.key for u in game.attached("u1")]
+        moved = Unit(key, UnitType(name=key.upper()), hex=rng.choice(hexes),
+                     location=rng.choice(["map", "map", "eliminated"]), stack_order=rng.choice([None, 1, 2]),
+                     attached_to=rng.choice([None, None, "u0", "u1"]), strength=rng.choice(["full", "reduced"]))
+        after = game.with_unit(moved)
+        if rng.random() < 0.2:
+            after = after.with_hex(HexState("A1", terrain=rng.choice(["clear", "woods"])))
+        fresh = Game(units=MappingProxyType(dict(after.units)), hexes=after.hexes)
+        for h in hexes[:3]:
+            assert after.stack(h) == fresh.stack(h)
+            assert [u.key for u in game.stack(h)] == before[h]
+        for holder in ("u0", "u1"):
+            assert after.attached(holder) == fresh.attached(holder)
+        assert ([u.key for u in game.attached("u0")], [u.key for u in game.attached("u1")]) == holders
+        game = after
