@@ -157,6 +157,7 @@ class ActionSpec:
                                     f"(key, counter name or hex) after {self.refs[0]!r}")
         if self.weapon:
             values["weapon"] = self.weapon
+        _check_path(game, self.options.get("path", values.get("path")), self.text or self.kind)
         return _make(self, **values)
 
     def _bind_mission(self, game: Game) -> Action:
@@ -436,6 +437,17 @@ def _hex_of(game: Game, ref: str) -> str:
     if len(named) == 1 and named[0].hex:
         return str(named[0].hex)
     raise ActionSyntaxError(f"{ref!r} is not a hex of the map (nor a unit on it)")
+
+
+def _check_path(game: Game, path: Any, text: str) -> None:
+    """Every hex of a path is a hex of the map, when the position has one (a save read through
+    its module does; a stated situation may list only the hexes it needs)."""
+    if not path or not game.hexes or isinstance(path, str):
+        return
+    unknown = [str(h) for h in path if str(h) not in game.hexes]
+    if unknown:
+        raise ActionSyntaxError(f"{_shown(text)}: {', '.join(map(repr, unknown))} "
+                                f"{'is not a hex' if len(unknown) == 1 else 'are not hexes'} of the map")
 
 
 def _on_map(game: Game, hex_id: str) -> list[Unit]:

@@ -77,7 +77,9 @@ def fire(ctx: Ctx, kind: str) -> None:
     if name is not None:
         ans.set("weapon", name)
         if weapon is None and any(actor.current.weapon(n) for n in ("ap", "he", "aa")):
-            ans.illegal(rules.section("fire_factor"), f"{actor.name} has no {name.upper()} Firepower")
+            # said once: a weapon the player named is refused by the preconditions already
+            if not any(r.text.startswith(f"{actor.name} prints no {name.upper()} Firepower") for r in ans.refusals):
+                ans.illegal(rules.section("fire_factor"), f"{actor.name} has no {name.upper()} Firepower")
             return
         if weapon is None:                  # the counter's Firepower is not stated at all
             ans.gap(ATTACK_FIELDS, f"not stated: units.{actor.key}.{name}")

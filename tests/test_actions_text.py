@@ -47,6 +47,20 @@ def test_move_takes_a_path_and_assault_a_target_hex() -> None:
     assert parse("stacking B8").bind(_game()).target == "B8"
 
 
+def test_a_path_through_a_hex_the_map_lacks_is_refused_by_name() -> None:
+    """A position read from a save has every hex of its board: a move, overrun or Move & Fire
+    path naming another one is a typo, refused before the referee prices anything."""
+    from dataclasses import replace
+    from referee.model import HexState
+    game = replace(_game(), hexes={h: HexState(h) for h in ("C7", "D7", "E7", "F6")})
+    assert parse("move C7 D7 E7").bind(game).path == ("D7", "E7")
+    with pytest.raises(ActionSyntaxError, match=r"^'move C7 D7 Z99': 'Z99' is not a hex of the map$"):
+        parse("move C7 D7 Z99").bind(game)
+    with pytest.raises(ActionSyntaxError, match=r"^'overrun C7 F6 path=Q1,D7,R2': 'Q1', 'R2' are not hexes of the map$"):
+        parse("overrun C7 F6 path=Q1,D7,R2").bind(game)
+    assert parse("move C7 Z99").bind(_game()).path == ("Z99",)     # no hexes stated: the referee judges
+
+
 def test_target_hex_picks_the_only_enemy() -> None:
     game = _game()
     with pytest.raises(ActionSyntaxError, match=r"'H4' is ambiguous \(bmp-1 \(BMP-1\), soviet-infantry"):

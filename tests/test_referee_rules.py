@@ -423,3 +423,34 @@ def test_rallying_a_unit_that_is_not_disrupted_rolls_nothing_and_says_why_under_
         assert (comparison.failures, comparison.gaps) == ([], []), name
         assert [(r.section, r.text) for r in answer.reasons] == [reason], (name, flag)
         assert answer.events == [], (name, flag)
+
+
+def test_fire_with_a_firepower_the_counter_lacks_is_refused_once_naming_what_it_prints(tmp_path) -> None:
+    """EG/TUS §6.1, WaW85 §10.1: a unit fires a Firepower it prints. Naming another is one
+    refusal: on a counter read from the unit table it says what the counter prints (the sample
+    save below), on a stated situation that the Firepower is not there."""
+    from referee.cases import run_one
+    from referee.rulesets import get_ruleset
+    given = {"units": {"A": {"side": "nato", "ap": {"fp": 4, "to_hit": 4}, "he": {"fp": 2, "to_hit": 5}},
+                       "T": {"side": "pact", "target_type": "heavy_armor", "armor": 3, "save": 5}},
+             "situation": {"range_band": "effective"},
+             "query": {"action": "direct_fire", "unit": "A", "target": "T", "weapon": "aa"}}
+    for (name, flag), section in {("classic", "untold"): "TUS §6.1", ("classic", "eisenbach"): "EG §6.1",
+                                  ("waw85", None): "WaW85 §10.1"}.items():
+        answer, _ = run_one(get_ruleset(name, flag), given, {})
+        assert answer.legal is False
+        assert [(r.section, r.text) for r in answer.refusals] == [
+            (section, "A has no AA Firepower")], (name, flag)
+    from pathlib import Path
+    from click.testing import CliRunner
+    from converter.cli import main
+    samples = Path(__file__).resolve().parents[1] / "samples"
+    for profile, section in (("profile.yaml", "TUS §6.1"), ("profile-waw85.yaml", "WaW85 §10.1")):
+        result = CliRunner().invoke(main, ["resolve", str(samples / "demo.vsav"), "--module", str(samples / "waw-sample.vmod"),
+                                           "--profile", str(samples / profile), "--action", "fire leopard-c1 t-64 aa",
+                                           "-o", str(tmp_path / "out.vsav")])
+        assert result.exit_code == 1
+        assert result.output.splitlines()[:2] == [
+            "REFUSED: fire leopard-c1 t-64 aa", f"  Leopard C1 prints no AA Firepower (it has AP and HE) ({section})"]
+        assert result.output.splitlines()[2] == "Nothing was written."
+        assert not (tmp_path / "out.vsav").exists()
