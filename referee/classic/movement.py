@@ -373,10 +373,17 @@ def check_stacking(ctx: Ctx, unit: Unit, hex_id: str, passing: bool = False) -> 
 CARRIED_WITH = frozenset({"support_weapon", "hq", "leader"})
 
 
+def _spent(unit: Unit) -> int:
+    """MP a unit has spent this impulse, 0 when not stated as a number."""
+    return unit.status.mp_spent if isinstance(unit.status.mp_spent, int) else 0
+
+
 def load(ctx: Ctx) -> None:
     """§5.2.1: same hex, or half the transport's MF and 1 of the infantry's to meet; disrupted
     infantry cannot load; "T" units per 001 §5.2.5. A transport carries one infantry unit
-    and its SW (§5.2), never a vehicle."""
+    and its SW (§5.2), never a vehicle. The MPs each may spend before and after the step are
+    reported: loaded where they began together, the transport still moves half its MF; having
+    met, neither moves any farther."""
     ans = ctx.answer
     passenger = ctx.unit(ctx.action.actor)
     transport = ctx.unit(ctx.action.target if isinstance(ctx.action.target, str) else None, "target")
@@ -395,38 +402,72 @@ def load(ctx: Ctx) -> None:
         ans.illegal("§5.2", f"{passenger.name} is a vehicle: transports carry infantry and SWs")
     if towed:
         ctx.params.require("towed_transport", "001 §5.2.5")
+    half = need(transport.current.mp, f"units.{transport.key}.mp") // 2
+    if not towed:
+        if _spent(transport) > half:
+            ans.illegal("§5.2.1", f"{transport.name} has spent {_spent(transport)} MP: it may move at most half "
+                        f"its MF ({half}) to reach the infantry and load")
+        if _spent(passenger) > 1:
+            ans.illegal("§5.2.1", f"{passenger.name} has spent {_spent(passenger)} MP: infantry may spend 1 of its "
+                        "MF to reach the transport and load")
     if ans.legal is False:
         return
     ans.set("legal", True)
-    half = need(transport.current.mp, f"units.{transport.key}.mp") // 2
     if towed:
         ans.because("001 §5.2.5", f"loading a T unit costs the transport {half} MP")
         ans.gap(f"units.{transport.key}.mp_max", "not stated: MF left after loading a T unit (001 §5.2.5)")
         return
     ans.unit(transport.key, mp_max=half)
-    same = passenger.hex is not None and passenger.hex == transport.hex
     if passenger.hex is None or transport.hex is None:
         raise NotStated("hex of passenger and transport")
-    ans.unit(passenger.key, mp_before=0 if same else 1)
-    ans.because("§5.2.1", f"transport moves at most half its MF ({half})"
-                + ("" if same else "; infantry may move 1 MF to meet it, then neither moves further"))
+    together = passenger.hex == transport.hex and not _spent(passenger) and not _spent(transport)
+    if together:
+        ans.unit(transport.key, mp_before=0, mp_after=half)
+        ans.unit(passenger.key, mp_before=0)
+        ans.because("§5.2.1", f"loaded where they began together, the transport moves up to half its MF ({half})")
+        return
+    ans.unit(transport.key, mp_before=half, mp_after=0)
+    ans.unit(passenger.key, mp_before=1, mp_after=0)
+    ans.because("§5.2.1", f"the transport moves at most half its MF ({half}) and the infantry 1 MF to meet; "
+                "having loaded, neither moves any farther this turn")
 
 
 def unload(ctx: Ctx) -> None:
     """§5.2.2: the transport moves at most half its MF, then the infantry unloads and may
-    move one more hex; unloaded first, the transport may still move half its MF."""
+    move one more hex; unloaded first, the transport may still move half its MF. A "T" unit
+    (001 §5.2.5) costs the transport half its MP to unload, stays in the hex and is marked Ops
+    Complete; the transport may leave with the MP it has left."""
     ans = ctx.answer
     passenger = ctx.unit(ctx.action.actor)
     transport = ctx.unit(passenger.carried_by, "carried_by")
-    half = need(transport.current.mp, f"units.{transport.key}.mp") // 2
-    spent = transport.status.mp_spent
-    if isinstance(spent, int) and spent > half:
+    mp = need(transport.current.mp, f"units.{transport.key}.mp")
+    half = mp // 2
+    spent = _spent(transport)
+    if "towed" in passenger.type.abilities:
+        ctx.params.require("towed_transport", "001 §5.2.5")
+        if spent + half > mp:
+            ans.illegal("001 §5.2.5", f"{transport.name} has {mp - spent} MP left: unloading a T unit costs "
+                        f"half its MP ({half})")
+            return
+        ans.set("legal", True)
+        ans.unit(transport.key, mp_after=mp - spent - half)
+        ans.unit(passenger.key, hexes_after=0)
+        ctx.emit(StatusChanged(passenger.key, "ops_complete", True))
+        ans.because("001 §5.2.5", f"unloading costs the transport {half} MP; the T unit stays in the hex, "
+                    "Ops Complete")
+        return
+    if spent > half:
         ans.illegal("§5.2.2", f"{transport.name} has moved {spent} MP: a transport moves at most half its MF "
                     f"({half}) and then unloads")
         return
     ans.set("legal", True)
     ans.unit(transport.key, mp_max=half)
     ans.unit(passenger.key, hexes_after=1)
+    if not spent:
+        ans.unit(transport.key, mp_after=half)
+        ans.because("§5.2.2", f"unloaded as the first action: the infantry may move one hex, the transport up "
+                    f"to half its MF ({half})")
+        return
     ans.because("§5.2.2", f"unloaded infantry may move one more hex; the transport up to {half} MP")
 
 
