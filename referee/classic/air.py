@@ -135,7 +135,13 @@ def aa_fire(ctx: Ctx) -> None:
     shooter = ctx.unit(ctx.action.actor)
     target = ctx.unit(ctx.action.target if isinstance(ctx.action.target, str) else None, "target")
     _aa_may_fire(ctx, shooter, target)
-    if ans.legal is False:
+    if target.type.target_type == "aircraft" and shooter.current.aa is not None \
+            and "air_cover" not in shooter.type.abilities:
+        if not shooter.on_map:
+            ans.illegal("001 §9.5", f"{shooter.name} is not on the map: on-map AA units shoot at the airstrike")
+        else:
+            ctx.stage("legal", lambda: _aa_reaches(ctx, shooter, target))
+    if ans.legal is False or "legal" in ans.gaps:
         return
     ans.set("legal", True)
     _aa_spent(ctx, shooter)
@@ -157,12 +163,36 @@ def _aa_may_fire(ctx: Ctx, shooter: Unit, target: Unit) -> None:
         ans.illegal("§1.3.4.5", f"{shooter.name} has no AA firepower")
     if target.type.target_type not in ("aircraft", "helicopter"):
         ans.illegal("§1.3.4.5", "AA fire targets helicopters and aircraft")
-    if "air_cover" in shooter.type.abilities:
+    cover = "air_cover" in shooter.type.abilities
+    if shooter.side is not None and target.side is not None and shooter.side == target.side:
+        ans.illegal("001 §9.6" if cover else "001 §9.5",
+                    f"{target.name} is {shooter.name}'s own side's: "
+                    + ("air cover counters enemy airstrikes and helicopters" if cover
+                       else "the defending player's AA units shoot at the airstrike"))
+    if cover:
         ctx.params.require("air_cover", "001 §9.6")
         if shooter.location != "held":
             ans.illegal("001 §9.6", "air cover not yet pulled from the cup cannot counter")
-    elif shooter.status.ops_complete:
+        return
+    if shooter.status.ops_complete:
         ans.illegal("001 §9.5", f"{shooter.name} is Ops Complete")
+
+
+def _aa_reaches(ctx: Ctx, shooter: Unit, plane: Unit) -> None:
+    """001 §9.5 "in-range, on-map anti-aircraft (AA) units": the airstrike counter in its target
+    hex within the AA range, up to twice the printed range unless it is underlined (§6.1.1;
+    an AA unit does not halve its range, §1.3.4.5)."""
+    from referee import situation
+    aa = shooter.current.aa
+    reach = need(aa.range, f"units.{shooter.key}.aa.range")
+    longest = reach if aa.underlined else 2 * reach
+    stated = ctx.game.facts.relation(plane.key).distance
+    if stated is None:
+        stated = ctx.game.facts.relation(shooter.key).distance   # stated on the shooter, to the strike
+    distance = stated if stated is not None else situation.distance(ctx, shooter.key, plane.key)
+    if distance > longest:
+        ctx.answer.illegal("001 §9.5, §6.1.1", f"{plane.name} is {distance} hexes away: {shooter.name}'s AA range "
+                           f"is {reach}" + ("" if aa.underlined else f" ({longest} at extended range)"))
 
 
 def _aa_spent(ctx: Ctx, shooter: Unit) -> None:

@@ -27,6 +27,17 @@ def operations_phase(ctx: Ctx) -> None:
     raise NotStated("situation.draws (the phase has not ended)")
 
 
+def chaos_roll(ctx: Ctx) -> None:
+    """001 Battlefield Chaos: the drawn Chaos marker calls for a 2d6 roll on the Battlefield
+    Chaos Table, which is printed on the player aid card and not in the rulebook text: the
+    roll is required, its result is not supported."""
+    ctx.params.require("battlefield_chaos", "001 Battlefield Chaos")
+    ctx.answer.set("roll_required", True)
+    ctx.answer.because("001 Battlefield Chaos", "the Chaos marker drawn: roll 2d6 on the Battlefield Chaos Table")
+    ctx.answer.gap(("outcome", "value", "side"), "not supported: TUS Battlefield Chaos (the Battlefield Chaos Table "
+                   "is on the player aid card, not in the rulebook text)")
+
+
 def marker_removal(ctx: Ctx) -> None:
     """§3.2: the Marker Removal Phase for one unit or hex, or (no target) the whole map."""
     target = ctx.action.target
