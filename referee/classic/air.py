@@ -120,12 +120,7 @@ def _eligible(ctx: Ctx, plane: Unit, hex_id: str) -> list[str]:
 
 def _aa_in_range(ctx: Ctx, shooter: Unit, hex_id: str) -> None:
     """001 §9.5: the AA unit reaches the airstrike counter in its target hex."""
-    where = ctx.game.hex(shooter.hex).at if shooter.hex else None
-    target = ctx.game.hex(hex_id).at
-    distance = need(where, f"units.{shooter.key} position").distance(need(target, f"hexes.{hex_id} position"))
-    reach = need(shooter.current.aa.range if shooter.current.aa else None, f"units.{shooter.key}.aa.range")
-    if distance > reach:
-        ctx.answer.illegal("001 §9.5", f"{shooter.name} is {distance} hexes from {hex_id}: AA range {reach}")
+    _aa_reaches(ctx, shooter, ctx.game.unit(ctx.action.actor), hex_id)
 
 
 def aa_fire(ctx: Ctx) -> None:
@@ -178,21 +173,35 @@ def _aa_may_fire(ctx: Ctx, shooter: Unit, target: Unit) -> None:
         ans.illegal("001 §9.5", f"{shooter.name} is Ops Complete")
 
 
-def _aa_reaches(ctx: Ctx, shooter: Unit, plane: Unit) -> None:
+def _aa_longest(unit: Unit) -> int:
+    """001 §9.5 "in-range" AA units: within the printed AA range (an AA unit never halves its
+    range, §1.3.4.5). Whether extended range (§6.1.1) counts as in range is not stated: the
+    referee reads the printed range, and says so."""
+    aa = unit.current.aa
+    return need(aa.range if aa else None, f"units.{unit.key}.aa.range")
+
+
+def _aa_reaches(ctx: Ctx, shooter: Unit, plane: Unit, hex_id: str | None = None) -> None:
     """001 §9.5 "in-range, on-map anti-aircraft (AA) units": the airstrike counter in its target
-    hex within the AA range, up to twice the printed range unless it is underlined (§6.1.1;
-    an AA unit does not halve its range, §1.3.4.5)."""
+    hex within the AA range: a stated distance, else counted on the map to the target hex."""
     from referee import situation
-    aa = shooter.current.aa
-    reach = need(aa.range, f"units.{shooter.key}.aa.range")
-    longest = reach if aa.underlined else 2 * reach
-    stated = ctx.game.facts.relation(plane.key).distance
-    if stated is None:
-        stated = ctx.game.facts.relation(shooter.key).distance   # stated on the shooter, to the strike
-    distance = stated if stated is not None else situation.distance(ctx, shooter.key, plane.key)
-    if distance > longest:
-        ctx.answer.illegal("001 §9.5, §6.1.1", f"{plane.name} is {distance} hexes away: {shooter.name}'s AA range "
-                           f"is {reach}" + ("" if aa.underlined else f" ({longest} at extended range)"))
+    if shooter.current.aa is None:
+        return                                  # refused already: no AA firepower (§1.3.4.5)
+    reach = _aa_longest(shooter)
+    distance = ctx.game.facts.relation(plane.key).distance
+    if distance is None:
+        distance = ctx.game.facts.relation(shooter.key).distance   # stated on the shooter, to the strike
+    if distance is None and hex_id is not None and ctx.game.hex(hex_id).at is not None:
+        where = ctx.game.hex(shooter.hex).at if shooter.hex else None
+        distance = need(where, f"units.{shooter.key} position").distance(ctx.game.hex(hex_id).at)
+    if distance is None:
+        distance = situation.distance(ctx, shooter.key, plane.key)
+    if distance > reach:
+        ctx.answer.illegal("001 §9.5", f"{shooter.name} is {distance} hexes from "
+                           f"{hex_id or plane.hex or plane.name}: AA range {reach}")
+    else:
+        ctx.answer.because("001 §9.5", f"{shooter.name} is {distance} hexes from the airstrike: within its "
+                           f"AA range {reach} (read as the printed range)")
 
 
 def _aa_spent(ctx: Ctx, shooter: Unit) -> None:
@@ -224,6 +233,8 @@ def _aircraft_takes(ctx: Ctx, target: Unit, hits: int, save_label: str, d6_label
     save = need(target.current.save, f"units.{target.key}.save")
     saves = sum(1 for d in ctx.roll(armor, save_label) if d >= save) if hits else 0
     net = max(0, hits - saves)
+    ans.set("armor_dice", armor)
+    ans.set("save_number", save)
     ans.set("saves", saves)
     ans.set("net_hits", net)
     ans.because("001 §9.5", f"{armor} armor dice at {save}+: {saves} saved, {net} net hit(s)")

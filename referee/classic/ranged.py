@@ -61,6 +61,10 @@ def fire_restrictions(ctx: Ctx, actor: Unit, attack: Attack) -> None:
             ctx.answer.set("max_count", 1)
             ctx.answer.because("001 §9.2.1", "any ONE eligible unit may Opportunity Fire at the helicopter "
                                "before the damage is assessed")
+    if _on_map_battery(ctx, actor) and attack.weapon_name == "he":
+        attack.printed_only = True
+        ctx.answer.because("001 §8.6", f"{actor.name} is on-map artillery: it direct fires up to its fixed range; "
+                           "beyond it, it fires as per §8.1")
     moved = attack.kind == "direct_fire" and actor.status.has_moved
     if moved:
         ctx.answer.because("§5.0", f"{actor.name} has moved this activation: units that move cannot fire except "
@@ -70,6 +74,13 @@ def fire_restrictions(ctx: Ctx, actor: Unit, attack: Attack) -> None:
         attack.to_hit += to_hit
         attack.fp += fp
         ctx.answer.set("modifiers", {"to_hit": to_hit, "fp": fp})
+
+
+def _on_map_battery(ctx: Ctx, actor: Unit) -> bool:
+    """An on-map artillery unit (001 §8.6 On Map Artillery Units: a fixed HE range and an
+    infinity range), not a mortar (§1.3.4.3)."""
+    return (ctx.params.has("on_map_artillery") and actor.type.arty_type not in (None, "mrtr", "spm")
+            and "indirect_fire" in actor.type.abilities)
 
 
 def _holder_may_fire(ctx: Ctx, actor: Unit, attack: Attack) -> None:
@@ -150,7 +161,7 @@ def bands(ctx: Ctx, actor: Unit, target: Unit | None, attack: Attack) -> Bands:
     printed = None if weapon.range is None else weapon.range + attack.range_bonus
     halved = target is not None and target.type.target_type == "helicopter" and attack.weapon_name != "aa"
     plain = not (weapon.underlined or halved)
-    far = plain and not getattr(attack, "through_smoke", False)
+    far = plain and not getattr(attack, "through_smoke", False) and not attack.printed_only
     return Bands(printed, near=plain, far=far, halved=halved, adjacent_always=halved,
                  label=f"units.{actor.key}.{attack.weapon_name}.range")
 
