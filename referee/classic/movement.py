@@ -194,10 +194,10 @@ def _stack_move(ctx: Ctx, movers: list[Unit]) -> None:
             ctx.emit(*own.events)
 
 
-def _unit_move(ctx: Ctx) -> None:
-    """One unit's move (§5.0)."""
+def may_move(ctx: Ctx, unit: Unit) -> None:
+    """Refusals of a unit that may not move this impulse: Out of Command (§4.2), Ops Complete
+    (§4.4), or having fired (§6.1, §5.0). Loading and unloading are movement too (§5.2)."""
     ans = ctx.answer
-    unit = ctx.unit(ctx.action.actor)
     if unit.status.out_of_command:
         ans.illegal("§4.2", f"{unit.name} is Out of Command and cannot move")
     if unit.status.ops_complete:
@@ -205,6 +205,13 @@ def _unit_move(ctx: Ctx) -> None:
     elif unit.status.fired:
         ans.illegal("§6.1, §5.0", f"{unit.name} fired this impulse: a unit making a ranged attack is marked Ops "
                     "Complete, and fire comes after movement (Moving Fire, §6.1.3)")
+
+
+def _unit_move(ctx: Ctx) -> None:
+    """One unit's move (§5.0)."""
+    ans = ctx.answer
+    unit = ctx.unit(ctx.action.actor)
+    may_move(ctx, unit)
     if unit.type.target_type == "helicopter":
         _helicopter_move(ctx, unit, _route(ctx))
         return
@@ -393,6 +400,8 @@ def load(ctx: Ctx) -> None:
         ans.illegal("§5.2", f"{transport.name} is not a transport")
     if passenger.status.disrupted:
         ans.illegal("§5.2.1", "disrupted infantry cannot load")
+    for mover in (passenger, transport):
+        may_move(ctx, mover)
     towed = "towed" in passenger.type.abilities
     aboard = [u for u in ctx.game.passengers(transport.key) if u.type.target_type not in CARRIED_WITH]
     if aboard:
@@ -440,6 +449,10 @@ def unload(ctx: Ctx) -> None:
     ans = ctx.answer
     passenger = ctx.unit(ctx.action.actor)
     transport = ctx.unit(passenger.carried_by, "carried_by")
+    for mover in (passenger, transport):
+        may_move(ctx, mover)
+    if ans.legal is False:
+        return
     mp = need(transport.current.mp, f"units.{transport.key}.mp")
     half = mp // 2
     spent = _spent(transport)
