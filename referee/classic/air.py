@@ -17,16 +17,27 @@ def airstrike(ctx: Ctx) -> None:
     ctx.params.require("airstrikes", "001 §9.5")
     ans = ctx.answer
     plane = ctx.unit(ctx.action.actor)
+    if plane.location in ("cup", "removed", "eliminated"):
+        ans.illegal("001 §9.5", f"{plane.name} is {'in the cup' if plane.location == 'cup' else 'out of play'}: "
+                    "an airstrike attacks when its counter is pulled")
+        return
     hex_id = ctx.action.target if isinstance(ctx.action.target, str) else None
-    if hex_id in ctx.game.units:
-        hex_id = ctx.game.unit(hex_id).hex
+    chosen = ctx.game.unit(hex_id) if hex_id in ctx.game.units else None
+    if chosen is not None:
+        hex_id = chosen.hex
     if not _defended(ctx, plane, need(hex_id, "query.target")):
         return
     units = [u for u in ctx.game.stack(need(hex_id, "query.target"))
              if u.type.target_type not in ("hq", "leader", "support_weapon")]
     hard = [u for u in units if is_hard(u)]
     soft = [u for u in units if not is_hard(u)]
-    if hard and soft:
+    if hard and soft and chosen is not None and chosen in units:
+        ans.set("hit_allocation", "chosen")
+        ans.set("weapon", "ap" if is_hard(chosen) else "he")
+        ans.because("001 §9.5", f"hard and soft targets: the striker chose {chosen.name}; the hits are assessed "
+                    f"against it alone, with the {'AP' if is_hard(chosen) else 'HE'} firepower")
+        units = [chosen]
+    elif hard and soft:
         ans.set("hit_allocation", "chosen")
         ans.because("001 §9.5", "hard and soft targets: the striker picks one unit and its FP")
     else:
@@ -47,7 +58,7 @@ def airstrike(ctx: Ctx) -> None:
         hits = sum(1 for d in ctx.roll(fp, "attack") if d >= to_hit)
     ans.set("hits", hits)
     ctx.stage("ordnance_remaining", lambda: _status_roll(ctx, plane.key, hits))
-    if ans.values.get("hit_allocation") == "spread" and ctx.dice is not None:
+    if (ans.values.get("hit_allocation") == "spread" or len(units) == 1) and ctx.dice is not None:
         ctx.stage(("saves", "net_hits"), lambda: _strike(ctx, hex_id, [u.key for u in units], hits))
 
 
@@ -84,6 +95,7 @@ def _defended(ctx: Ctx, plane: Unit, hex_id: str) -> bool:
             ctx.stage("legal", lambda s=shooter: _aa_in_range(ctx, s, hex_id))
     if ans.legal is False or "legal" in ans.gaps:
         return False
+    ans.set("legal", True)
     for shooter in shooters:
         _aa_spent(ctx, shooter)
     if not shooters:
