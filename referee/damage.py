@@ -59,6 +59,10 @@ def take_hits(ctx: Ctx, key: str, hits: int, *, weapon: str | None = None,
     """Apply ``hits`` net hits to one unit (§6.1.7); returns the excess hits."""
     unit = ctx.after.unit(key)
     ctx.answer.unit(key, hits=ctx.answer.unit_values.get(key, {}).get("hits", 0) + hits)
+    if unit.type.target_type == "leader" and ctx.params.has("leaders") and hits:
+        ctx.answer.because("001 §1.3.6", f"{unit.name}: leaders don't disrupt; a leader dies only with his "
+                           "platoon (or on a 1 when it is reduced)")
+        return 0
     disrupted, lost, gone, excess = unit.status.disrupted, 0, not unit.on_map, 0
     unarmored = unit.type.target_type == "soft_vehicle"
     for _ in range(hits):

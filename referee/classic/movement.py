@@ -116,6 +116,10 @@ def move(ctx: Ctx) -> None:
     units are marked Ops Complete. Several units named together move as a stack (§5.1),
     an HQ only with a unit of its Formation stacked with it (§1.3.3.1)."""
     units = [ctx.unit(key) for key in ctx.action.actors] or [ctx.unit(None)]
+    leaders = [u for u in units if u.type.target_type == "leader"]
+    if leaders:
+        _leader_move(ctx, leaders, [u for u in units if u.type.target_type != "leader"])
+        return
     hqs = [u for u in units if u.type.target_type == "hq"]
     if hqs:
         _hq_move(ctx, hqs, [u for u in units if u.type.target_type != "hq"])
@@ -123,6 +127,26 @@ def move(ctx: Ctx) -> None:
         _stack_move(ctx, units)
     else:
         _unit_move(ctx)
+
+
+def _leader_move(ctx: Ctx, leaders: list[Unit], movers: list[Unit]) -> None:
+    """001 §1.3.6: a leader is "assigned to, and remain[s] with, one platoon": he moves only
+    with it, and goes where it goes."""
+    ctx.params.require("leaders", "001 §1.3.6")
+    ans = ctx.answer
+    for leader in leaders:
+        if not any(m.key == leader.attached_to for m in movers):
+            ans.illegal("001 §1.3.6", f"{leader.name} remains with the platoon he is assigned to: he moves only "
+                        "with it")
+    if ans.legal is False or not movers:
+        return
+    rest = replace(ctx.action, unit=movers[0].key if len(movers) == 1 else tuple(m.key for m in movers))
+    move(Ctx(ctx.rules, ctx.game, rest, ctx.dice, ans))
+    if ans.legal:
+        destination = _route(ctx)[-1]
+        for leader in leaders:
+            ans.because("001 §1.3.6", f"{leader.name} goes with his platoon to {destination}")
+            ctx.emit(UnitMoved(leader.key, destination))
 
 
 def _hq_move(ctx: Ctx, hqs: list[Unit], movers: list[Unit]) -> None:

@@ -51,6 +51,9 @@ def fire_restrictions(ctx: Ctx, actor: Unit, attack: Attack) -> None:
     if actor.type.target_type == "hq":
         ctx.answer.illegal("§1.3.3.2", "an HQ cannot attack on its own: it adds its Leadership to one attacking "
                            "unit in its hex")
+    if actor.type.target_type == "leader" and ctx.params.has("leaders"):
+        ctx.answer.illegal("001 §1.3.6", f"{actor.name} is a leader: he does not attack on his own, he alters "
+                           "one value of his platoon's attack")
     _holder_may_fire(ctx, actor, attack)
     if ctx.action.choice == "pop_up":
         ctx.params.require("popup", "001 §9.2.1")
