@@ -447,6 +447,11 @@ def load(ctx: Ctx) -> None:
         return
     ans.set("legal", True)
     if towed:
+        mp = transport.current.mp
+        if _spent(transport) + half > mp:
+            ans.illegal("001 §5.2.5", f"{transport.name} has {mp - _spent(transport)} MP left: loading a T unit "
+                        f"costs half its MP ({half})")
+            return
         ans.because("001 §5.2.5", f"loading a T unit costs the transport {half} MP")
         ans.gap(f"units.{transport.key}.mp_max", "not stated: MF left after loading a T unit (001 §5.2.5)")
         return
