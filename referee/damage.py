@@ -112,6 +112,7 @@ def aftermath(ctx: Ctx, attacked: list[str]) -> None:
     _wrecks(ctx, attacked, results)
     _passengers(ctx, attacked, results)
     _leaders(ctx, attacked, results)
+    _support_weapons(ctx)
     _hq_checks(ctx, attacked, results)
     _falling_helicopters(ctx, attacked, results)
 
@@ -180,6 +181,20 @@ def _leaders(ctx: Ctx, attacked: list[str], results: dict[str, str]) -> None:
                 if hex_id is not None:
                     ctx.emit(MarkerPlaced(hex_id, "hallowed_ground"))
                 ctx.answer.because("001 §1.3.6.1", f"{leader.name} dies: Hallowed Ground")
+
+
+def _support_weapons(ctx: Ctx) -> None:
+    """Classic: a platoon's SW leaves the map with it: "If the platoon is destroyed, remove
+    the SW from the map along with the infantry platoon" (EG §1.3.5; the same sentence in TUS
+    §1.3.4.2)."""
+    if ctx.params.ruleset != "classic":
+        return
+    gone = {e.unit for e in ctx.answer.events if isinstance(e, UnitEliminated)}
+    for key in sorted(gone):
+        for sw in ctx.game.attached(key):
+            if sw.type.target_type == "support_weapon" and sw.on_map and sw.key not in gone:
+                ctx.emit(UnitEliminated(sw.key))
+                ctx.answer.because("002 §1.3.5; 001 §1.3.4.2", f"{sw.name} is removed with its platoon")
 
 
 def _hq_checks(ctx: Ctx, attacked: list[str], results: dict[str, str]) -> None:
