@@ -40,6 +40,10 @@ def _leader_movement(ctx: Ctx, unit: Unit) -> int:
         giver = ctx.game.unit(key)
         if giver.type.target_type == "leader" and ctx.action.choice in (None, "movement"):
             ctx.params.require("leaders", "001 §1.3.6")
+            if giver.attached_to != unit.key or not giver.on_map:
+                ctx.answer.illegal("001 §1.3.6", f"{giver.name} is not with {unit.name}: a leader alters only his "
+                                   "own platoon's values")
+                continue
             bonus += need(giver.leadership, f"units.{key}.leadership")
     if bonus:
         ctx.answer.modify("mp", bonus, "leader adds to movement", "001 §1.3.6")

@@ -261,6 +261,10 @@ def attack_bonus(ctx: Ctx, actor: Unit) -> int:
             if giver.attached_to != actor.key:
                 ctx.answer.illegal("001 §1.3.6", f"{giver.name} is not assigned to {actor.name}")
                 continue
+            if not giver.on_map:
+                ctx.answer.illegal("001 §1.3.6, §1.3.6.1", f"{giver.name} has fallen (Hallowed Ground): he alters "
+                                   "nothing")
+                continue
             if _leader_choice(ctx) != "fp":
                 continue
         elif giver.type.target_type == "hq":
@@ -282,7 +286,7 @@ def leader_weapon_bonus(ctx: Ctx, actor: Unit) -> tuple[int, int]:
     """(to-hit change, range change) from an attached leader's choice (001 §1.3.6)."""
     for key in ctx.action.bonus_from or ():
         giver = ctx.game.unit(key)
-        if giver.type.target_type != "leader" or giver.attached_to != actor.key:
+        if giver.type.target_type != "leader" or giver.attached_to != actor.key or not giver.on_map:
             continue
         choice = _leader_choice(ctx)
         bonus = need(giver.leadership, f"units.{key}.leadership")
@@ -554,6 +558,15 @@ def _leader_defence(ctx: Ctx, target: Unit, armor: int, save: int) -> tuple[int,
     if not leaders:
         return armor, save
     ctx.params.require("leaders", "001 §1.3.6")
+    if ctx.action.kind != "defense":            # the firer's leaders (bonus_from of an attack)
+        leaders = [l for l in leaders if l.attached_to == target.key and l.on_map]
+        if not leaders:
+            return armor, save
+    for leader in leaders:
+        if leader.attached_to != target.key or not leader.on_map:
+            ctx.answer.illegal("001 §1.3.6", f"{leader.name} is not with {target.name}: a leader alters only his "
+                               "own platoon's values")
+            return armor, save
     choice = ctx.action.choice
     choices = [choice] if isinstance(choice, str) else list(choice or ())
     if len(choices) != 1:
