@@ -59,6 +59,10 @@ def take_hits(ctx: Ctx, key: str, hits: int, *, weapon: str | None = None,
     """Apply ``hits`` net hits to one unit (§6.1.7); returns the excess hits."""
     unit = ctx.after.unit(key)
     ctx.answer.unit(key, hits=ctx.answer.unit_values.get(key, {}).get("hits", 0) + hits)
+    if unit.type.target_type == "leader" and ctx.params.has("leaders") and hits:
+        ctx.answer.because("001 §1.3.6", f"{unit.name}: leaders don't disrupt; a leader dies only with his "
+                           "platoon (or on a 1 when it is reduced)")
+        return 0
     disrupted, lost, gone, excess = unit.status.disrupted, 0, not unit.on_map, 0
     unarmored = unit.type.target_type == "soft_vehicle"
     for _ in range(hits):
@@ -108,6 +112,7 @@ def aftermath(ctx: Ctx, attacked: list[str]) -> None:
     _wrecks(ctx, attacked, results)
     _passengers(ctx, attacked, results)
     _leaders(ctx, attacked, results)
+    _support_weapons(ctx)
     _hq_checks(ctx, attacked, results)
     _falling_helicopters(ctx, attacked, results)
 
@@ -176,6 +181,20 @@ def _leaders(ctx: Ctx, attacked: list[str], results: dict[str, str]) -> None:
                 if hex_id is not None:
                     ctx.emit(MarkerPlaced(hex_id, "hallowed_ground"))
                 ctx.answer.because("001 §1.3.6.1", f"{leader.name} dies: Hallowed Ground")
+
+
+def _support_weapons(ctx: Ctx) -> None:
+    """Classic: a platoon's SW leaves the map with it: "If the platoon is destroyed, remove
+    the SW from the map along with the infantry platoon" (EG §1.3.5; the same sentence in TUS
+    §1.3.4.2)."""
+    if ctx.params.ruleset != "classic":
+        return
+    gone = {e.unit for e in ctx.answer.events if isinstance(e, UnitEliminated)}
+    for key in sorted(gone):
+        for sw in ctx.game.attached(key):
+            if sw.type.target_type == "support_weapon" and sw.on_map and sw.key not in gone:
+                ctx.emit(UnitEliminated(sw.key))
+                ctx.answer.because("002 §1.3.5; 001 §1.3.4.2", f"{sw.name} is removed with its platoon")
 
 
 def _hq_checks(ctx: Ctx, attacked: list[str], results: dict[str, str]) -> None:

@@ -147,12 +147,23 @@ def test_apply_damage_without_hits_or_result_is_a_gap() -> None:
 
 
 def test_aa_fire_at_an_airstrike() -> None:
+    """TUS §9.5: "in-range, on-map" AA units of the defending player shoot at the airstrike
+    counter in its target hex (no LOS needed): one hit aborts it, two shoot it down."""
     from referee.actions import AaFire
     shilka = UnitType(name="ZSU-23-4 Shilka", target_type="light_armor", aa=Weapon(fp=3, to_hit=4, range=4))
     strike = UnitType(name="Airstrike", target_type="aircraft", armor=1, save=6)
-    game = Game(units={"S": Unit("S", shilka, side="pact", hex="a"),
-                       "X": Unit("X", strike, side="nato", location="map")})
+    game = row(S=(shilka, 0, "pact"), X=(strike, 4, "nato"))
     ruleset = classic("untold")
+    assert ruleset.check(game, AaFire(unit="S", target="X")).legal is True        # at the AA range 4
+    far = row(S=(shilka, 0, "pact"), X=(strike, 5, "nato"))
+    refused = ruleset.check(far, AaFire(unit="S", target="X"))
+    assert refused.legal is False and str(refused.reasons[-1]).startswith("ZSU-23-4 Shilka is 5 hexes")
+    own = row(S=(shilka, 0, "nato"), X=(strike, 3, "nato"))
+    assert ruleset.check(own, AaFire(unit="S", target="X")).legal is False
+    nowhere = Game(units={"S": Unit("S", shilka, side="pact", hex="a"),
+                          "X": Unit("X", strike, side="nato", location="map")})
+    assert ruleset.check(nowhere, AaFire(unit="S", target="X")).legal is None   # not stated: distance
+    game = row(S=(shilka, 0, "pact"), X=(strike, 3, "nato"))
     aborted = ruleset.resolve(game, AaFire(unit="S", target="X"), GivenDice([4, 1, 2, 3, 5]))
     assert (aborted.values["hits"], aborted.values["saves"], aborted.values["net_hits"]) == (1, 0, 1)
     assert aborted.events[-1].location == "cup"            # 1d6 = 5: circles back

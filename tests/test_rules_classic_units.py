@@ -31,7 +31,8 @@ def test_infantry_is_a_soft_target_and_rides_a_transport(book: str, short: str) 
                   "TR": {"abilities": ["transport"], "mp": 6, "hex": "a"}},
         "query": {"action": "load", "unit": "I", "target": "TR"}})
     assert result.values == {"legal": True}
-    assert reasons(result) == [(f"{short} §5.2.1", "transport moves at most half its MF (3)")]
+    assert reasons(result) == [(f"{short} §5.2.1",
+                                "loaded where they began together, the transport moves up to half its MF (3)")]
 
 
 def test_the_cdo_mc_is_infantry_that_never_rides() -> None:

@@ -25,7 +25,7 @@ BOOKS = ("eisenbach", "untold")
 UNTOLD_FEATURES = frozenset({
     "leaders", "conditional_morale", "jamming", "augmented_assault", "improved_positions",
     "mlrs", "on_map_artillery", "airstrikes", "air_cover", "popup", "towed_transport",
-    "tank_support_weapons", "bridge_units"})
+    "tank_support_weapons", "bridge_units", "battlefield_chaos"})
 
 PROCEDURES: dict[str, Procedure] = {
     "direct_fire": fire.direct_fire,
@@ -61,6 +61,7 @@ PROCEDURES: dict[str, Procedure] = {
     "mode_change": air.mode_change,
     "scatter": artillery.scatter,
     "sw_loss_check": phases.sw_loss_check,
+    "event_roll": phases.chaos_roll,
 }
 
 
@@ -69,7 +70,7 @@ NOT_CLASSIC = ("cas_attack", "cas_interception", "cas_ordnance", "spotter_check"
                "scatter_direction", "parachute_drift", "landing_check", "night_targeting_check",
                "missile_reload", "fire_burn_out", "bridge_collapse", "fire_minefield", "fire_spread",
                "rubble_check", "clear_rubble", "minefield_breach", "minefield_depletion",
-               "ew_side_roll", "event_roll", "event_side_roll", "lift_off", "setup", "battlegen",
+               "ew_side_roll", "event_side_roll", "lift_off", "setup", "battlegen",
                "bonus_formation_entry", "victory_points", "casualty_points", "objective_value",
                "degree_of_victory")
 

@@ -17,16 +17,27 @@ def airstrike(ctx: Ctx) -> None:
     ctx.params.require("airstrikes", "001 §9.5")
     ans = ctx.answer
     plane = ctx.unit(ctx.action.actor)
+    if plane.location in ("cup", "removed", "eliminated"):
+        ans.illegal("001 §9.5", f"{plane.name} is {'in the cup' if plane.location == 'cup' else 'out of play'}: "
+                    "an airstrike attacks when its counter is pulled")
+        return
     hex_id = ctx.action.target if isinstance(ctx.action.target, str) else None
-    if hex_id in ctx.game.units:
-        hex_id = ctx.game.unit(hex_id).hex
+    chosen = ctx.game.unit(hex_id) if hex_id in ctx.game.units else None
+    if chosen is not None:
+        hex_id = chosen.hex
     if not _defended(ctx, plane, need(hex_id, "query.target")):
         return
     units = [u for u in ctx.game.stack(need(hex_id, "query.target"))
              if u.type.target_type not in ("hq", "leader", "support_weapon")]
     hard = [u for u in units if is_hard(u)]
     soft = [u for u in units if not is_hard(u)]
-    if hard and soft:
+    if hard and soft and chosen is not None and chosen in units:
+        ans.set("hit_allocation", "chosen")
+        ans.set("weapon", "ap" if is_hard(chosen) else "he")
+        ans.because("001 §9.5", f"hard and soft targets: the striker chose {chosen.name}; the hits are assessed "
+                    f"against it alone, with the {'AP' if is_hard(chosen) else 'HE'} firepower")
+        units = [chosen]
+    elif hard and soft:
         ans.set("hit_allocation", "chosen")
         ans.because("001 §9.5", "hard and soft targets: the striker picks one unit and its FP")
     else:
@@ -47,7 +58,7 @@ def airstrike(ctx: Ctx) -> None:
         hits = sum(1 for d in ctx.roll(fp, "attack") if d >= to_hit)
     ans.set("hits", hits)
     ctx.stage("ordnance_remaining", lambda: _status_roll(ctx, plane.key, hits))
-    if ans.values.get("hit_allocation") == "spread" and ctx.dice is not None:
+    if (ans.values.get("hit_allocation") == "spread" or len(units) == 1) and ctx.dice is not None:
         ctx.stage(("saves", "net_hits"), lambda: _strike(ctx, hex_id, [u.key for u in units], hits))
 
 
@@ -84,6 +95,7 @@ def _defended(ctx: Ctx, plane: Unit, hex_id: str) -> bool:
             ctx.stage("legal", lambda s=shooter: _aa_in_range(ctx, s, hex_id))
     if ans.legal is False or "legal" in ans.gaps:
         return False
+    ans.set("legal", True)
     for shooter in shooters:
         _aa_spent(ctx, shooter)
     if not shooters:
@@ -120,12 +132,7 @@ def _eligible(ctx: Ctx, plane: Unit, hex_id: str) -> list[str]:
 
 def _aa_in_range(ctx: Ctx, shooter: Unit, hex_id: str) -> None:
     """001 §9.5: the AA unit reaches the airstrike counter in its target hex."""
-    where = ctx.game.hex(shooter.hex).at if shooter.hex else None
-    target = ctx.game.hex(hex_id).at
-    distance = need(where, f"units.{shooter.key} position").distance(need(target, f"hexes.{hex_id} position"))
-    reach = need(shooter.current.aa.range if shooter.current.aa else None, f"units.{shooter.key}.aa.range")
-    if distance > reach:
-        ctx.answer.illegal("001 §9.5", f"{shooter.name} is {distance} hexes from {hex_id}: AA range {reach}")
+    _aa_reaches(ctx, shooter, ctx.game.unit(ctx.action.actor), hex_id)
 
 
 def aa_fire(ctx: Ctx) -> None:
@@ -135,7 +142,13 @@ def aa_fire(ctx: Ctx) -> None:
     shooter = ctx.unit(ctx.action.actor)
     target = ctx.unit(ctx.action.target if isinstance(ctx.action.target, str) else None, "target")
     _aa_may_fire(ctx, shooter, target)
-    if ans.legal is False:
+    if target.type.target_type == "aircraft" and shooter.current.aa is not None \
+            and "air_cover" not in shooter.type.abilities:
+        if not shooter.on_map:
+            ans.illegal("001 §9.5", f"{shooter.name} is not on the map: on-map AA units shoot at the airstrike")
+        else:
+            ctx.stage("legal", lambda: _aa_reaches(ctx, shooter, target))
+    if ans.legal is False or "legal" in ans.gaps:
         return
     ans.set("legal", True)
     _aa_spent(ctx, shooter)
@@ -157,12 +170,50 @@ def _aa_may_fire(ctx: Ctx, shooter: Unit, target: Unit) -> None:
         ans.illegal("§1.3.4.5", f"{shooter.name} has no AA firepower")
     if target.type.target_type not in ("aircraft", "helicopter"):
         ans.illegal("§1.3.4.5", "AA fire targets helicopters and aircraft")
-    if "air_cover" in shooter.type.abilities:
+    cover = "air_cover" in shooter.type.abilities
+    if shooter.side is not None and target.side is not None and shooter.side == target.side:
+        ans.illegal("001 §9.6" if cover else "001 §9.5",
+                    f"{target.name} is {shooter.name}'s own side's: "
+                    + ("air cover counters enemy airstrikes and helicopters" if cover
+                       else "the defending player's AA units shoot at the airstrike"))
+    if cover:
         ctx.params.require("air_cover", "001 §9.6")
         if shooter.location != "held":
             ans.illegal("001 §9.6", "air cover not yet pulled from the cup cannot counter")
-    elif shooter.status.ops_complete:
+        return
+    if shooter.status.ops_complete:
         ans.illegal("001 §9.5", f"{shooter.name} is Ops Complete")
+
+
+def _aa_longest(unit: Unit) -> int:
+    """001 §9.5 "in-range" AA units: within the printed AA range (an AA unit never halves its
+    range, §1.3.4.5). Whether extended range (§6.1.1) counts as in range is not stated: the
+    referee reads the printed range, and says so."""
+    aa = unit.current.aa
+    return need(aa.range if aa else None, f"units.{unit.key}.aa.range")
+
+
+def _aa_reaches(ctx: Ctx, shooter: Unit, plane: Unit, hex_id: str | None = None) -> None:
+    """001 §9.5 "in-range, on-map anti-aircraft (AA) units": the airstrike counter in its target
+    hex within the AA range: a stated distance, else counted on the map to the target hex."""
+    from referee import situation
+    if shooter.current.aa is None:
+        return                                  # refused already: no AA firepower (§1.3.4.5)
+    reach = _aa_longest(shooter)
+    distance = ctx.game.facts.relation(plane.key).distance
+    if distance is None:
+        distance = ctx.game.facts.relation(shooter.key).distance   # stated on the shooter, to the strike
+    if distance is None and hex_id is not None and ctx.game.hex(hex_id).at is not None:
+        where = ctx.game.hex(shooter.hex).at if shooter.hex else None
+        distance = need(where, f"units.{shooter.key} position").distance(ctx.game.hex(hex_id).at)
+    if distance is None:
+        distance = situation.distance(ctx, shooter.key, plane.key)
+    if distance > reach:
+        ctx.answer.illegal("001 §9.5", f"{shooter.name} is {distance} hexes from "
+                           f"{hex_id or plane.hex or plane.name}: AA range {reach}")
+    else:
+        ctx.answer.because("001 §9.5", f"{shooter.name} is {distance} hexes from the airstrike: within its "
+                           f"AA range {reach} (read as the printed range)")
 
 
 def _aa_spent(ctx: Ctx, shooter: Unit) -> None:
@@ -194,6 +245,8 @@ def _aircraft_takes(ctx: Ctx, target: Unit, hits: int, save_label: str, d6_label
     save = need(target.current.save, f"units.{target.key}.save")
     saves = sum(1 for d in ctx.roll(armor, save_label) if d >= save) if hits else 0
     net = max(0, hits - saves)
+    ans.set("armor_dice", armor)
+    ans.set("save_number", save)
     ans.set("saves", saves)
     ans.set("net_hits", net)
     ans.because("001 §9.5", f"{armor} armor dice at {save}+: {saves} saved, {net} net hit(s)")

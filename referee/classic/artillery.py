@@ -126,8 +126,11 @@ def fire_mission(ctx: Ctx) -> Strike | None:
     left = ctx.game.missions_left.get(allotment)
     if left is not None and left < (action.count or 1):
         ans.illegal("§8.0", f"{allotment}: {left} fire mission(s) left, {action.count or 1} called")
+    if kind == "mlrs" and not ctx.params.has("mlrs"):
+        ans.illegal("§8.0", "this book's artillery has five types of fire mission (HE, Smoke, FASCAM, Chemical, "
+                    "DPICM): the MLRS Strike is The Untold Stories' (001 §8.6)")
+        return None
     if kind == "mlrs":
-        ctx.params.require("mlrs", "001 §8.6 MLRS Strike")
         side = need(action.side or (firer.side if firer else None), "query.side")
         kind, fp, to_hit = MLRS[side]
         ans.set("mission", {"type": kind, "fp": fp, "to_hit": to_hit})

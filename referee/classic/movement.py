@@ -40,6 +40,10 @@ def _leader_movement(ctx: Ctx, unit: Unit) -> int:
         giver = ctx.game.unit(key)
         if giver.type.target_type == "leader" and ctx.action.choice in (None, "movement"):
             ctx.params.require("leaders", "001 §1.3.6")
+            if giver.attached_to != unit.key or not giver.on_map:
+                ctx.answer.illegal("001 §1.3.6", f"{giver.name} is not with {unit.name}: a leader alters only his "
+                                   "own platoon's values")
+                continue
             bonus += need(giver.leadership, f"units.{key}.leadership")
     if bonus:
         ctx.answer.modify("mp", bonus, "leader adds to movement", "001 §1.3.6")
@@ -116,6 +120,10 @@ def move(ctx: Ctx) -> None:
     units are marked Ops Complete. Several units named together move as a stack (§5.1),
     an HQ only with a unit of its Formation stacked with it (§1.3.3.1)."""
     units = [ctx.unit(key) for key in ctx.action.actors] or [ctx.unit(None)]
+    leaders = [u for u in units if u.type.target_type == "leader"]
+    if leaders:
+        _leader_move(ctx, leaders, [u for u in units if u.type.target_type != "leader"])
+        return
     hqs = [u for u in units if u.type.target_type == "hq"]
     if hqs:
         _hq_move(ctx, hqs, [u for u in units if u.type.target_type != "hq"])
@@ -123,6 +131,26 @@ def move(ctx: Ctx) -> None:
         _stack_move(ctx, units)
     else:
         _unit_move(ctx)
+
+
+def _leader_move(ctx: Ctx, leaders: list[Unit], movers: list[Unit]) -> None:
+    """001 §1.3.6: a leader is "assigned to, and remain[s] with, one platoon": he moves only
+    with it, and goes where it goes."""
+    ctx.params.require("leaders", "001 §1.3.6")
+    ans = ctx.answer
+    for leader in leaders:
+        if not any(m.key == leader.attached_to for m in movers):
+            ans.illegal("001 §1.3.6", f"{leader.name} remains with the platoon he is assigned to: he moves only "
+                        "with it")
+    if ans.legal is False or not movers:
+        return
+    rest = replace(ctx.action, unit=movers[0].key if len(movers) == 1 else tuple(m.key for m in movers))
+    move(Ctx(ctx.rules, ctx.game, rest, ctx.dice, ans))
+    if ans.legal:
+        destination = _route(ctx)[-1]
+        for leader in leaders:
+            ans.because("001 §1.3.6", f"{leader.name} goes with his platoon to {destination}")
+            ctx.emit(UnitMoved(leader.key, destination))
 
 
 def _hq_move(ctx: Ctx, hqs: list[Unit], movers: list[Unit]) -> None:
@@ -194,10 +222,10 @@ def _stack_move(ctx: Ctx, movers: list[Unit]) -> None:
             ctx.emit(*own.events)
 
 
-def _unit_move(ctx: Ctx) -> None:
-    """One unit's move (§5.0)."""
+def may_move(ctx: Ctx, unit: Unit) -> None:
+    """Refusals of a unit that may not move this impulse: Out of Command (§4.2), Ops Complete
+    (§4.4), or having fired (§6.1, §5.0). Loading and unloading are movement too (§5.2)."""
     ans = ctx.answer
-    unit = ctx.unit(ctx.action.actor)
     if unit.status.out_of_command:
         ans.illegal("§4.2", f"{unit.name} is Out of Command and cannot move")
     if unit.status.ops_complete:
@@ -205,6 +233,13 @@ def _unit_move(ctx: Ctx) -> None:
     elif unit.status.fired:
         ans.illegal("§6.1, §5.0", f"{unit.name} fired this impulse: a unit making a ranged attack is marked Ops "
                     "Complete, and fire comes after movement (Moving Fire, §6.1.3)")
+
+
+def _unit_move(ctx: Ctx) -> None:
+    """One unit's move (§5.0)."""
+    ans = ctx.answer
+    unit = ctx.unit(ctx.action.actor)
+    may_move(ctx, unit)
     if unit.type.target_type == "helicopter":
         _helicopter_move(ctx, unit, _route(ctx))
         return
@@ -373,10 +408,17 @@ def check_stacking(ctx: Ctx, unit: Unit, hex_id: str, passing: bool = False) -> 
 CARRIED_WITH = frozenset({"support_weapon", "hq", "leader"})
 
 
+def _spent(unit: Unit) -> int:
+    """MP a unit has spent this impulse, 0 when not stated as a number."""
+    return unit.status.mp_spent if isinstance(unit.status.mp_spent, int) else 0
+
+
 def load(ctx: Ctx) -> None:
     """§5.2.1: same hex, or half the transport's MF and 1 of the infantry's to meet; disrupted
     infantry cannot load; "T" units per 001 §5.2.5. A transport carries one infantry unit
-    and its SW (§5.2), never a vehicle."""
+    and its SW (§5.2), never a vehicle. The MPs each may spend before and after the step are
+    reported: loaded where they began together, the transport still moves half its MF; having
+    met, neither moves any farther."""
     ans = ctx.answer
     passenger = ctx.unit(ctx.action.actor)
     transport = ctx.unit(ctx.action.target if isinstance(ctx.action.target, str) else None, "target")
@@ -386,6 +428,8 @@ def load(ctx: Ctx) -> None:
         ans.illegal("§5.2", f"{transport.name} is not a transport")
     if passenger.status.disrupted:
         ans.illegal("§5.2.1", "disrupted infantry cannot load")
+    for mover in (passenger, transport):
+        may_move(ctx, mover)
     towed = "towed" in passenger.type.abilities
     aboard = [u for u in ctx.game.passengers(transport.key) if u.type.target_type not in CARRIED_WITH]
     if aboard:
@@ -395,38 +439,81 @@ def load(ctx: Ctx) -> None:
         ans.illegal("§5.2", f"{passenger.name} is a vehicle: transports carry infantry and SWs")
     if towed:
         ctx.params.require("towed_transport", "001 §5.2.5")
+    half = need(transport.current.mp, f"units.{transport.key}.mp") // 2
+    if not towed:
+        if _spent(transport) > half:
+            ans.illegal("§5.2.1", f"{transport.name} has spent {_spent(transport)} MP: it may move at most half "
+                        f"its MF ({half}) to reach the infantry and load")
+        if _spent(passenger) > 1:
+            ans.illegal("§5.2.1", f"{passenger.name} has spent {_spent(passenger)} MP: infantry may spend 1 of its "
+                        "MF to reach the transport and load")
     if ans.legal is False:
         return
     ans.set("legal", True)
-    half = need(transport.current.mp, f"units.{transport.key}.mp") // 2
     if towed:
+        mp = transport.current.mp
+        if _spent(transport) + half > mp:
+            ans.illegal("001 §5.2.5", f"{transport.name} has {mp - _spent(transport)} MP left: loading a T unit "
+                        f"costs half its MP ({half})")
+            return
         ans.because("001 §5.2.5", f"loading a T unit costs the transport {half} MP")
         ans.gap(f"units.{transport.key}.mp_max", "not stated: MF left after loading a T unit (001 §5.2.5)")
         return
     ans.unit(transport.key, mp_max=half)
-    same = passenger.hex is not None and passenger.hex == transport.hex
     if passenger.hex is None or transport.hex is None:
         raise NotStated("hex of passenger and transport")
-    ans.unit(passenger.key, mp_before=0 if same else 1)
-    ans.because("§5.2.1", f"transport moves at most half its MF ({half})"
-                + ("" if same else "; infantry may move 1 MF to meet it, then neither moves further"))
+    together = passenger.hex == transport.hex and not _spent(passenger) and not _spent(transport)
+    if together:
+        ans.unit(transport.key, mp_before=0, mp_after=half)
+        ans.unit(passenger.key, mp_before=0)
+        ans.because("§5.2.1", f"loaded where they began together, the transport moves up to half its MF ({half})")
+        return
+    ans.unit(transport.key, mp_before=half, mp_after=0)
+    ans.unit(passenger.key, mp_before=1, mp_after=0)
+    ans.because("§5.2.1", f"the transport moves at most half its MF ({half}) and the infantry 1 MF to meet; "
+                "having loaded, neither moves any farther this turn")
 
 
 def unload(ctx: Ctx) -> None:
     """§5.2.2: the transport moves at most half its MF, then the infantry unloads and may
-    move one more hex; unloaded first, the transport may still move half its MF."""
+    move one more hex; unloaded first, the transport may still move half its MF. A "T" unit
+    (001 §5.2.5) costs the transport half its MP to unload, stays in the hex and is marked Ops
+    Complete; the transport may leave with the MP it has left."""
     ans = ctx.answer
     passenger = ctx.unit(ctx.action.actor)
     transport = ctx.unit(passenger.carried_by, "carried_by")
-    half = need(transport.current.mp, f"units.{transport.key}.mp") // 2
-    spent = transport.status.mp_spent
-    if isinstance(spent, int) and spent > half:
+    for mover in (passenger, transport):
+        may_move(ctx, mover)
+    if ans.legal is False:
+        return
+    mp = need(transport.current.mp, f"units.{transport.key}.mp")
+    half = mp // 2
+    spent = _spent(transport)
+    if "towed" in passenger.type.abilities:
+        ctx.params.require("towed_transport", "001 §5.2.5")
+        if spent + half > mp:
+            ans.illegal("001 §5.2.5", f"{transport.name} has {mp - spent} MP left: unloading a T unit costs "
+                        f"half its MP ({half})")
+            return
+        ans.set("legal", True)
+        ans.unit(transport.key, mp_after=mp - spent - half)
+        ans.unit(passenger.key, hexes_after=0)
+        ctx.emit(StatusChanged(passenger.key, "ops_complete", True))
+        ans.because("001 §5.2.5", f"unloading costs the transport {half} MP; the T unit stays in the hex, "
+                    "Ops Complete")
+        return
+    if spent > half:
         ans.illegal("§5.2.2", f"{transport.name} has moved {spent} MP: a transport moves at most half its MF "
                     f"({half}) and then unloads")
         return
     ans.set("legal", True)
     ans.unit(transport.key, mp_max=half)
     ans.unit(passenger.key, hexes_after=1)
+    if not spent:
+        ans.unit(transport.key, mp_after=half)
+        ans.because("§5.2.2", f"unloaded as the first action: the infantry may move one hex, the transport up "
+                    f"to half its MF ({half})")
+        return
     ans.because("§5.2.2", f"unloaded infantry may move one more hex; the transport up to {half} MP")
 
 

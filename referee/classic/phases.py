@@ -7,7 +7,7 @@ from referee.events import (MarkerFlipped, MarkerRemoved, StatusChanged, UnitEli
                             UnitRemoved)
 from referee.model import need
 from referee.phases import each_unit_and_hex
-from referee.ruleset import Ctx
+from referee.ruleset import Ctx, answers_not_supported
 
 FLIPS = {"smoke_2": "smoke_1"}
 REMOVED = ("smoke_1", "chemical")
@@ -25,6 +25,22 @@ def operations_phase(ctx: Ctx) -> None:
             ctx.answer.because("§3.1", f"draw {number}: the Operations Phase ends")
             return
     raise NotStated("situation.draws (the phase has not ended)")
+
+
+@answers_not_supported
+def chaos_roll(ctx: Ctx) -> None:
+    """The Battlefield Event or Friction roll (WaW85 §6.1) or the Chaos marker's roll (TUS
+    Battlefield Chaos): their tables are on the player aid cards, not in the rulebook texts,
+    so it answers "not supported".
+
+    001 Battlefield Chaos: the drawn Chaos marker calls for a 2d6 roll on the Battlefield
+    Chaos Table, printed on the player aid card: the roll is required, its result is not
+    supported."""
+    ctx.params.require("battlefield_chaos", "001 Battlefield Chaos")
+    ctx.answer.set("roll_required", True)
+    ctx.answer.because("001 Battlefield Chaos", "the Chaos marker drawn: roll 2d6 on the Battlefield Chaos Table")
+    ctx.answer.gap(("outcome", "value", "side"), "not supported: TUS Battlefield Chaos (the Battlefield Chaos Table "
+                   "is on the player aid card, not in the rulebook text)")
 
 
 def marker_removal(ctx: Ctx) -> None:

@@ -51,6 +51,9 @@ def fire_restrictions(ctx: Ctx, actor: Unit, attack: Attack) -> None:
     if actor.type.target_type == "hq":
         ctx.answer.illegal("§1.3.3.2", "an HQ cannot attack on its own: it adds its Leadership to one attacking "
                            "unit in its hex")
+    if actor.type.target_type == "leader" and ctx.params.has("leaders"):
+        ctx.answer.illegal("001 §1.3.6", f"{actor.name} is a leader: he does not attack on his own, he alters "
+                           "one value of his platoon's attack")
     _holder_may_fire(ctx, actor, attack)
     if ctx.action.choice == "pop_up":
         ctx.params.require("popup", "001 §9.2.1")
@@ -61,6 +64,10 @@ def fire_restrictions(ctx: Ctx, actor: Unit, attack: Attack) -> None:
             ctx.answer.set("max_count", 1)
             ctx.answer.because("001 §9.2.1", "any ONE eligible unit may Opportunity Fire at the helicopter "
                                "before the damage is assessed")
+    if _on_map_battery(ctx, actor) and attack.weapon_name == "he":
+        attack.printed_only = True
+        ctx.answer.because("001 §8.6", f"{actor.name} is on-map artillery: it direct fires up to its fixed range; "
+                           "beyond it, it fires as per §8.1")
     moved = attack.kind == "direct_fire" and actor.status.has_moved
     if moved:
         ctx.answer.because("§5.0", f"{actor.name} has moved this activation: units that move cannot fire except "
@@ -70,6 +77,13 @@ def fire_restrictions(ctx: Ctx, actor: Unit, attack: Attack) -> None:
         attack.to_hit += to_hit
         attack.fp += fp
         ctx.answer.set("modifiers", {"to_hit": to_hit, "fp": fp})
+
+
+def _on_map_battery(ctx: Ctx, actor: Unit) -> bool:
+    """An on-map artillery unit (001 §8.6 On Map Artillery Units: a fixed HE range and an
+    infinity range), not a mortar (§1.3.4.3)."""
+    return (ctx.params.has("on_map_artillery") and actor.type.arty_type not in (None, "mrtr", "spm")
+            and "indirect_fire" in actor.type.abilities)
 
 
 def _holder_may_fire(ctx: Ctx, actor: Unit, attack: Attack) -> None:
@@ -150,7 +164,7 @@ def bands(ctx: Ctx, actor: Unit, target: Unit | None, attack: Attack) -> Bands:
     printed = None if weapon.range is None else weapon.range + attack.range_bonus
     halved = target is not None and target.type.target_type == "helicopter" and attack.weapon_name != "aa"
     plain = not (weapon.underlined or halved)
-    far = plain and not getattr(attack, "through_smoke", False)
+    far = plain and not getattr(attack, "through_smoke", False) and not attack.printed_only
     return Bands(printed, near=plain, far=far, halved=halved, adjacent_always=halved,
                  label=f"units.{actor.key}.{attack.weapon_name}.range")
 
@@ -247,6 +261,10 @@ def attack_bonus(ctx: Ctx, actor: Unit) -> int:
             if giver.attached_to != actor.key:
                 ctx.answer.illegal("001 §1.3.6", f"{giver.name} is not assigned to {actor.name}")
                 continue
+            if not giver.on_map:
+                ctx.answer.illegal("001 §1.3.6, §1.3.6.1", f"{giver.name} has fallen (Hallowed Ground): he alters "
+                                   "nothing")
+                continue
             if _leader_choice(ctx) != "fp":
                 continue
         elif giver.type.target_type == "hq":
@@ -268,7 +286,7 @@ def leader_weapon_bonus(ctx: Ctx, actor: Unit) -> tuple[int, int]:
     """(to-hit change, range change) from an attached leader's choice (001 §1.3.6)."""
     for key in ctx.action.bonus_from or ():
         giver = ctx.game.unit(key)
-        if giver.type.target_type != "leader" or giver.attached_to != actor.key:
+        if giver.type.target_type != "leader" or giver.attached_to != actor.key or not giver.on_map:
             continue
         choice = _leader_choice(ctx)
         bonus = need(giver.leadership, f"units.{key}.leadership")
@@ -540,6 +558,15 @@ def _leader_defence(ctx: Ctx, target: Unit, armor: int, save: int) -> tuple[int,
     if not leaders:
         return armor, save
     ctx.params.require("leaders", "001 §1.3.6")
+    if ctx.action.kind != "defense":            # the firer's leaders (bonus_from of an attack)
+        leaders = [l for l in leaders if l.attached_to == target.key and l.on_map]
+        if not leaders:
+            return armor, save
+    for leader in leaders:
+        if leader.attached_to != target.key or not leader.on_map:
+            ctx.answer.illegal("001 §1.3.6", f"{leader.name} is not with {target.name}: a leader alters only his "
+                               "own platoon's values")
+            return armor, save
     choice = ctx.action.choice
     choices = [choice] if isinstance(choice, str) else list(choice or ())
     if len(choices) != 1:
