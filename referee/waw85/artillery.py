@@ -178,7 +178,7 @@ def _strike(ctx: Ctx, mission: str, firer: Unit | None, landed: str) -> None:
             for unit in stack:
                 _he_attack(ctx, unit, fp, to_hit, firer)
             if stack:
-                _strike_rubble(ctx, hex_id, ctx.answer.values.get("net_hits", 0) - before)
+                results.rubble_and_fire(ctx, hex_id, ctx.answer.values.get("net_hits", 0) - before)  # §10.9
     elif mission == "adm":
         for unit in units:
             mine_attack(ctx, unit, "14.10")
@@ -190,24 +190,6 @@ def _strike(ctx: Ctx, mission: str, firer: Unit | None, landed: str) -> None:
         because(ctx, "14.7.2", f"{firer.name} fired: Ops Complete")
     elif ctx.game.facts.get("strikes_left") is not None:
         ctx.answer.set("situation", {"strikes_left": ctx.game.facts.get("strikes_left") - 1})
-
-
-def _strike_rubble(ctx: Ctx, hex_id: str, net: int) -> None:
-    """§10.9: "a net result of 3 or more hits ... in one Direct or Indirect Fire attack on a
-    unit or stack" in burnable terrain rolls for Rubble and Fire: the Strike's net hits on the
-    hex's stack, once the stack is resolved."""
-    hex_state = ctx.after.hex(hex_id)
-    if net < tables()["rubble_min_hits"] or hex_state.terrain not in tables()["burnable_terrain"]:
-        return
-    because(ctx, "10.9", f"{net} net hits on the stack in {hex_state.terrain} {hex_id}: roll for Rubble and Fire")
-    if not ctx.has_dice("d6"):
-        ctx.answer.gap("hexes", "not stated: dice.d6 (the §10.9 Rubble and Fire roll)")
-        return
-    from referee.waw85.phases import rubble_roll
-    try:
-        rubble_roll(ctx, hex_state)
-    except NotStated as missing:          # the case lists no die for it: the hex's fate is unknown
-        ctx.answer.gap("hexes", f"not stated: {missing.field} (the §10.9 Rubble and Fire roll)")
 
 
 def _strike_numbers(ctx: Ctx, mission: str, firer: Unit | None) -> tuple[int, int]:
