@@ -121,6 +121,8 @@ def fire_restrictions(ctx: Ctx, actor: Unit, attack: Attack) -> None:
     _helicopter(ctx, actor, attack.weapon_name)
     if attack.kind == "move_and_fire":
         _may_move_and_fire(ctx, actor)
+    if attack.kind == "cas_attack":
+        _cas_target_hex(ctx, actor, target)
     weapon = attack.shot.weapon
     if actor.hex is not None and ctx.game.hex(actor.hex).terrain in ("water", "all_water"):
         illegal(ctx, "10.6.17", f"{actor.name} is in an all-water hex")
@@ -376,6 +378,14 @@ def _parachute_target(ctx: Ctx, name: str, weapon: Weapon) -> None:
         illegal(ctx, "16.7.3", "missile-armed Anti-Aircraft units may not fire at parachute units")
     elif name != "he":
         illegal(ctx, "16.7.3", "only HE values may fire at landing parachute units")
+
+
+def _cas_target_hex(ctx: Ctx, actor: Unit, target: Unit | None) -> None:
+    """§4.3: "it can attack each unit in the target hex" (the hex the CAS counter was moved
+    to, §4.1): a unit in another hex is refused."""
+    if target is not None and actor.hex is not None and target.hex is not None and actor.hex != target.hex:
+        illegal(ctx, "4.3", f"{target.name} is not in the CAS counter's target hex {actor.hex}: "
+                "a CAS attacks only the units in its target hex")
 
 
 def cas_weapon(ctx: Ctx, actor: Unit, target: Unit) -> str:
