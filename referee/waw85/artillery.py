@@ -62,6 +62,9 @@ def fire_mission(ctx: Ctx) -> Strike | None:
         _spotter(ctx, spotter, on_board=unit is not None)
     if unit is None:
         ans.set("max_count", 2)        # §7.5: at most two Off-Board Strikes per Formation Impulse
+        if ctx.game.facts.get("strikes_left") == 0:
+            illegal(ctx, "14.2", "no Strike of this type is left on the Artillery Track: "
+                    "an Off-Board Artillery Strike can only be used once in a scenario")
     if mission in ("he", "dpicm", "mlrs"):
         ans.set("hit_allocation", "each")   # §14.7.2: units in the hex are attacked individually
     markers = t["strike_markers"].get(mission or "")
