@@ -315,3 +315,17 @@ def test_a_move_with_stated_hex_costs() -> None:
     assert result.values == {"cost": 2, "legal": True, "triggers_opportunity_fire": True}
     assert result.unit_values == {"A": {"mp_before": 2, "mp_after": 0}}
     assert after.units["A"].hex == "b" and after.units["A"].status.ops_complete is True
+
+
+def test_a_unit_that_fired_or_is_out_of_command_does_not_move_on_the_board(sample) -> None:
+    """§11.0: "A unit may not fire, then move"; §7.2.3: Out of Command units "may not execute
+    any Action"; §7.6: an Ops Complete unit has completed its Action (the T-64 on the sample)."""
+    def marked(**status):
+        unit = sample.units["t-64"]
+        return sample.with_unit(replace(unit, status=replace(unit.status, **status)))
+    assert _move(marked(fired=True), "move t-64 E6").refused.reasons == [
+        ("WaW85 §11.0", "T-64 has fired: a unit may not fire, then move")]
+    assert _move(marked(out_of_command=True), "move t-64 E6").refused.reasons == [
+        ("WaW85 §7.2.3", "T-64 is Out of Command: it may not execute any Action")]
+    assert _move(marked(ops_complete=True), "move t-64 E6").refused.reasons == [
+        ("WaW85 §7.6", "T-64 is Ops Complete: it has completed its Action")]
