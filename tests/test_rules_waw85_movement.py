@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from converter.actions_text import parse
+from converter.actions_text import ActionSpec, parse
 from converter.resolve import read_position, resolve_actions, ruleset_named
 from referee.dice import GivenDice
 from referee.events import StatusChanged
@@ -329,3 +329,24 @@ def test_a_unit_that_fired_or_is_out_of_command_does_not_move_on_the_board(sampl
         ("WaW85 §7.2.3", "T-64 is Out of Command: it may not execute any Action")]
     assert _move(marked(ops_complete=True), "move t-64 E6").refused.reasons == [
         ("WaW85 §7.6", "T-64 is Ops Complete: it has completed its Action")]
+
+
+def test_a_parachute_drift_is_followed_on_the_map(sample) -> None:
+    """§16.7.2: a drift moves the unit hex by hex in the rolled direction; "A parachuting unit
+    is eliminated if its final location after drifting is: Off the playable area, or In a hex
+    containing an enemy unit, or In a hex containing blocking or Rough terrain" (the T-64 in
+    F6 stands in for a parachuting unit)."""
+    def drift(game, dice):
+        return resolve_actions(game, [ActionSpec("parachute_drift", ("t-64",))], ruleset_named("waw85"),
+                               GivenDice(dice))
+    outcome = drift(sample, [4, 1, 1])                 # 4: drifts; 1: N; 1: no further hex
+    assert outcome.steps[0].answer.values == {"scatter": ["N"]}
+    assert (outcome.after.units["t-64"].hex, outcome.after.units["t-64"].location) == ("F5", "map")
+    outcome = drift(sample, [6, 1, 6])                 # wild: N, 6 + 1 hexes, off the board
+    assert [(r.section, r.text) for r in outcome.steps[0].answer.reasons] == [
+        ("WaW85 §16.7.2", "1d6 6: drifts wildly 7 hexes N"),
+        ("WaW85 §16.7.2", "T-64 drifts off the playable area: eliminated")]
+    assert outcome.after.units["t-64"].location == "eliminated"
+    outcome = drift(_hex(sample, "F7", stated={**sample.hex("F7").stated}, los="blocking"), [4, 4, 1])
+    assert [(r.section, r.text) for r in outcome.steps[0].answer.reasons][1:] == [
+        ("WaW85 §16.7.2", "T-64 lands in F7, a hex of blocking terrain: eliminated")]
