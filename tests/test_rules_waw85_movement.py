@@ -350,3 +350,21 @@ def test_a_parachute_drift_is_followed_on_the_map(sample) -> None:
     outcome = drift(_hex(sample, "F7", stated={**sample.hex("F7").stated}, los="blocking"), [4, 4, 1])
     assert [(r.section, r.text) for r in outcome.steps[0].answer.reasons][1:] == [
         ("WaW85 §16.7.2", "T-64 lands in F7, a hex of blocking terrain: eliminated")]
+
+
+def test_loading_and_unloading_need_a_unit_that_may_still_act() -> None:
+    """§9.8: loading and unloading happen "During a Movement Action"; §7.6: an Ops Complete
+    unit has completed its Action; §7.2.3: Out of Command units "may not execute any Action";
+    §11.0: "A unit may not fire, then move"."""
+    def load(**transport):
+        return waw85({"units": {"P": {"target_type": "troops", "hex": "a", "status": {"mp_spent": 0}},
+                                "TR": {"mp": 6, "abilities": ["transport"], "hex": "a",
+                                       "status": {"mp_spent": 0, **transport}}},
+                      "query": {"action": "load", "unit": "P", "target": "TR"}})[0]
+    assert reasons(load(ops_complete=True)) == [("WaW85 §7.6", "TR is Ops Complete: it has completed its Action")]
+    assert reasons(load(fired=True)) == [("WaW85 §11.0", "TR has fired: a unit may not fire, then move")]
+    result, _ = waw85({"units": {"P": {"target_type": "troops", "carried_by": "TR"},
+                                 "TR": {"mp": 6, "hex": "a", "status": {"mp_spent": 0, "out_of_command": True}}},
+                       "query": {"action": "unload", "unit": "P", "target": "a"}})
+    assert (result.values["legal"], result.values["reason_rule"]) == (False, "7.2.3")
+    assert reasons(result) == [("WaW85 §7.2.3", "TR is Out of Command: it may not execute any Action")]

@@ -11,7 +11,7 @@ from referee.events import StatusChanged, UnitEliminated
 from referee.hexes import Hex
 from referee.model import AssaultValue, Unit, need
 from referee.ruleset import Ctx
-from referee.waw85.common import VEHICLES, because, illegal
+from referee.waw85.common import VEHICLES, because, illegal, may_act
 from referee.waw85.movement import river_crossing
 from referee.waw85.transport import STACKING_LIMIT
 
@@ -73,6 +73,7 @@ def may_fight(ctx: Ctx, unit: Unit, foes: list[Unit], *, attacking: bool) -> boo
                 f"{verb} Heavy Armor")
         return False
     if attacking:
+        may_act(ctx, unit, done=False, command=False)    # the move into the hex (§11.0); the rest in §13.0's checks
         _movement(ctx, unit, target_hex(ctx, foes))
     return True
 

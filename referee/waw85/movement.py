@@ -16,7 +16,7 @@ from referee.disrupted import disrupted_move
 from referee.situation import road_between
 from referee.waw85.artillery import MINES, chemical_move_cost, mine_attack
 from referee.waw85.command import Check, check_for, roll
-from referee.waw85.common import because, illegal, modify, morale_value, tables
+from referee.waw85.common import because, illegal, may_act, modify, morale_value, tables
 from referee.waw85.transport import STACKING_LIMIT, counts_for_stacking
 
 HELICOPTER_MODES = ("flying", "nap_of_earth", "hovering", "landed")
@@ -142,24 +142,13 @@ def _opportunity_trigger(ctx: Ctx, unit: Unit) -> None:
             + (": Opportunity Fire may be declared" if eligible else ""))
 
 
-def _may_start(ctx: Ctx, unit: Unit) -> None:
-    """Who may move: not a unit that has completed its Action (§7.6), nor one that has fired
-    ("A unit may not fire, then move", §11.0), nor one Out of Command (§7.2.3)."""
-    if unit.status.ops_complete:
-        illegal(ctx, "7.6", f"{unit.name} is Ops Complete: it has completed its Action")
-    elif unit.status.fired:
-        illegal(ctx, "11.0", f"{unit.name} has fired: a unit may not fire, then move")
-    if unit.status.out_of_command:
-        illegal(ctx, "7.2.3", f"{unit.name} is Out of Command: it may not execute any Action")
-
-
 def _stated_move(ctx: Ctx, unit: Unit, route: list[str], arriving: int = 1) -> None:
     """§9.0 with the hexes' MP costs stated (the TEC is PAC03, not in the text): the cost of
     each hex entered, with the Minefield exit (§16.2) and Chemical (§14.12) surcharges, never
     more than the printed MPs; not into an enemy hex (an Assault, §13.0), nor over the
     stacking limit (§9.2); Out of Command units do not act (§7.2.3); a Disrupted unit by
     §10.8.2. All MPs spent: Ops Complete (§9.0)."""
-    _may_start(ctx, unit)
+    may_act(ctx, unit)
     total, previous, extras = 0, unit.hex, 0
     for index, hex_id in enumerate(route):
         if _in_hex(ctx, unit, hex_id, enemy=True):
@@ -395,7 +384,7 @@ def _charted_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
     by Assault or Overrun (§13.0); never through a friendly hex already holding two units
     (§9.2), nor ending in one; a Disrupted unit by §10.8.2; leaving a Minefield hex costs 2
     MPs more and entering one is attacked (§16.2)."""
-    _may_start(ctx, unit)
+    may_act(ctx, unit)
     if unit.type.target_type == "helicopter":
         _helicopter_move(ctx, unit, route)
         return
@@ -612,6 +601,8 @@ def unload(ctx: Ctx) -> None:
     Opportunity Fire (§9.8.4). A Transport that had not moved may still move half its MPs."""
     passenger = ctx.unit(ctx.action.actor)
     carrier = ctx.game.unit(need(passenger.carried_by, f"units.{passenger.key}.carried_by"))
+    may_act(ctx, carrier)                   # the Transport's Movement Action (§7.6, §11.0, §7.2.3)
+    may_act(ctx, passenger)
     helicopter = carrier.type.target_type == "helicopter"
     if helicopter and carrier.mode != "landed":
         illegal(ctx, "9.8.5", "Helicopter Transports unload only in Landed mode")
