@@ -520,7 +520,8 @@ def mode_change(ctx: Ctx) -> None:
     if mode not in HELICOPTER_MODES:
         raise NotStated("query.choice (flying, nap_of_earth, hovering or landed)")
     spent = unit.status.mp_spent
-    if unit.status.moving or (isinstance(spent, int) and spent > 0) or unit.status.ops_complete:
+    if unit.status.moving or (isinstance(spent, int) and spent > 0) or unit.status.ops_complete \
+            or unit.status.fired:
         illegal(ctx, "9.7", "the mode is chosen at the start of the activation, not after acting")
         return
     ctx.answer.set("legal", True)
@@ -538,10 +539,7 @@ def _bridge_mode(ctx: Ctx, unit: Unit) -> None:
     mode = ctx.action.choice
     if mode not in ("deployed", "retracted"):
         raise NotStated("query.choice (deployed or retracted)")
-    if unit.status.ops_complete:
-        illegal(ctx, "7.6", f"{unit.name} is Ops Complete: it has completed its Action")
-    if unit.status.out_of_command:
-        illegal(ctx, "7.2.3", f"{unit.name} is Out of Command: it may not execute any Action")
+    may_act(ctx, unit)
     spent = unit.status.mp_spent
     if unit.status.moving or (isinstance(spent, int) and spent > 0):
         illegal(ctx, "16.3.3", f"{unit.name} has already moved: it flips by beginning a Movement Action and "
