@@ -363,10 +363,22 @@ def spotter_check(ctx: Ctx) -> None:
     unit's Morale/Training."""
     unit = ctx.unit(ctx.action.actor)
     hqs, leaders = helpers(ctx, unit)
-    bonuses = [need(u.leadership, f"units.{u.key}.leadership") for u in hqs + leaders]
-    bonus = max(bonuses, default=0)
+    named = [ctx.game.unit(k) for k in ctx.action.bonus_from or ()]
+    if named:                              # the player's choice of whose bonus to subtract
+        strangers = [g for g in named if g not in hqs + leaders]
+        if strangers:
+            illegal(ctx, "14.3", f"{strangers[0].name} is not an HQ deployed to {unit.name} nor a Leader "
+                    "assigned to it")
+        if len(named) > 1:
+            illegal(ctx, "14.3", "Only the HQ's bonus or the Leader's bonus may be used — not both")
+        if ctx.answer.legal is False:
+            return
+        bonus, why = need(named[0].leadership, f"units.{named[0].key}.leadership"), f"{named[0].name} Command Bonus"
+    else:
+        bonuses = [need(u.leadership, f"units.{u.key}.leadership") for u in hqs + leaders]
+        bonus, why = max(bonuses, default=0), "the better of the HQ or Leader Command Bonus"
     if bonus:
-        modify(ctx, "roll", -bonus, "the better of the HQ or Leader Command Bonus", "14.3")
+        modify(ctx, "roll", -bonus, why, "14.3")
     roll(ctx, Check(morale_value(ctx, unit), -bonus), section="14.3")
 
 
