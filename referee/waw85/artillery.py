@@ -10,7 +10,7 @@ from referee.model import Unit, need
 from referee.ruleset import Ctx
 from referee.waw85 import los, results
 from referee.waw85.command import Check, check_for, ew_on, formation_hq, helpers, roll
-from referee.waw85.common import HARD, because, illegal, modify, morale_value, tables, whole
+from referee.waw85.common import HARD, because, illegal, may_act, modify, morale_value, tables, whole
 from referee.artillery import Strike, adjacent_hexes
 from referee.hexes import FLAT_DIRECTION_NAMES
 from referee.defence import DefenceRoll, Shot, defence as defence_roll, improved_position, put, roll_saves
@@ -465,10 +465,7 @@ def minefield_breach(ctx: Ctx) -> None:
     distance = hex_state.stated.get("distance")
     if (distance is not None and distance != 1) or (isinstance(unit.status.mp_spent, int) and unit.status.mp_spent):
         illegal(ctx, "16.3.1", "the breaching unit starts its activation adjacent and spends all its MPs")
-    if unit.status.ops_complete:
-        illegal(ctx, "7.6", f"{unit.name} is Ops Complete: it has completed its Action")
-    if unit.status.out_of_command:
-        illegal(ctx, "7.2.3", f"{unit.name} is Out of Command: it may not execute any Action")
+    may_act(ctx, unit)                    # a Movement Action (§7.6, §11.0, §7.2.3)
     if ctx.answer.legal is False:
         return
     ctx.answer.set("legal", True)

@@ -649,10 +649,7 @@ def clear_rubble(ctx: Ctx) -> None:
     if unit.status.moving or (isinstance(unit.status.mp_spent, int) and unit.status.mp_spent > 0):
         illegal(ctx, "10.9.1", f"{unit.name} has moved: it begins its impulse in the Rubble hex and spends all its "
                 "MPs on the Clearing Roll")
-    if unit.status.ops_complete:
-        illegal(ctx, "7.6", f"{unit.name} is Ops Complete: it has completed its Action")
-    if unit.status.out_of_command:
-        illegal(ctx, "7.2.3", f"{unit.name} is Out of Command: it may not execute any Action")
+    may_act(ctx, unit)                    # a Movement Action (§7.6, §11.0, §7.2.3)
     if ctx.answer.legal is False:
         return
     ctx.answer.set("legal", True)
