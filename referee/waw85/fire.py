@@ -318,13 +318,18 @@ def _move_and_fire(ctx: Ctx, actor: Unit, weapon: Weapon, shot: Attack) -> None:
 
 
 def _may_move_and_fire(ctx: Ctx, actor: Unit) -> None:
-    """§11.0: at least 1 MP before firing; §9.5: an unbridged River crossing is a Movement
-    or Assault Action, never Move & Fire."""
+    """§11.0: at least 1 MP before firing (so never by a Hovering or Landed Helicopter, which
+    is stationary, §9.7.3, §9.7.4); §9.5: an unbridged River crossing is a Movement or
+    Assault Action, never Move & Fire."""
     if "amphibious" in actor.type.abilities and ctx.game.facts.get("hexside") == "river":
         illegal(ctx, "9.5", "an unbridged River crossing must be a Movement or Assault Action, "
                 "not Move & Fire")
     if actor.status.mp_spent == 0:
         illegal(ctx, "11.0", "a Move & Fire Action must expend at least 1 MP")
+    if actor.type.target_type == "helicopter" and actor.mode in ("hovering", "landed"):
+        # §9.7.3 "stationary in its hex for that turn", §9.7.4 "stationary in its hex"
+        illegal(ctx, "9.7.3" if actor.mode == "hovering" else "9.7.4",
+                f"{actor.name} is {actor.mode}: stationary in its hex, it expends no MP for a Move & Fire Action")
 
 
 def _command_bonus(ctx: Ctx, attack: Attack) -> None:
