@@ -108,9 +108,19 @@ def in_range(ctx: Ctx, hq: Unit) -> bool:
     return inside
 
 
+#: Counters that are not checked for Command: HQs, Leaders and Support Weapons (§7.2.3 checks
+#: the hexes of the Formation's units).
+COMMAND_COUNTERS = frozenset({"hq", "leader", "support_weapon"})
+
+
 def command_check(ctx: Ctx) -> None:
     """§7.2.3-§7.2.5 for one unit or the units of one hex: one roll covers the hex."""
     units = [ctx.unit(k) for k in ctx.action.actors] or [ctx.unit(None)]
+    if len(units) == 1 and units[0].hex is not None and units[0].formation is not None:
+        # "Command is checked by hexes" (§7.2.5): the roll is the hex's, and a failure marks
+        # "the unit(s) in the hex" of the Formation (§7.2.4)
+        units += [u for u in ctx.game.stack(units[0].hex, exclude=units[0].key)
+                  if u.formation == units[0].formation and u.type.target_type not in COMMAND_COUNTERS]
     hq = formation_hq(ctx, units[0])
     if hq is None:
         raise NotStated(f"formations.{units[0].formation or units[0].key}.hq")   # no HQ counter of the Formation
