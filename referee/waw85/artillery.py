@@ -144,8 +144,17 @@ def _spotter(ctx: Ctx, spotter: Unit, *, on_board: bool) -> None:
             if ctx.action.actor:
                 ctx.emit(StatusChanged(ctx.action.actor, "ops_complete", True))
                 because(ctx, "14.3", "the on-board asset is marked Ops Complete; the Spotter is not")
-    sees = ctx.game.facts.relation(spotter.key).los
     target = ctx.action.target if isinstance(ctx.action.target, str) else None
+    if ctx.game.facts.get("night") and not on_board and target in ctx.game.hexes:
+        # §16.6.1 "The maximum LOS for Direct Fire and Indirect Fire Spotting becomes 7 hexes";
+        # an Off-Board Strike's stated range is the Spotter's (there is no firing unit)
+        reach = ctx.game.facts.relation(spotter.key).distance
+        if reach is None:
+            reach = ctx.game.facts.hex_fact(target, "distance")
+        if reach is not None and reach > tables()["night_max_los"]:
+            illegal(ctx, "16.6.1", f"{spotter.name} is {reach} hexes from {target}: the maximum LOS for "
+                    "Spotting at night is 7 hexes")
+    sees = ctx.game.facts.relation(spotter.key).los
     if sees is None and target in ctx.game.hexes:
         blocked = los.hex_blocked(ctx, spotter, target)
         sees = None if blocked is None else not blocked
