@@ -100,6 +100,8 @@ def fire(ctx: Ctx, kind: str) -> None:
         for key in [actor.key, *attack.partners]:
             ctx.emit(StatusChanged(key, "ops_complete", True))
         ans.because(rules.section("fire_ops_complete_mark"), f"{actor.name} is marked Ops Complete")
+        if action.hits is None and rules.attack_cancelled(ctx, actor, attack):
+            return
     if target is None or (weapon is None and action.hits is None):
         return
     if ans.legal or action.hits is not None:      # given hits mean the attack was made

@@ -294,6 +294,11 @@ class Ruleset:
     def on_legal_fire(self, ctx: Ctx, actor: Unit, attack: Any) -> None:
         """What a legal attack settles before the dice (Support Weapons that fire with it)."""
 
+    def attack_cancelled(self, ctx: Ctx, actor: Unit, attack: Any) -> bool:
+        """Whether a legal attack is cancelled before its dice (WaW85 §16.6.1: a failed Night
+        Targeting Check)."""
+        return False
+
     def opportunity_checks(self, ctx: Ctx) -> None:
         """What Opportunity Fire needs beyond Direct Fire."""
 

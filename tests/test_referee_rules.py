@@ -414,8 +414,9 @@ def test_an_hq_checking_command_is_in_command_of_itself_under_each_book() -> Non
     untold, _ = run_one(get_ruleset("classic", "untold"), given, {})
     assert [r.text for r in untold.reasons] == ["H is 0 hex(es) from H, command range 4: in command"]
     waw85, _ = run_one(get_ruleset("waw85"), given, {})
-    assert [(r.section, r.text) for r in waw85.reasons] == [
-        ("WaW85 §7.2.5", "H is always In Command: in a hex with its Formation HQ")]
+    assert [(r.section, r.text) for r in waw85.reasons] == [      # the hex is checked (§7.2.5)
+        ("WaW85 §7.2.5", "H is always In Command: in a hex with its Formation HQ"),
+        ("WaW85 §7.2.5", "B is always In Command: in a hex with its Formation HQ")]
 
 
 def test_rallying_a_unit_that_is_not_disrupted_rolls_nothing_and_says_why_under_each_book() -> None:

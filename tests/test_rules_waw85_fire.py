@@ -160,3 +160,22 @@ def test_the_command_range_is_counted_on_the_map(sample) -> None:
         ("WaW85 §7.2.4", "Morale/Training check 2d6 = 6+0 = 6 vs 7: passed")]
     assert step.answer.rolls == [("2d6", [3, 3])]
     assert step.answer.values == {"roll_required": True, "modified_roll": 6, "target_number": 7, "passed": True}
+
+
+def test_a_spotter_check_subtracts_the_chosen_bonus_only() -> None:
+    """§14.3: "Subtract the Command Bonus of any HQ deployed to the unit; or subtract the
+    Command Bonus of any Leader assigned to the unit. Important: Only the HQ's bonus or the
+    Leader's bonus may be used — not both"."""
+    units = {"S": {"name": "Scouts", "target_type": "troops", "morale": 6},
+             "H": {"name": "HQ", "target_type": "hq", "leadership": 2, "attached_to": "S"},
+             "L": {"name": "Lt", "target_type": "leader", "leadership": 1, "attached_to": "S"}}
+    def check(*names, roll=8):
+        return waw85({"units": units, "query": {"action": "spotter_check", "unit": "S", "bonus_from": list(names)}},
+                     {"2d6": [roll]})[0]
+    result = check("L")
+    assert (result.values["modified_roll"], result.values["passed"]) == (7, False)
+    assert reasons(result)[0] == ("WaW85 §14.3", "Lt Command Bonus: roll -1")
+    result = check("H", "L")
+    assert (result.values["legal"], result.values["reason_rule"]) == (False, "14.3")
+    assert reasons(result) == [("WaW85 §14.3", "Only the HQ's bonus or the Leader's bonus may be used — not both")]
+    assert check(roll=8).values["modified_roll"] == 6          # not named: the better bonus, the HQ's 2

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from converter.actions_text import parse
+from converter.actions_text import ActionSpec, parse
 from converter.resolve import read_position, resolve_actions, ruleset_named
 from referee.dice import GivenDice
 from referee.events import StatusChanged
@@ -315,3 +315,56 @@ def test_a_move_with_stated_hex_costs() -> None:
     assert result.values == {"cost": 2, "legal": True, "triggers_opportunity_fire": True}
     assert result.unit_values == {"A": {"mp_before": 2, "mp_after": 0}}
     assert after.units["A"].hex == "b" and after.units["A"].status.ops_complete is True
+
+
+def test_a_unit_that_fired_or_is_out_of_command_does_not_move_on_the_board(sample) -> None:
+    """§11.0: "A unit may not fire, then move"; §7.2.3: Out of Command units "may not execute
+    any Action"; §7.6: an Ops Complete unit has completed its Action (the T-64 on the sample)."""
+    def marked(**status):
+        unit = sample.units["t-64"]
+        return sample.with_unit(replace(unit, status=replace(unit.status, **status)))
+    assert _move(marked(fired=True), "move t-64 E6").refused.reasons == [
+        ("WaW85 §11.0", "T-64 has fired: a unit may not fire, then move")]
+    assert _move(marked(out_of_command=True), "move t-64 E6").refused.reasons == [
+        ("WaW85 §7.2.3", "T-64 is Out of Command: it may not execute any Action")]
+    assert _move(marked(ops_complete=True), "move t-64 E6").refused.reasons == [
+        ("WaW85 §7.6", "T-64 is Ops Complete: it has completed its Action")]
+
+
+def test_a_parachute_drift_is_followed_on_the_map(sample) -> None:
+    """§16.7.2: a drift moves the unit hex by hex in the rolled direction; "A parachuting unit
+    is eliminated if its final location after drifting is: Off the playable area, or In a hex
+    containing an enemy unit, or In a hex containing blocking or Rough terrain" (the T-64 in
+    F6 stands in for a parachuting unit)."""
+    def drift(game, dice):
+        return resolve_actions(game, [ActionSpec("parachute_drift", ("t-64",))], ruleset_named("waw85"),
+                               GivenDice(dice))
+    outcome = drift(sample, [4, 1, 1])                 # 4: drifts; 1: N; 1: no further hex
+    assert outcome.steps[0].answer.values == {"scatter": ["N"]}
+    assert (outcome.after.units["t-64"].hex, outcome.after.units["t-64"].location) == ("F5", "map")
+    outcome = drift(sample, [6, 1, 6])                 # wild: N, 6 + 1 hexes, off the board
+    assert [(r.section, r.text) for r in outcome.steps[0].answer.reasons] == [
+        ("WaW85 §16.7.2", "1d6 6: drifts wildly 7 hexes N"),
+        ("WaW85 §16.7.2", "T-64 drifts off the playable area: eliminated")]
+    assert outcome.after.units["t-64"].location == "eliminated"
+    outcome = drift(_hex(sample, "F7", stated={**sample.hex("F7").stated}, los="blocking"), [4, 4, 1])
+    assert [(r.section, r.text) for r in outcome.steps[0].answer.reasons][1:] == [
+        ("WaW85 §16.7.2", "T-64 lands in F7, a hex of blocking terrain: eliminated")]
+
+
+def test_loading_and_unloading_need_a_unit_that_may_still_act() -> None:
+    """§9.8: loading and unloading happen "During a Movement Action"; §7.6: an Ops Complete
+    unit has completed its Action; §7.2.3: Out of Command units "may not execute any Action";
+    §11.0: "A unit may not fire, then move"."""
+    def load(**transport):
+        return waw85({"units": {"P": {"target_type": "troops", "hex": "a", "status": {"mp_spent": 0}},
+                                "TR": {"mp": 6, "abilities": ["transport"], "hex": "a",
+                                       "status": {"mp_spent": 0, **transport}}},
+                      "query": {"action": "load", "unit": "P", "target": "TR"}})[0]
+    assert reasons(load(ops_complete=True)) == [("WaW85 §7.6", "TR is Ops Complete: it has completed its Action")]
+    assert reasons(load(fired=True)) == [("WaW85 §11.0", "TR has fired: a unit may not fire, then move")]
+    result, _ = waw85({"units": {"P": {"target_type": "troops", "carried_by": "TR"},
+                                 "TR": {"mp": 6, "hex": "a", "status": {"mp_spent": 0, "out_of_command": True}}},
+                       "query": {"action": "unload", "unit": "P", "target": "a"}})
+    assert (result.values["legal"], result.values["reason_rule"]) == (False, "7.2.3")
+    assert reasons(result) == [("WaW85 §7.2.3", "TR is Out of Command: it may not execute any Action")]

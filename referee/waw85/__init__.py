@@ -148,6 +148,7 @@ class Waw85Ruleset(Ruleset):
     numbers_without_band = staticmethod(fire.numbers_without_band)
     cas_numbers = staticmethod(fire.cas_numbers)
     on_legal_fire = staticmethod(fire.on_legal_fire)
+    attack_cancelled = staticmethod(command.night_attack_cancelled)
 
     def stated_hits(self, ctx, target):
         return fire.fire_stated_hits(ctx)

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from referee import damage
 from referee.errors import NotStated
-from referee.events import StatusChanged, UnitRemoved
+from referee.events import StatusChanged, UnitEliminated, UnitMoved, UnitRemoved
+from referee.hexes import FLAT_DIRECTION_NAMES
+from referee.model import Unit
 from referee.ruleset import Ctx
 from referee.waw85.command import check_for, roll
 from referee.waw85.common import because, tables
@@ -55,6 +57,42 @@ def parachute_drift(ctx: Ctx) -> None:
             path.append(directions[ctx.roll(1, "d6")[0]])
         because(ctx, "16.7.2", f"1d6 {first}: drifts {' then '.join(path)}")
     ctx.answer.set("scatter", path)
+    _landing_hex(ctx, ctx.unit(ctx.action.actor), path)
+
+
+def _landing_hex(ctx: Ctx, unit: Unit, path: list[str]) -> None:
+    """§16.7.2: "A parachuting unit is eliminated if its final location after drifting is: Off
+    the playable area, or In a hex containing an enemy unit, or In a hex containing blocking or
+    Rough terrain." The unit's stated hex is its intended landing hex; a drift is followed on
+    the map (a hex without a position leaves the final hex unknown)."""
+    if unit.hex is None:
+        return
+    landed: str | None = unit.hex
+    if path:
+        at = ctx.game.hex(unit.hex).at
+        if at is None:
+            ctx.answer.gap("units", f"not stated: hexes.{unit.hex} position (the hex {unit.name} drifts to)")
+            return
+        by_at = {h.at: h.id for h in ctx.game.hexes.values() if h.at is not None}
+        for direction in path:
+            at = at.neighbor(FLAT_DIRECTION_NAMES.index(direction))
+        landed = by_at.get(at)
+        if landed is None:
+            ctx.emit(UnitEliminated(unit.key))
+            because(ctx, "16.7.2", f"{unit.name} drifts off the playable area: eliminated")
+            return
+        ctx.emit(UnitMoved(unit.key, landed))
+    hex_state = ctx.game.hex(landed)
+    enemies = [u for u in ctx.game.stack(landed, exclude=unit.key)
+               if u.side is not None and unit.side is not None and u.side != unit.side]
+    if enemies or (hex_state.stated.get("enemy_units") or 0) > 0:
+        why = "a hex containing an enemy unit"
+    elif hex_state.terrain == "rough" or hex_state.los == "blocking":
+        why = f"a hex of {'Rough' if hex_state.terrain == 'rough' else 'blocking'} terrain"
+    else:
+        return
+    ctx.emit(UnitEliminated(unit.key))
+    because(ctx, "16.7.2", f"{unit.name} lands in {landed}, {why}: eliminated")
 
 
 def landing_check(ctx: Ctx) -> None:

@@ -10,7 +10,7 @@ from referee.model import Unit, need
 from referee.ruleset import Ctx
 from referee.waw85 import los, results
 from referee.waw85.command import Check, check_for, ew_on, formation_hq, helpers, roll
-from referee.waw85.common import HARD, because, illegal, modify, morale_value, tables, whole
+from referee.waw85.common import HARD, because, illegal, may_act, modify, morale_value, tables, whole
 from referee.artillery import Strike, adjacent_hexes
 from referee.hexes import FLAT_DIRECTION_NAMES
 from referee.defence import DefenceRoll, Shot, defence as defence_roll, improved_position, put, roll_saves
@@ -62,6 +62,9 @@ def fire_mission(ctx: Ctx) -> Strike | None:
         _spotter(ctx, spotter, on_board=unit is not None)
     if unit is None:
         ans.set("max_count", 2)        # §7.5: at most two Off-Board Strikes per Formation Impulse
+        if ctx.game.facts.get("strikes_left") == 0:
+            illegal(ctx, "14.2", "no Strike of this type is left on the Artillery Track: "
+                    "an Off-Board Artillery Strike can only be used once in a scenario")
     if mission in ("he", "dpicm", "mlrs"):
         ans.set("hit_allocation", "each")   # §14.7.2: units in the hex are attacked individually
     markers = t["strike_markers"].get(mission or "")
@@ -141,8 +144,17 @@ def _spotter(ctx: Ctx, spotter: Unit, *, on_board: bool) -> None:
             if ctx.action.actor:
                 ctx.emit(StatusChanged(ctx.action.actor, "ops_complete", True))
                 because(ctx, "14.3", "the on-board asset is marked Ops Complete; the Spotter is not")
-    sees = ctx.game.facts.relation(spotter.key).los
     target = ctx.action.target if isinstance(ctx.action.target, str) else None
+    if ctx.game.facts.get("night") and not on_board and target in ctx.game.hexes:
+        # §16.6.1 "The maximum LOS for Direct Fire and Indirect Fire Spotting becomes 7 hexes";
+        # an Off-Board Strike's stated range is the Spotter's (there is no firing unit)
+        reach = ctx.game.facts.relation(spotter.key).distance
+        if reach is None:
+            reach = ctx.game.facts.hex_fact(target, "distance")
+        if reach is not None and reach > tables()["night_max_los"]:
+            illegal(ctx, "16.6.1", f"{spotter.name} is {reach} hexes from {target}: the maximum LOS for "
+                    "Spotting at night is 7 hexes")
+    sees = ctx.game.facts.relation(spotter.key).los
     if sees is None and target in ctx.game.hexes:
         blocked = los.hex_blocked(ctx, spotter, target)
         sees = None if blocked is None else not blocked
@@ -178,7 +190,7 @@ def _strike(ctx: Ctx, mission: str, firer: Unit | None, landed: str) -> None:
             for unit in stack:
                 _he_attack(ctx, unit, fp, to_hit, firer)
             if stack:
-                _strike_rubble(ctx, hex_id, ctx.answer.values.get("net_hits", 0) - before)
+                results.rubble_and_fire(ctx, hex_id, ctx.answer.values.get("net_hits", 0) - before)  # §10.9
     elif mission == "adm":
         for unit in units:
             mine_attack(ctx, unit, "14.10")
@@ -190,24 +202,6 @@ def _strike(ctx: Ctx, mission: str, firer: Unit | None, landed: str) -> None:
         because(ctx, "14.7.2", f"{firer.name} fired: Ops Complete")
     elif ctx.game.facts.get("strikes_left") is not None:
         ctx.answer.set("situation", {"strikes_left": ctx.game.facts.get("strikes_left") - 1})
-
-
-def _strike_rubble(ctx: Ctx, hex_id: str, net: int) -> None:
-    """§10.9: "a net result of 3 or more hits ... in one Direct or Indirect Fire attack on a
-    unit or stack" in burnable terrain rolls for Rubble and Fire: the Strike's net hits on the
-    hex's stack, once the stack is resolved."""
-    hex_state = ctx.after.hex(hex_id)
-    if net < tables()["rubble_min_hits"] or hex_state.terrain not in tables()["burnable_terrain"]:
-        return
-    because(ctx, "10.9", f"{net} net hits on the stack in {hex_state.terrain} {hex_id}: roll for Rubble and Fire")
-    if not ctx.has_dice("d6"):
-        ctx.answer.gap("hexes", "not stated: dice.d6 (the §10.9 Rubble and Fire roll)")
-        return
-    from referee.waw85.phases import rubble_roll
-    try:
-        rubble_roll(ctx, hex_state)
-    except NotStated as missing:          # the case lists no die for it: the hex's fate is unknown
-        ctx.answer.gap("hexes", f"not stated: {missing.field} (the §10.9 Rubble and Fire roll)")
 
 
 def _strike_numbers(ctx: Ctx, mission: str, firer: Unit | None) -> tuple[int, int]:
@@ -378,10 +372,22 @@ def spotter_check(ctx: Ctx) -> None:
     unit's Morale/Training."""
     unit = ctx.unit(ctx.action.actor)
     hqs, leaders = helpers(ctx, unit)
-    bonuses = [need(u.leadership, f"units.{u.key}.leadership") for u in hqs + leaders]
-    bonus = max(bonuses, default=0)
+    named = [ctx.game.unit(k) for k in ctx.action.bonus_from or ()]
+    if named:                              # the player's choice of whose bonus to subtract
+        strangers = [g for g in named if g not in hqs + leaders]
+        if strangers:
+            illegal(ctx, "14.3", f"{strangers[0].name} is not an HQ deployed to {unit.name} nor a Leader "
+                    "assigned to it")
+        if len(named) > 1:
+            illegal(ctx, "14.3", "Only the HQ's bonus or the Leader's bonus may be used — not both")
+        if ctx.answer.legal is False:
+            return
+        bonus, why = need(named[0].leadership, f"units.{named[0].key}.leadership"), f"{named[0].name} Command Bonus"
+    else:
+        bonuses = [need(u.leadership, f"units.{u.key}.leadership") for u in hqs + leaders]
+        bonus, why = max(bonuses, default=0), "the better of the HQ or Leader Command Bonus"
     if bonus:
-        modify(ctx, "roll", -bonus, "the better of the HQ or Leader Command Bonus", "14.3")
+        modify(ctx, "roll", -bonus, why, "14.3")
     roll(ctx, Check(morale_value(ctx, unit), -bonus), section="14.3")
 
 
@@ -468,10 +474,7 @@ def minefield_breach(ctx: Ctx) -> None:
     distance = hex_state.stated.get("distance")
     if (distance is not None and distance != 1) or (isinstance(unit.status.mp_spent, int) and unit.status.mp_spent):
         illegal(ctx, "16.3.1", "the breaching unit starts its activation adjacent and spends all its MPs")
-    if unit.status.ops_complete:
-        illegal(ctx, "7.6", f"{unit.name} is Ops Complete: it has completed its Action")
-    if unit.status.out_of_command:
-        illegal(ctx, "7.2.3", f"{unit.name} is Out of Command: it may not execute any Action")
+    may_act(ctx, unit)                    # a Movement Action (§7.6, §11.0, §7.2.3)
     if ctx.answer.legal is False:
         return
     ctx.answer.set("legal", True)

@@ -11,7 +11,7 @@ from referee.events import StatusChanged, UnitEliminated
 from referee.hexes import Hex
 from referee.model import AssaultValue, Unit, need
 from referee.ruleset import Ctx
-from referee.waw85.common import VEHICLES, because, illegal
+from referee.waw85.common import VEHICLES, because, illegal, may_act
 from referee.waw85.movement import river_crossing
 from referee.waw85.transport import STACKING_LIMIT
 
@@ -73,7 +73,24 @@ def may_fight(ctx: Ctx, unit: Unit, foes: list[Unit], *, attacking: bool) -> boo
                 f"{verb} Heavy Armor")
         return False
     if attacking:
+        may_act(ctx, unit, done=False, command=False)    # the move into the hex (§11.0); the rest in §13.0's checks
+        if unit.carried_by is not None and not _may_unload_into(ctx, unit):
+            return False
         _movement(ctx, unit, target_hex(ctx, foes))
+    return True
+
+
+def _may_unload_into(ctx: Ctx, passenger: Unit) -> bool:
+    """§9.8: "Non-Towed Passengers may unload directly into an Assault"; §9.8.3: "Passengers
+    not transported by Helicopter Transports may unload into an enemy occupied hex"."""
+    carrier = ctx.game.unit(passenger.carried_by)
+    if "towed" in passenger.type.abilities:
+        illegal(ctx, "9.8", f"{passenger.name} is Towed: only Non-Towed Passengers unload directly into an Assault")
+        return False
+    if carrier.type.target_type == "helicopter":
+        illegal(ctx, "9.8.3", f"{passenger.name} is carried by a Helicopter Transport: it may not unload into an "
+                "enemy occupied hex")
+        return False
     return True
 
 

@@ -108,9 +108,19 @@ def in_range(ctx: Ctx, hq: Unit) -> bool:
     return inside
 
 
+#: Counters that are not checked for Command: HQs, Leaders and Support Weapons (§7.2.3 checks
+#: the hexes of the Formation's units).
+COMMAND_COUNTERS = frozenset({"hq", "leader", "support_weapon"})
+
+
 def command_check(ctx: Ctx) -> None:
     """§7.2.3-§7.2.5 for one unit or the units of one hex: one roll covers the hex."""
     units = [ctx.unit(k) for k in ctx.action.actors] or [ctx.unit(None)]
+    if len(units) == 1 and units[0].hex is not None and units[0].formation is not None:
+        # "Command is checked by hexes" (§7.2.5): the roll is the hex's, and a failure marks
+        # "the unit(s) in the hex" of the Formation (§7.2.4)
+        units += [u for u in ctx.game.stack(units[0].hex, exclude=units[0].key)
+                  if u.formation == units[0].formation and u.type.target_type not in COMMAND_COUNTERS]
     hq = formation_hq(ctx, units[0])
     if hq is None:
         raise NotStated(f"formations.{units[0].formation or units[0].key}.hq")   # no HQ counter of the Formation
@@ -199,7 +209,14 @@ def night_targeting_check(ctx: Ctx) -> None:
         ctx.answer.set("roll_required", False)
         because(ctx, "16.6.1", "not a night scenario: no Night Targeting Check")
         return
-    target = ctx.action.target if isinstance(ctx.action.target, str) else None
+    ctx.answer.set("roll_required", True)
+    if not _night_check(ctx, unit, ctx.action.target if isinstance(ctx.action.target, str) else None):
+        ctx.emit(StatusChanged(unit.key, "ops_complete", True))
+        because(ctx, "16.6.1", "Night Targeting Check failed: attack cancelled, Ops Complete")
+
+
+def _night_check(ctx: Ctx, unit: Unit, target: str | None) -> bool:
+    """The Night Targeting Check roll of ``unit`` firing at ``target`` (§16.6.1)."""
     relation = ctx.game.facts.relation(need(target, "query.target"))
     adjacent = relation.adjacent
     if adjacent is None and relation.distance is not None:
@@ -211,10 +228,30 @@ def night_targeting_check(ctx: Ctx) -> None:
     if not adjacent and "night_fighting" not in unit.type.abilities:
         number = -(-number // 2)
         because(ctx, "16.6.1", f"target not adjacent: Morale/Training halved to {number}")
-    ctx.answer.set("roll_required", True)
-    if not roll(ctx, Check(number, value.modifier), section="16.6.1"):
-        ctx.emit(StatusChanged(unit.key, "ops_complete", True))
-        because(ctx, "16.6.1", "Night Targeting Check failed: attack cancelled, Ops Complete")
+    return roll(ctx, Check(number, value.modifier), section="16.6.1")
+
+
+#: The attacks a unit makes "when firing" at night, after a Night Targeting Check (§16.6.1).
+NIGHT_CHECKED = frozenset({"direct_fire", "opportunity_fire", "move_and_fire", "aa_fire"})
+
+
+def night_attack_cancelled(ctx: Ctx, actor: Unit, attack) -> bool:
+    """§16.6.1: "When firing or Spotting, and immediately after the LOS has been verified, an
+    attacker ... must then make a successful Night Targeting Check"; "If the NTC is failed, the
+    attack ... is canceled". The check is rolled when the case gives its 2d6 first (the
+    stand-alone ``night_targeting_check`` asks it alone); the firer is Ops Complete either way."""
+    if not ctx.game.facts.get("night") or attack.kind not in NIGHT_CHECKED:
+        return False
+    if not ctx.has_dice("2d6"):
+        because(ctx, "16.6.1", "at night the attack follows a successful Night Targeting Check (not rolled here)")
+        return False
+    if _night_check(ctx, actor, ctx.action.target if isinstance(ctx.action.target, str) else None):
+        return False
+    because(ctx, "16.6.1", "Night Targeting Check failed: the attack is cancelled")
+    target = ctx.action.target if isinstance(ctx.action.target, str) else None
+    if target in ctx.game.units:
+        ctx.answer.unit(target, hits=0)
+    return True
 
 
 def uses_missiles(ctx: Ctx, unit: Unit, name: str) -> bool:

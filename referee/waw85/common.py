@@ -39,6 +39,20 @@ def illegal(ctx: Ctx, section: str, text: str) -> None:
     ctx.answer.illegal(f"WaW85 §{section}", text)
 
 
+def may_act(ctx: Ctx, unit: Unit, *, done: bool = True, fired: bool = True, command: bool = True) -> None:
+    """Who may start a Movement Action (a move, loading, unloading, the move into an Assault):
+    not a unit that has completed its Action (Ops Complete, §7.6: ``done``), nor one that has
+    fired ("A unit may not fire, then move", §11.0: ``fired``), nor one Out of Command, which
+    "may not execute any Action" (§7.2.3: ``command``). A caller that judges one of them
+    elsewhere leaves it out."""
+    if done and unit.status.ops_complete:
+        illegal(ctx, "7.6", f"{unit.name} is Ops Complete: it has completed its Action")
+    elif fired and unit.status.fired:
+        illegal(ctx, "11.0", f"{unit.name} has fired: a unit may not fire, then move")
+    if command and unit.status.out_of_command:
+        illegal(ctx, "7.2.3", f"{unit.name} is Out of Command: it may not execute any Action")
+
+
 def modify(ctx: Ctx, applies_to: str, value: int, why: str, section: str) -> None:
     ctx.answer.modify(applies_to, value, why, f"WaW85 §{section}")
 

@@ -49,6 +49,9 @@ def is_concealed(ctx: Ctx, target: Unit) -> bool:
     if terrain_db(ctx, target) <= 0:
         because(ctx, "10.6.13", f"{target.name}'s hex has no Defensive Bonus: not concealed")
         return False
+    if target.hex is not None and ctx.game.facts.hex_fact(target.hex, "adjacent_to_enemy"):
+        because(ctx, "10.6.13", f"{target.name}'s hex is adjacent to an enemy unit: not concealed")
+        return False
     reach = tables()["recon_concealment_range"]
     for other in ctx.game.units.values():
         if other.key == target.key or not other.on_map:

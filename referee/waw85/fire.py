@@ -121,6 +121,8 @@ def fire_restrictions(ctx: Ctx, actor: Unit, attack: Attack) -> None:
     _helicopter(ctx, actor, attack.weapon_name)
     if attack.kind == "move_and_fire":
         _may_move_and_fire(ctx, actor)
+    if attack.kind == "cas_attack":
+        _cas_target_hex(ctx, actor, target)
     weapon = attack.shot.weapon
     if actor.hex is not None and ctx.game.hex(actor.hex).terrain in ("water", "all_water"):
         illegal(ctx, "10.6.17", f"{actor.name} is in an all-water hex")
@@ -316,13 +318,18 @@ def _move_and_fire(ctx: Ctx, actor: Unit, weapon: Weapon, shot: Attack) -> None:
 
 
 def _may_move_and_fire(ctx: Ctx, actor: Unit) -> None:
-    """§11.0: at least 1 MP before firing; §9.5: an unbridged River crossing is a Movement
-    or Assault Action, never Move & Fire."""
+    """§11.0: at least 1 MP before firing (so never by a Hovering or Landed Helicopter, which
+    is stationary, §9.7.3, §9.7.4); §9.5: an unbridged River crossing is a Movement or
+    Assault Action, never Move & Fire."""
     if "amphibious" in actor.type.abilities and ctx.game.facts.get("hexside") == "river":
         illegal(ctx, "9.5", "an unbridged River crossing must be a Movement or Assault Action, "
                 "not Move & Fire")
     if actor.status.mp_spent == 0:
         illegal(ctx, "11.0", "a Move & Fire Action must expend at least 1 MP")
+    if actor.type.target_type == "helicopter" and actor.mode in ("hovering", "landed"):
+        # §9.7.3 "stationary in its hex for that turn", §9.7.4 "stationary in its hex"
+        illegal(ctx, "9.7.3" if actor.mode == "hovering" else "9.7.4",
+                f"{actor.name} is {actor.mode}: stationary in its hex, it expends no MP for a Move & Fire Action")
 
 
 def _command_bonus(ctx: Ctx, attack: Attack) -> None:
@@ -376,6 +383,14 @@ def _parachute_target(ctx: Ctx, name: str, weapon: Weapon) -> None:
         illegal(ctx, "16.7.3", "missile-armed Anti-Aircraft units may not fire at parachute units")
     elif name != "he":
         illegal(ctx, "16.7.3", "only HE values may fire at landing parachute units")
+
+
+def _cas_target_hex(ctx: Ctx, actor: Unit, target: Unit | None) -> None:
+    """§4.3: "it can attack each unit in the target hex" (the hex the CAS counter was moved
+    to, §4.1): a unit in another hex is refused."""
+    if target is not None and actor.hex is not None and target.hex is not None and actor.hex != target.hex:
+        illegal(ctx, "4.3", f"{target.name} is not in the CAS counter's target hex {actor.hex}: "
+                "a CAS attacks only the units in its target hex")
 
 
 def cas_weapon(ctx: Ctx, actor: Unit, target: Unit) -> str:

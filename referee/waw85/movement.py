@@ -16,7 +16,7 @@ from referee.disrupted import disrupted_move
 from referee.situation import road_between
 from referee.waw85.artillery import MINES, chemical_move_cost, mine_attack
 from referee.waw85.command import Check, check_for, roll
-from referee.waw85.common import because, illegal, modify, morale_value, tables
+from referee.waw85.common import because, illegal, may_act, modify, morale_value, tables
 from referee.waw85.transport import STACKING_LIMIT, counts_for_stacking
 
 HELICOPTER_MODES = ("flying", "nap_of_earth", "hovering", "landed")
@@ -148,10 +148,7 @@ def _stated_move(ctx: Ctx, unit: Unit, route: list[str], arriving: int = 1) -> N
     more than the printed MPs; not into an enemy hex (an Assault, §13.0), nor over the
     stacking limit (§9.2); Out of Command units do not act (§7.2.3); a Disrupted unit by
     §10.8.2. All MPs spent: Ops Complete (§9.0)."""
-    if unit.status.ops_complete:
-        illegal(ctx, "7.6", f"{unit.name} is Ops Complete: it has completed its Action")
-    if unit.status.out_of_command:
-        illegal(ctx, "7.2.3", f"{unit.name} is Out of Command: it may not execute any Action")
+    may_act(ctx, unit)
     total, previous, extras = 0, unit.hex, 0
     for index, hex_id in enumerate(route):
         if _in_hex(ctx, unit, hex_id, enemy=True):
@@ -387,8 +384,7 @@ def _charted_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
     by Assault or Overrun (§13.0); never through a friendly hex already holding two units
     (§9.2), nor ending in one; a Disrupted unit by §10.8.2; leaving a Minefield hex costs 2
     MPs more and entering one is attacked (§16.2)."""
-    if unit.status.ops_complete:
-        illegal(ctx, "7.6", f"{unit.name} is Ops Complete: it has completed its Action")
+    may_act(ctx, unit)
     if unit.type.target_type == "helicopter":
         _helicopter_move(ctx, unit, route)
         return
@@ -524,7 +520,8 @@ def mode_change(ctx: Ctx) -> None:
     if mode not in HELICOPTER_MODES:
         raise NotStated("query.choice (flying, nap_of_earth, hovering or landed)")
     spent = unit.status.mp_spent
-    if unit.status.moving or (isinstance(spent, int) and spent > 0) or unit.status.ops_complete:
+    if unit.status.moving or (isinstance(spent, int) and spent > 0) or unit.status.ops_complete \
+            or unit.status.fired:
         illegal(ctx, "9.7", "the mode is chosen at the start of the activation, not after acting")
         return
     ctx.answer.set("legal", True)
@@ -542,10 +539,7 @@ def _bridge_mode(ctx: Ctx, unit: Unit) -> None:
     mode = ctx.action.choice
     if mode not in ("deployed", "retracted"):
         raise NotStated("query.choice (deployed or retracted)")
-    if unit.status.ops_complete:
-        illegal(ctx, "7.6", f"{unit.name} is Ops Complete: it has completed its Action")
-    if unit.status.out_of_command:
-        illegal(ctx, "7.2.3", f"{unit.name} is Out of Command: it may not execute any Action")
+    may_act(ctx, unit)
     spent = unit.status.mp_spent
     if unit.status.moving or (isinstance(spent, int) and spent > 0):
         illegal(ctx, "16.3.3", f"{unit.name} has already moved: it flips by beginning a Movement Action and "
@@ -605,6 +599,8 @@ def unload(ctx: Ctx) -> None:
     Opportunity Fire (§9.8.4). A Transport that had not moved may still move half its MPs."""
     passenger = ctx.unit(ctx.action.actor)
     carrier = ctx.game.unit(need(passenger.carried_by, f"units.{passenger.key}.carried_by"))
+    may_act(ctx, carrier)                   # the Transport's Movement Action (§7.6, §11.0, §7.2.3)
+    may_act(ctx, passenger)
     helicopter = carrier.type.target_type == "helicopter"
     if helicopter and carrier.mode != "landed":
         illegal(ctx, "9.8.5", "Helicopter Transports unload only in Landed mode")
@@ -653,10 +649,7 @@ def clear_rubble(ctx: Ctx) -> None:
     if unit.status.moving or (isinstance(unit.status.mp_spent, int) and unit.status.mp_spent > 0):
         illegal(ctx, "10.9.1", f"{unit.name} has moved: it begins its impulse in the Rubble hex and spends all its "
                 "MPs on the Clearing Roll")
-    if unit.status.ops_complete:
-        illegal(ctx, "7.6", f"{unit.name} is Ops Complete: it has completed its Action")
-    if unit.status.out_of_command:
-        illegal(ctx, "7.2.3", f"{unit.name} is Out of Command: it may not execute any Action")
+    may_act(ctx, unit)                    # a Movement Action (§7.6, §11.0, §7.2.3)
     if ctx.answer.legal is False:
         return
     ctx.answer.set("legal", True)

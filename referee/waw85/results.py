@@ -75,26 +75,31 @@ FIRE_ATTACKS = ("direct_fire", "opportunity_fire", "move_and_fire")
 
 
 def _rubble_after_fire(ctx: Ctx, attacked: list[str]) -> None:
+    """§10.9 after a Direct, Opportunity or Move & Fire attack: its net hits on the target's hex."""
+    net = ctx.answer.values.get("net_hits")
+    if ctx.action.kind not in FIRE_ATTACKS or not isinstance(net, int):
+        return
+    for hex_id in sorted({ctx.game.unit(k).hex for k in attacked} - {None}):
+        rubble_and_fire(ctx, hex_id, net)
+
+
+def rubble_and_fire(ctx: Ctx, hex_id: str, net: int) -> None:
     """§10.9: "If a net result of 3 or more hits are inflicted in one Direct or Indirect Fire
     attack on a unit or stack ... in any City, Town, Woods, Light Woods, Light Jungle or Jungle
-    hex ... immediately roll 1d6"; without that die the hex's fate is a gap."""
-    net = ctx.answer.values.get("net_hits")
-    if ctx.action.kind not in FIRE_ATTACKS or not isinstance(net, int) or net < tables()["rubble_min_hits"]:
+    hex ... immediately roll 1d6"; without that die the hex's fate is a gap. Used after Direct
+    Fire (:func:`_rubble_after_fire`) and after a Strike's stack is resolved (artillery)."""
+    hex_state = ctx.after.hex(hex_id)
+    if net < tables()["rubble_min_hits"] or hex_state.terrain not in tables()["burnable_terrain"]:
         return
-    hexes = {ctx.game.unit(k).hex for k in attacked} - {None}
-    for hex_id in sorted(hexes):
-        hex_state = ctx.after.hex(hex_id)
-        if hex_state.terrain not in tables()["burnable_terrain"]:
-            continue
-        because(ctx, "10.9", f"{net} net hits in {hex_state.terrain} {hex_id}: roll for Rubble and Fire")
-        if not ctx.has_dice("d6"):
-            ctx.answer.gap("hexes", "not stated: dice.d6 (the §10.9 Rubble and Fire roll)")
-            continue
-        from referee.waw85.phases import rubble_roll
-        try:
-            rubble_roll(ctx, hex_state)
-        except NotStated as missing:          # the case lists no die for it: the hex's fate is unknown
-            ctx.answer.gap("hexes", f"not stated: {missing.field} (the §10.9 Rubble and Fire roll)")
+    because(ctx, "10.9", f"{net} net hits in {hex_state.terrain} {hex_id}: roll for Rubble and Fire")
+    if not ctx.has_dice("d6"):
+        ctx.answer.gap("hexes", "not stated: dice.d6 (the §10.9 Rubble and Fire roll)")
+        return
+    from referee.waw85.phases import rubble_roll
+    try:
+        rubble_roll(ctx, hex_state)
+    except NotStated as missing:          # the case lists no die for it: the hex's fate is unknown
+        ctx.answer.gap("hexes", f"not stated: {missing.field} (the §10.9 Rubble and Fire roll)")
 
 
 def wreck(ctx: Ctx, unit: Unit) -> None:

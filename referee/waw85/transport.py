@@ -6,7 +6,7 @@ from referee.events import StatusChanged
 from referee.headquarters import lone_hqs
 from referee.model import Unit, need
 from referee.ruleset import Ctx
-from referee.waw85.common import because, illegal
+from referee.waw85.common import because, illegal, may_act
 
 STACKING_LIMIT = 2                                     # §9.2
 NOT_COUNTED = frozenset({"support_weapon", "hq", "leader"})
@@ -55,6 +55,8 @@ def load(ctx: Ctx) -> None:
         illegal(ctx, "9.8", f"{carrier.name} is an enemy unit: you load your Passengers into your own Transport units")
     if passenger.status.disrupted:
         illegal(ctx, "9.8", f"{passenger.name} is Disrupted and may not load")
+    for unit in (passenger, carrier):       # loading is part of a Movement Action (§9.8)
+        may_act(ctx, unit)
     aboard = [u for u in ctx.game.passengers(carrier.key) if u.type.target_type not in NOT_COUNTED]
     if aboard:
         illegal(ctx, "9.8", f"{carrier.name} already carries {aboard[0].name}: a Transport is loaded with one "
