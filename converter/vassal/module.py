@@ -107,7 +107,8 @@ class PieceDefinition:
     def piece(self) -> Piece:
         """The decoded piece (its traits, outermost first)."""
         try:
-            return decode_piece(self.type_text, self.state_text)
+            type_text, state_text = self._parts
+            return decode_piece(type_text, state_text)
         except WawkitError as error:
             raise error.located(file=self.file, piece=getattr(self, "gpid", None) or getattr(self, "name", None))
 
