@@ -414,6 +414,26 @@ def test_calling_a_mission_is_the_first_action() -> None:
     assert call(friend("H", "2,0", HQ, formation="F"), EISENBACH).legal is True
 
 
+def test_a_called_mission_spends_one_of_the_scenario_missions() -> None:
+    """§8.0 (both books): the scenario's "1 x 4/5" gives the number of fire missions; a call
+    spends one and a call beyond those left is refused."""
+    hq = friend("H", "2,0", HQ, formation="F")
+
+    def called(left: int, count: int = 1):
+        game = board(hq, enemy("T", "6,0"))
+        game = Game(units=game.units, hexes=game.hexes,
+                    facts=Facts(relations={"T": Relation(los=False)}, situation={"strikes_left": left}))
+        return EISENBACH.check(game, make_action("indirect_fire", target="6,0", spotter="H",
+                                                  mission=Mission("he", 4, 5), count=count))
+    assert called(2).values["situation"] == {"strikes_left": 1}
+    assert called(2, count=2).values["situation"] == {"strikes_left": 0}
+    short = called(1, count=2)
+    assert short.legal is False and ("EG §8.0", "1 fire mission(s) left, 2 called") in \
+        [(r.section, r.text) for r in short.reasons]
+    none = called(0)
+    assert none.legal is False and "no fire missions of this type are left" in [r.text for r in none.reasons]
+
+
 # -- Mines attack a moving unit (002 §8.3, 001 §12.2); roads along hexsides ------------------------
 
 def test_a_move_lists_and_rolls_the_mines_attacks() -> None:

@@ -110,8 +110,10 @@ def fire_mission(ctx: Ctx) -> Strike | None:
         ans.set("max_count", 2)
         if (action.count or 1) > 2:
             ans.illegal("§8.0", "up to two fire missions may be called at once")
-        if ctx.game.facts.get("strikes_left") == 0:
-            ans.illegal("§8.0", "no fire missions of this type are left")
+        stated = ctx.game.facts.get("strikes_left")
+        if stated is not None and stated < (action.count or 1):
+            ans.illegal("§8.0", "no fire missions of this type are left" if stated == 0
+                        else f"{stated} fire mission(s) left, {action.count or 1} called")
     mission = action.mission
     kind = mission.type if mission else ("he" if firer is not None else None)
     kind = need(kind, "query.mission.type")
@@ -148,6 +150,9 @@ def fire_mission(ctx: Ctx) -> Strike | None:
         ans.because("§1.3.4.3, 001 §8.6", f"{firer.name} is marked Ops Complete")
     elif left is not None and allotment == side:
         ctx.emit(MissionsSpent(side, action.count or 1))
+    if firer is None and stated is not None:
+        # §8.0: the scenario's "1 x 4/5" states the number of fire missions; each call spends one.
+        ans.set("situation", {"strikes_left": stated - (action.count or 1)})
     hex_id = action.target if isinstance(action.target, str) and action.target not in ctx.game.units \
         else (ctx.game.unit(action.target).hex if isinstance(action.target, str) else None)
     return Strike(hex_id, kind, fp, to_hit, firer, caller if firer is None else None, roll_required)
