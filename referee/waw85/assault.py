@@ -11,7 +11,7 @@ from referee.events import StatusChanged, UnitEliminated
 from referee.hexes import Hex
 from referee.model import AssaultValue, Unit, need
 from referee.ruleset import Ctx
-from referee.waw85.common import VEHICLES, because, illegal, may_act
+from referee.waw85.common import VEHICLES, because, illegal, may_act, tec_line
 from referee.waw85.movement import river_crossing
 from referee.waw85.transport import STACKING_LIMIT
 
@@ -137,7 +137,8 @@ def numbers(ctx: Ctx, unit: Unit, foes: list[Unit], hex_id: str | None, *, attac
         if all(k in VEHICLES for k in kinds):
             hit_mod -= 1
             because(ctx, "13.1.2", f"{unit.name}: Infantry against vehicles alone, To-Hit -1")
-            terrain = need(ctx.game.hex(hex_id).terrain if hex_id else None, "hexes.<assault hex>.terrain")
+            # a rubbled City or Town uses the Rubble line of the TEC for all purposes (§10.9)
+            terrain = need(tec_line(ctx.game.hex(hex_id)) if hex_id else None, "hexes.<assault hex>.terrain")
             if terrain in INFANTRY_BONUS_TERRAIN:
                 fp_mod += 1
                 because(ctx, "13.1.2", f"{unit.name}: and in a {terrain.title()} hex, Assault FP +1")

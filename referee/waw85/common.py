@@ -12,7 +12,7 @@ from typing import Any
 import yaml
 
 from referee.errors import NotStated, RefereeError
-from referee.model import Unit
+from referee.model import HexState, Unit
 from referee.ruleset import Ctx
 from referee.situation import distance as situation_distance, reference
 from referee.tec import DATA
@@ -105,6 +105,15 @@ def whole(value: object, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise RefereeError(f"{name} must be a whole number, not {value!r}")
     return value
+
+
+def tec_line(hex_state: HexState) -> str | None:
+    """The TEC line a hex uses: a Rubble hex "now uses the Rubble line on the TEC for all
+    purposes" (§10.9), a Cleared hex the Cleared line (§10.9.1); otherwise its terrain."""
+    for marker in ("rubble", "cleared"):
+        if marker in hex_state.markers:
+            return marker
+    return hex_state.terrain
 
 
 def stated_hits(ctx: Ctx) -> int | dict[str, int] | None:

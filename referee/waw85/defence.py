@@ -15,7 +15,7 @@ from referee.errors import NotStated, NotSupported
 from referee.model import Unit, need
 from referee.ruleset import Ctx
 from referee.situation import reference
-from referee.waw85.common import HARD, because, distance_to, tables
+from referee.waw85.common import HARD, because, distance_to, tables, tec_line
 
 SOFT_SAVE = 5                     # §1.9.7
 MISSION_SECTIONS = {"smoke": "14.8", "mlrs": "14.9", "adm": "14.10", "dpicm": "14.11", "chemical": "14.12"}
@@ -130,7 +130,8 @@ def extra_db(ctx: Ctx, target: Unit, shot: Shot) -> list[tuple[int, str]]:
     target of an HE Strike (which rolls no Armor dice)."""
     extra = []
     if shot.atgm:
-        terrain = ctx.game.hex(target.hex).terrain
+        # a rubbled City or Town uses the Rubble line (§10.9): no longer blocking terrain
+        terrain = tec_line(ctx.game.hex(target.hex))
         if terrain is None:
             raise NotStated(f"hexes.{target.hex}.terrain")
         if terrain in tables()["atgm_blocking_terrain"]:
