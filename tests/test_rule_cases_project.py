@@ -40,3 +40,13 @@ def test_the_case_ids_are_unique_and_apart_from_the_shared_file() -> None:
     shared = {c["id"] for c in load_cases(SCHEMA.parent / "rule-cases.yaml")}
     ids = [c["id"] for f in FILES for c in load_cases(f)]
     assert len(ids) == len(set(ids)) and not set(ids) & shared
+
+
+def test_the_readme_counts_and_section_lists_match_the_case_files() -> None:
+    """The Files table's counts and the "sections -> case ids" lists are made from the
+    cases (``python -m tests.rule_cases_index`` rewrites them): a case added, moved or
+    re-cited shows in the README or this fails."""
+    from tests.rule_cases_index import README, build
+
+    text = README.read_text(encoding="utf-8")
+    assert build(text) == text, "run: .venv/bin/python -m tests.rule_cases_index"
