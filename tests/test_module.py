@@ -224,3 +224,24 @@ def test_locate_bad_input_is_one_line_and_exit_2() -> None:
     assert err == f"wawkit: {TOUR}: no location 'Z99' on map 'Main Map' (SL: 'Z99' lies outside the board)\n"
     code, _, err = _run("inspect-module", str(CORPUS / "README.md"))
     assert code == 2 and "malformed XML" in err
+
+
+@pytest.mark.parametrize(("width", "height", "expected"), [
+    ("35", "4095", (35, 4095)), ("0035", "4096", (35, 4096)), ("+7", "-3", (7, -3)), ("2147483647", "0", (2147483647, 0)),
+])
+def test_a_piece_slot_size_is_read_as_java_reads_an_int(width: str, height: str, expected: tuple[int, int]) -> None:
+    """Small sizes come from a table, the rest through the full ``Integer.valueOf`` check: same values."""
+    xml = (f'<VASSAL.build.GameModule name="M"><VASSAL.build.widget.PieceSlot entryName="A" gpid="1" '
+           f'width="{width}" height="{height}">+/null/piece;;;a.png;A/\t-1</VASSAL.build.widget.PieceSlot>'
+           f'</VASSAL.build.GameModule>').encode()
+    slot = Module.from_bytes(xml).piece_slots[0]
+    assert (slot.width, slot.height) == expected
+
+
+@pytest.mark.parametrize("width", ["", " 35", "35px", "2147483648", "٣"])
+def test_a_piece_slot_size_that_is_not_a_java_int_is_refused(width: str) -> None:
+    xml = (f'<VASSAL.build.GameModule name="M"><VASSAL.build.widget.PieceSlot entryName="A" gpid="1" '
+           f'width="{width}" height="1">+/null/piece;;;a.png;A/\t-1</VASSAL.build.widget.PieceSlot>'
+           f'</VASSAL.build.GameModule>').encode()
+    with pytest.raises(ModuleError, match="width"):
+        Module.from_bytes(xml, file="m.xml").piece_slots

@@ -64,6 +64,11 @@ def _text(element: Any) -> str:
     return "".join(element.xpath("text()")).strip()
 
 
+#: The decimal texts of 0-4095 and their values: ``java_int`` of a PieceSlot's width or height
+#: without the checks a longer or signed text needs.
+_SMALL_INTS = {str(number): number for number in range(4096)}
+
+
 def _add_piece_parts(text: str) -> tuple[str, str]:
     """(type, state) of ``+/null/<type>/<state>`` as stored in PieceSlot and PrototypeDefinition text.
 
@@ -72,9 +77,16 @@ def _add_piece_parts(text: str) -> tuple[str, str]:
     are never read (a fifth and later ones are ignored, as VASSAL does).
     """
     parts = split_raw(text, "/")
-    if len(parts) < 3 or unescape(parts[0], "/") != "+":
+    if len(parts) < 3 or (parts[0] != "+" and unescape(parts[0], "/") != "+"):
         raise ModuleError(f"piece text {text[:60]!r} is not an AddPiece command ('+/id/type/state')")
-    return unescape(parts[2], "/"), unescape(parts[3], "/") if len(parts) > 3 else ""
+    type_raw = parts[2]
+    state_raw = parts[3] if len(parts) > 3 else ""
+    # Most fields hold no escaped "/" and no enclosing quotes: they are their own value.
+    if "/" in type_raw or type_raw[:1] == "'":
+        type_raw = unescape(type_raw, "/")
+    if "/" in state_raw or state_raw[:1] == "'":
+        state_raw = unescape(state_raw, "/")
+    return type_raw, state_raw
 
 
 @dataclass(slots=True)
@@ -429,11 +441,13 @@ class Module:
     # -- pieces ------------------------------------------------------------------------
     def _slot(self, element: Any) -> PieceSlot:
         get, file = element.get, self.file
+        width, height = get("width", "0"), get("height", "0")
+        # A palette's sizes are a few small numbers, looked up; anything else is checked in full.
+        width = _SMALL_INTS.get(width) if width in _SMALL_INTS else java_int(width, "width", element, file)
+        height = _SMALL_INTS.get(height) if height in _SMALL_INTS else java_int(height, "height", element, file)
         # Positional, in field order (text, element, file, entry_name, gpid, width, height): the
         # cheapest call for the thousands of slots of a large module.
-        return PieceSlot(_text(element), element, file, get("entryName"), get("gpid", ""),
-                         java_int(get("width", "0"), "width", element, file),
-                         java_int(get("height", "0"), "height", element, file))
+        return PieceSlot(_text(element), element, file, get("entryName"), get("gpid", ""), width, height)
 
     def _slots(self, tag: str) -> list[PieceSlot]:
         slot = self._slot
