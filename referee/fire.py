@@ -118,10 +118,16 @@ def status(ctx: Ctx, actor: Unit, kind: str) -> None:
     of Command except in Opportunity Fire, not a Passenger (EG/TUS §6.1, §6.1.7, §4.2,
     §5.2.3; WaW85 §10.0, §7.2.3, §9.8)."""
     rules, ans, unit_status = ctx.rules, ctx.answer, actor.status
+    # Opportunity Fire states its own eligibility (WaW85 §10.11 "Units that are marked as being
+    # Ops Complete or Disrupted may not use Opportunity Fire"; EG/TUS §6.2 a Good Order unit
+    # not marked Ops Complete): that is the rule a refusal names
+    opportunity = kind == "opportunity_fire"
     if unit_status.disrupted:
-        ans.illegal(rules.section("fire_disrupted"), f"{actor.name} is Disrupted and cannot fire")
+        ans.illegal(rules.section("opportunity_fire" if opportunity else "fire_disrupted"),
+                    f"{actor.name} is Disrupted and cannot fire")
     if unit_status.ops_complete:
-        ans.illegal(rules.section("fire_ops_complete"), f"{actor.name} is Ops Complete and cannot fire")
+        ans.illegal(rules.section("opportunity_fire" if opportunity else "fire_ops_complete"),
+                    f"{actor.name} is Ops Complete and cannot fire")
     if unit_status.out_of_command and kind not in OPPORTUNITY:
         ans.illegal(rules.section("out_of_command"), f"{actor.name} is Out of Command: Opportunity Fire only")
     if actor.carried_by is not None:

@@ -179,3 +179,35 @@ def test_a_spotter_check_subtracts_the_chosen_bonus_only() -> None:
     assert (result.values["legal"], result.values["reason_rule"]) == (False, "14.3")
     assert reasons(result) == [("WaW85 §14.3", "Only the HQ's bonus or the Leader's bonus may be used — not both")]
     assert check(roll=8).values["modified_roll"] == 6          # not named: the better bonus, the HQ's 2
+
+
+@pytest.mark.parametrize("kind, section", [("hq", "WaW85 §1.9.11"), ("leader", "WaW85 §1.9.13")])
+def test_an_hq_or_leader_has_no_firepower_of_its_own(kind: str, section: str) -> None:
+    """§1.9.11, §1.9.13: an HQ prints a Command Bonus, a Leader a Command Bonus and a
+    Morale/Training value; neither fires, it adds dice to its unit (§10.6.2). The refusal
+    names the rule and writes nothing."""
+    given = {"units": {"A": {"side": "nato", "target_type": kind, "leadership": 1,
+                             "status": {"disrupted": False, "ops_complete": False}},
+                       "T": {"side": "pact", "target_type": "troops", "distance": 2, "los": True}},
+             "query": {"action": "direct_fire", "unit": "A", "target": "T", "weapon": "he"}}
+    result, _ = waw85(given)
+    assert result.legal is False
+    assert any(s == section for s, _ in reasons(result))
+    assert result.events == []
+
+
+@pytest.mark.parametrize("status", ["disrupted", "ops_complete"])
+def test_an_opportunity_fire_refusal_names_section_10_11(status: str) -> None:
+    """§10.11: "Units that are marked as being Ops Complete or Disrupted may not use
+    Opportunity Fire" (Direct Fire's own refusal is §10.0)."""
+    base = {"units": {"A": {"side": "nato", "ap": {"fp": 3, "to_hit": 4, "range": 6, "color": "black"},
+                            "status": {"disrupted": False, "ops_complete": False, status: True}},
+                      "T": {"side": "pact", "target_type": "heavy_armor", "armor": 2, "save": 5, "distance": 3,
+                            "los": True, "status": {"moving": True}}},
+            "query": {"action": "opportunity_fire", "unit": "A", "target": "T", "weapon": "ap"}}
+    result, _ = waw85(base)
+    assert result.legal is False and result.events == []
+    assert ("WaW85 §10.11" in [s for s, _ in reasons(result)])
+    base["query"]["action"] = "direct_fire"
+    result, _ = waw85(base)
+    assert "WaW85 §10.0" in [s for s, _ in reasons(result)]

@@ -115,6 +115,12 @@ def fire_restrictions(ctx: Ctx, actor: Unit, attack: Attack) -> None:
     Fire's first MP and River crossings (§11.0, §9.5); all-water hexes (§10.6.17); missiles
     while Reloading or out (§7.3)."""
     target = ctx.game.units.get(ctx.action.target) if isinstance(ctx.action.target, str) else None
+    if actor.type.target_type in ("hq", "leader"):
+        # an HQ prints a Command Bonus (§1.9.11), a Leader a Command Bonus and a Morale/Training
+        # value (§1.9.13): no AP or HE Firepower of their own, only dice added to the unit they are with
+        illegal(ctx, "1.9.11" if actor.type.target_type == "hq" else "1.9.13",
+                f"{actor.name} is {'an HQ' if actor.type.target_type == 'hq' else 'a Leader'}: it has no Firepower "
+                "of its own and adds its Command Bonus to the unit it is deployed or assigned to (§10.6.2)")
     if attack.opportunity and ((ctx.game.facts.get("opfire_count") or 0) >= 1
                                or (target is not None and target.status.opportunity_fired)):
         illegal(ctx, "10.11", "only one Opportunity Fire attack per hex of movement")
