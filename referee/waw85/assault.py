@@ -115,14 +115,16 @@ def numbers(ctx: Ctx, unit: Unit, foes: list[Unit], hex_id: str | None, *, attac
         raise NotStated(f"units.{unit.key}.assault")
     fp, to_hit = value.fp, value.to_hit
     disrupted = unit.status.disrupted
-    if not attacking and disrupted:
-        because(ctx, "13.0", f"{unit.name} is Disrupted: counterattacks at To-Hit 6")
-        return Numbers(fp, 6)
     fp_mod, hit_mod = 0, 0
     for giver in _assault_hqs(ctx, unit, attacking):
         bonus = need(giver.leadership, f"units.{giver.key}.leadership")
         fp_mod += bonus
         because(ctx, "13.1.1", f"{giver.name} Command Bonus: Assault FP +{bonus}")
+    if not attacking and disrupted:
+        # §13.0 fixes the To-Hit at 6; §13.1.1's HQ dice are not limited to Undisrupted units
+        # (§13.1.2-§13.1.4 are: they name Undisrupted units or an Undisrupted enemy)
+        because(ctx, "13.0", f"{unit.name} is Disrupted: counterattacks at To-Hit 6")
+        return Numbers(None if fp is None else max(fp + fp_mod, 0), 6)
     if unit.type.target_type == "troops" and not disrupted and foes:
         # "versus enemy vehicles either alone or in a stack with no Infantry of their side":
         # the whole enemy stack counts, not only the unit named
