@@ -93,6 +93,15 @@ def assault(ctx: Ctx) -> None:
     retreat_to = ctx.stage(("legal",), lambda: _named_retreat(ctx, defenders, participants))
     if ans.legal is False:
         return
+    # what entering the hex costs the attackers before they fight (WaW85 §16.2: its Minefield)
+    entered = ctx.stage(("hits", "net_hits", "hit_allocation", "units", "hexes"),
+                        lambda: rules.assault_entry(ctx, participants, hex_id))
+    if entered is None:
+        return
+    if not entered:
+        ans.because(rules.section("assault"), "no attacker entered the hex: the Assault does not take place")
+        return
+    participants = entered
     for unit in participants:
         if hex_id is not None and unit.hex != hex_id:
             ctx.emit(UnitMoved(unit.key, hex_id))

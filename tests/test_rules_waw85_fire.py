@@ -245,3 +245,25 @@ def replace_unit(given: dict, **fields) -> dict:
     units = dict(given["units"])
     units["A"] = {**units["A"], **fields}
     return {**given, "units": units}
+
+
+def test_an_assault_into_a_minefield_rolls_for_each_attacker_first() -> None:
+    """§16.2: each attacker entering the mined hex rolls 1d6, then the §16.2.2 depletion roll;
+    the hit one falls back Ops Complete and the other assaults alone (§13.0, §13.2.1). The
+    answer's hits are the Assault's."""
+    given = {"units": {"A": {"side": "nato", "target_type": "troops", "assault": {"fp": 3, "to_hit": 4},
+                             "hex": "a", "steps": 2, "strength": "full"},
+                       "A2": {"side": "nato", "target_type": "troops", "assault": {"fp": 2, "to_hit": 4},
+                              "hex": "a", "steps": 2, "strength": "full"},
+                       "T": {"side": "pact", "target_type": "troops", "assault": {"fp": 2, "to_hit": 4},
+                             "hex": "t", "steps": 2, "strength": "full"}},
+             "hexes": [{"id": "t", "terrain": "clear", "markers": ["minefield_random"]}],
+             "query": {"action": "assault", "unit": ["A", "A2"], "target": "T"}}
+    result, after = waw85(given, {"d6": [5, 1, 1, 1], "attack": [4, 4], "counter": [1, 1]})
+    assert ("WaW85 §16.2", "A: 1d6 5, 1 hit(s), no saves") in reasons(result)
+    assert ("WaW85 §16.2", "A2: 1d6 1, 0 hit(s), no saves") in reasons(result)
+    assert (result.values["hits"], result.values["net_hits"]) == (2, 2)
+    assert after.units["A"].hex == "a" and after.units["A"].status.disrupted is True
+    assert after.units["A"].status.ops_complete is True
+    assert after.units["A2"].hex == "t" and after.units["T"].strength == "reduced"
+    assert "minefield_random" in after.hex("t").markers

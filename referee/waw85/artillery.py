@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from referee.errors import NotStated, NotSupported
 from referee import damage
-from referee.events import MarkerPlaced, MarkerRemoved, StatusChanged
+from referee.events import MarkerPlaced, MarkerRemoved, StatusChanged, UnitMoved
 from referee.model import Unit, need
 from referee.ruleset import Ctx
 from referee.waw85 import los, results
@@ -511,6 +511,11 @@ def minefield_breach(ctx: Ctx) -> None:
     if roll(ctx, check_for(ctx, unit), section="16.3.1"):        # any Morale/Training check (§1.9.11, §1.9.13)
         ctx.emit(MarkerRemoved(hex_state.id, marker))
         because(ctx, "16.3.1", "the Minefield is breached and removed")
+        # it spent all its MPs "to enter the hex": it is there, and Ops Complete (§9.0)
+        if unit.hex != hex_state.id:
+            ctx.emit(UnitMoved(unit.key, hex_state.id))
+        ctx.emit(StatusChanged(unit.key, "ops_complete", True))
+        because(ctx, "9.0", f"{unit.name} has entered {hex_state.id} with all its MPs spent: Ops Complete")
     else:
         ctx.answer.unit(unit.key, retreat=1)
         ctx.emit(StatusChanged(unit.key, "ops_complete", True))

@@ -5,14 +5,15 @@ Passengers unloading into an Assault (§9.8.3) and the retreat hexes (§13.2.2):
 """
 from __future__ import annotations
 
-from referee.assault import Numbers, target_hex
+from referee.assault import Numbers, entry_hex, target_hex
 from referee.errors import NotStated
 from referee.events import StatusChanged, UnitEliminated
 from referee.hexes import Hex
 from referee.model import AssaultValue, Unit, need
 from referee.ruleset import Ctx
 from referee.waw85.common import VEHICLES, because, illegal, may_act, tec_line
-from referee.waw85.movement import river_crossing
+from referee.waw85.artillery import MINES
+from referee.waw85.movement import _attacks, _mine_attacks, _minefield, river_crossing
 from referee.waw85.transport import STACKING_LIMIT
 
 RIVER_HEXSIDES = frozenset({"bridge", "river"})
@@ -42,6 +43,43 @@ def may_be_assaulted(ctx: Ctx, defender: Unit) -> None:
         if obstacle > (height or 0):
             illegal(ctx, "13.0", f"{defender.name} flies Nap-of-Earth above obstacle height {obstacle}: "
                     "it may only be assaulted in terrain of obstacle height 0 (§9.7.2)")
+
+
+def assault_entry(ctx: Ctx, attackers: list[Unit], hex_id: str | None) -> list[Unit]:
+    """§16.2 "Each unit entering a Minefield hex rolls 1d6": an attacker entering a mined hex
+    (not its own side's Placed Minefield; a Helicopter only if Landed, §9.7) is attacked, then
+    the §16.2.2 depletion roll; a unit hit "immediately retreats to the hex it entered the
+    Minefield from, and is marked Ops Complete", so it does not fight. The others assault."""
+    if hex_id is None or _minefield(ctx, hex_id) is None:
+        return attackers
+    entered = []
+    for unit in attackers:
+        if _minefield_gone(ctx, hex_id):
+            entered.append(unit)
+            continue
+        if unit.type.target_type == "helicopter" and unit.mode != "landed":
+            because(ctx, "9.7", f"{unit.name}: Helicopters are only affected by minefields if they land in them")
+            entered.append(unit)
+            continue
+        if not _attacks(ctx, unit, hex_id):
+            entered.append(unit)
+            continue
+        back = entry_hex(ctx, unit) or str(unit.hex)
+        because(ctx, "16.2", f"{unit.name} enters the Minefield of {hex_id} to assault it: 1d6 for the Minefield")
+        # the answer's hits, saves and net hits are the Assault's: the Minefield's are the unit's own
+        kept = {k: ctx.answer.values.pop(k) for k in ("hits", "saves", "net_hits") if k in ctx.answer.values}
+        stopped = _mine_attacks(ctx, unit, [back, hex_id], [(1, hex_id)])
+        for k in ("hits", "saves", "net_hits"):
+            ctx.answer.values.pop(k, None)
+        ctx.answer.values.update(kept)
+        if not stopped:
+            entered.append(unit)
+    return entered
+
+
+def _minefield_gone(ctx: Ctx, hex_id: str) -> bool:
+    """A Minefield depleted by an earlier attacker's roll attacks no one after it (§16.2.2)."""
+    return _minefield(ctx, hex_id) is not None and not set(MINES) & set(ctx.after.hex(hex_id).markers)
 
 
 def assault_attackers(ctx: Ctx, attackers: list[Unit]) -> list[Unit]:
