@@ -262,6 +262,13 @@ def retreat(ctx: Ctx, units: list[Unit], attackers: list[Unit], named: str | Non
         for unit in units:
             ans.gap(f"units.{unit.key}.hex", f"not stated: retreat hex ({ctx.rules.cite(section)})")
         return
+    elif not legal and len(units) > 1 and any(retreat_hexes(ctx, [u], attackers) for u in units):
+        # no hex takes the whole stack, but a unit alone has one: "A unit unable to retreat is
+        # eliminated" is said of each unit, and splitting the stack is not judged here
+        for unit in units:
+            ans.gap(f"units.{unit.key}.hex", f"not supported: {ctx.rules.cite(section)} (no hex takes the whole "
+                    "retreating stack; retreating its units into separate hexes is not judged)")
+        return
     elif not legal:
         for unit in units:
             ctx.emit(UnitEliminated(unit.key))
