@@ -393,3 +393,22 @@ def test_a_stack_that_fits_no_retreat_hex_whole_is_not_eliminated_unjudged(sampl
     result = get_ruleset("waw85").resolve(alone, action, GivenDice([4, 4, 4, 1, 1, 1, 1, 1]))
     assert {e.hex for e in result.events if type(e).__name__ == "UnitMoved" and e.unit in ("si2", "soviet-infantry")} \
         == {"F5"}
+
+
+def test_an_assault_route_is_paid_within_the_mps(sample) -> None:
+    """§13.0: the attacker "may Move up to its full MP allowance to reach and enter its
+    intended target hex" and "must have enough Movement Points remaining to pay the full cost
+    of entering the target hex, or the Assault does not take place ... the unit is marked Ops
+    Complete in the last hex before it entered the target hex". US Infantry has 1 MP: from F4
+    through G4 (Clear, 1) it has none left to enter H4 (City, 1)."""
+    game = sample.with_unit(replace(sample.units["us-infantry"], hex="F4"))
+    outcome = resolve_actions(game, [parse("assault us-infantry soviet-infantry path=G4")], ruleset_named("waw85"),
+                              GivenDice([4, 4, 4, 1, 1]))
+    assert outcome.refused is not None
+    assert ("WaW85 §13.0", "US Infantry has 0 MP left at G4, entering H4 costs 1: the Assault does not take "
+                           "place, and it is Ops Complete in G4") in outcome.refused.reasons
+    far = sample.with_unit(replace(sample.units["us-infantry"], hex="E4"))
+    outcome = resolve_actions(far, [parse("assault us-infantry soviet-infantry path=F4,G4")], ruleset_named("waw85"),
+                              GivenDice([4, 4, 4, 1, 1]))
+    assert ("WaW85 §13.0", "US Infantry has 1 MP: the route to G4 costs 2, so it cannot reach the target hex "
+                           "(§9.0)") in outcome.refused.reasons

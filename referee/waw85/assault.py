@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from referee.assault import Numbers, entry_hex, target_hex
 from referee.errors import NotStated
-from referee.events import StatusChanged, UnitEliminated
+from referee.events import StatusChanged, UnitEliminated, UnitMoved
 from referee.hexes import Hex
 from referee.model import AssaultValue, Unit, need
 from referee.ruleset import Ctx
 from referee.waw85.common import VEHICLES, because, illegal, may_act, tec_line
 from referee.waw85.artillery import MINES
-from referee.waw85.movement import _attacks, _mine_attacks, _minefield, river_crossing
+from referee.waw85.movement import _attacks, _mine_attacks, _minefield, river_crossing, step_cost
 from referee.waw85.transport import STACKING_LIMIT
 
 RIVER_HEXSIDES = frozenset({"bridge", "river"})
@@ -207,6 +207,8 @@ def _movement(ctx: Ctx, unit: Unit, hex_id: str | None) -> None:
     left = unit.status.mp_left
     if left is None and isinstance(unit.status.mp_spent, int) and unit.current.mp is not None:
         left = unit.current.mp - unit.status.mp_spent
+    if _charted_route(ctx, unit, hex_id, left):
+        return
     if hex_id is None or left is None:
         return
     cost = ctx.game.hex(hex_id).mp_cost
@@ -215,6 +217,38 @@ def _movement(ctx: Ctx, unit: Unit, hex_id: str | None) -> None:
     if left < cost:
         illegal(ctx, "13.0", f"{unit.name} has {left} MP left, entering costs {cost}")
         ctx.emit(StatusChanged(unit.key, "ops_complete", True))
+
+
+def _charted_route(ctx: Ctx, unit: Unit, hex_id: str | None, left: int | None) -> bool:
+    """§13.0 "A unit selecting this Action may Move up to its full MP allowance to reach and
+    enter its intended target hex": along ``path`` on a charted board, the route and then the
+    target hex are priced as a move (§9.0). A route beyond its MPs is refused; MPs for the
+    route but not for the target hex: "the Assault does not take place ... the unit is marked
+    Ops Complete in the last hex before it entered the target hex". Returns whether it priced it."""
+    route = list(ctx.action.path or ())
+    if not route or hex_id is None or unit.hex is None or unit.type.target_type == "helicopter" \
+            or ctx.action.cause == "unload":
+        return False
+    if not all("tec_mp" in ctx.game.hex(h).stated for h in [*route, hex_id]):
+        return False
+    if left is None:
+        left = need(unit.current.mp, f"units.{unit.key}.mp")
+    mover = "vehicle" if unit.type.is_vehicle else "infantry"
+    spent, steps, previous = 0, [], unit.hex
+    for step in route:
+        cost, text = step_cost(ctx, mover, previous, step)
+        spent, previous = spent + cost, step
+        steps.append(text)
+    entering, text = step_cost(ctx, mover, previous, hex_id)
+    because(ctx, "9.0", f"{spent} MP to {route[-1]}: " + "; ".join(steps) + f"; then {text}")
+    if spent > left:
+        illegal(ctx, "13.0", f"{unit.name} has {left} MP: the route to {route[-1]} costs {spent}, so it cannot "
+                f"reach the target hex (§9.0)")
+    elif spent + entering > left:
+        illegal(ctx, "13.0", f"{unit.name} has {left - spent} MP left at {route[-1]}, entering {hex_id} costs "
+                f"{entering}: the Assault does not take place, and it is Ops Complete in {route[-1]}")
+        ctx.emit(UnitMoved(unit.key, route[-1]), StatusChanged(unit.key, "ops_complete", True))
+    return True
 
 
 def _unload_into_assault(ctx: Ctx, passengers: list[Unit]) -> list[Unit]:
