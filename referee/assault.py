@@ -93,6 +93,15 @@ def assault(ctx: Ctx) -> None:
     retreat_to = ctx.stage(("legal",), lambda: _named_retreat(ctx, defenders, participants))
     if ans.legal is False:
         return
+    # what entering the hex costs the attackers before they fight (WaW85 §16.2: its Minefield)
+    entered = ctx.stage(("hits", "net_hits", "hit_allocation", "units", "hexes"),
+                        lambda: rules.assault_entry(ctx, participants, hex_id))
+    if entered is None:
+        return
+    if not entered:
+        ans.because(rules.section("assault"), "no attacker entered the hex: the Assault does not take place")
+        return
+    participants = entered
     for unit in participants:
         if hex_id is not None and unit.hex != hex_id:
             ctx.emit(UnitMoved(unit.key, hex_id))
@@ -252,6 +261,13 @@ def retreat(ctx: Ctx, units: list[Unit], attackers: list[Unit], named: str | Non
     elif legal is None:
         for unit in units:
             ans.gap(f"units.{unit.key}.hex", f"not stated: retreat hex ({ctx.rules.cite(section)})")
+        return
+    elif not legal and len(units) > 1 and any(retreat_hexes(ctx, [u], attackers) for u in units):
+        # no hex takes the whole stack, but a unit alone has one: "A unit unable to retreat is
+        # eliminated" is said of each unit, and splitting the stack is not judged here
+        for unit in units:
+            ans.gap(f"units.{unit.key}.hex", f"not supported: {ctx.rules.cite(section)} (no hex takes the whole "
+                    "retreating stack; retreating its units into separate hexes is not judged)")
         return
     elif not legal:
         for unit in units:

@@ -339,6 +339,11 @@ class Ruleset:
         """The units that enter the assaulted hex (WaW85: Passengers unloading into it)."""
         return attackers
 
+    def assault_entry(self, ctx: Ctx, attackers: list[Unit], hex_id: str | None) -> list[Unit]:
+        """The attackers that enter the assaulted hex and fight (WaW85: those its Minefield
+        does not turn back, §16.2)."""
+        return attackers
+
     def may_be_assaulted(self, ctx: Ctx, defender: Unit) -> None:
         """Refuse an Assault on a unit that cannot be assaulted (a flying helicopter)."""
 

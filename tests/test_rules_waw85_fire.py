@@ -1,6 +1,8 @@
 """WaW85 Direct Fire and Assault rules from the rule text: unit heights for the LOS
-(§10.2.1), the range bands of a printed range (§10.3.1-§10.3.4) and the To-Hit cap of the
-Assault modifiers (§13.1)."""
+(§10.2.1), the range bands of a printed range (§10.3.1-§10.3.4), the To-Hit cap of the
+Assault modifiers (§13.1) and a Disrupted counterattack's HQ dice (§13.0, §13.1.1); and an
+Improved Position against Chemical hits (§16.1), Mine Plows (§16.3.1) and who fires On-Board
+Indirect Fire at all (§12.0, §14.1)."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -211,3 +213,87 @@ def test_an_opportunity_fire_refusal_names_section_10_11(status: str) -> None:
     base["query"]["action"] = "direct_fire"
     result, _ = waw85(base)
     assert "WaW85 §10.0" in [s for s, _ in reasons(result)]
+def test_a_disrupted_counterattack_keeps_its_hq_dice() -> None:
+    """§13.0 fixes a Disrupted defender's To-Hit at 6, and §13.1.1 still adds its HQ's
+    Command Bonus to its Assault FP dice: 2 + 1 dice at 6 against the rolls 6, 5, 6."""
+    given = {"units": {"A": {"target_type": "troops", "assault": {"fp": 3, "to_hit": 4}, "hex": "a",
+                             "steps": 2, "strength": "full"},
+                       "T": {"target_type": "troops", "assault": {"fp": 2, "to_hit": 4}, "hex": "t",
+                             "steps": 2, "strength": "full", "status": {"disrupted": True}},
+                       "H": {"target_type": "hq", "leadership": 1, "attached_to": "T", "hex": "t"}},
+             "hexes": [{"id": "t", "terrain": "clear"}],
+             "query": {"action": "assault", "unit": "A", "target": "T"}}
+    result, after = waw85(given, {"attack": [1, 1, 1], "counter": [6, 5, 6]})
+    assert (result.unit_values["T"]["fp"], result.unit_values["T"]["to_hit"]) == (3, 6)
+    assert result.unit_values["A"]["hits"] == 2
+    assert ("WaW85 §13.1.1", "H Command Bonus: Assault FP +1") in reasons(result)
+    assert ("WaW85 §13.0", "T is Disrupted: counterattacks at To-Hit 6") in reasons(result)
+    assert after.units["A"].hex == "a" and after.units["A"].strength == "reduced"
+
+
+def test_an_improved_position_ignores_the_first_chemical_hit() -> None:
+    """§16.1 against a Chemical Strike's unsaved hits (§14.12): 2d6 9 over Morale 6, two hits,
+    one ignored; the hits and net hits say so."""
+    given = {"units": {"A": {"target_type": "troops", "morale": 6, "steps": 2, "strength": "full", "hex": "t"}},
+             "hexes": [{"id": "t", "terrain": "clear", "markers": ["improved_position"]}],
+             "query": {"action": "chemical_attack", "unit": "A"}}
+    result, after = waw85(given, {"2d6": [9]})
+    assert (result.values["hits"], result.values["net_hits"]) == (2, 1)
+    assert after.units["A"].status.disrupted is True and after.units["A"].strength == "full"
+
+
+def test_a_mine_plow_on_light_armor_breaches_nothing() -> None:
+    """§16.3.1 "Heavy Armor with a Mine Plow SW": the refusal names the rule and writes nothing."""
+    given = {"units": {"A": {"name": "M-113", "target_type": "light_armor", "morale": 7, "mp": 6, "hex": "a",
+                             "status": {"mp_spent": 0}},
+                       "SW": {"target_type": "support_weapon", "abilities": ["mine_plow"], "attached_to": "A",
+                              "hex": "a"}},
+             "hexes": [{"id": "m", "markers": ["minefield_random"], "distance": 1}],
+             "query": {"action": "minefield_breach", "unit": "A", "target": "m"}}
+    result, after = waw85(given, {"2d6": [5]})
+    assert result.legal is False and result.events == []
+    assert any(r[0] == "WaW85 §16.3.1" and "not Heavy Armor" in r[1] for r in reasons(result))
+    assert "minefield_random" in after.hexes["m"].markers
+
+
+def test_an_on_board_unit_with_its_own_line_fires_direct_fire() -> None:
+    """§14.1: with a clear LOS to its target an Indirect Fire unit uses Direct Fire; §12.0:
+    without one it needs a Spotter."""
+    base = {"units": {"A": {"name": "81MM MRTR", "arty_type": "mrtr", "caliber_mm": 81,
+                            "abilities": ["indirect_fire"], "he": {"fp": 3, "to_hit": 4, "range": 6}}},
+            "hexes": [{"id": "x", "distance": 5}],
+            "query": {"action": "indirect_fire", "unit": "A", "target": "x", "mission": {"type": "he"}}}
+    seeing = replace_unit(base, los=True)
+    result, _ = waw85(seeing, {"d6": [1]})
+    assert result.legal is False and result.values["reason_rule"] == "14.1" and result.events == []
+    blind = replace_unit(base, los=False)
+    result, _ = waw85(blind, {"d6": [1]})
+    assert result.legal is False and result.values["reason_rule"] == "12.0" and result.events == []
+
+
+def replace_unit(given: dict, **fields) -> dict:
+    units = dict(given["units"])
+    units["A"] = {**units["A"], **fields}
+    return {**given, "units": units}
+
+
+def test_an_assault_into_a_minefield_rolls_for_each_attacker_first() -> None:
+    """§16.2: each attacker entering the mined hex rolls 1d6, then the §16.2.2 depletion roll;
+    the hit one falls back Ops Complete and the other assaults alone (§13.0, §13.2.1). The
+    answer's hits are the Assault's."""
+    given = {"units": {"A": {"side": "nato", "target_type": "troops", "assault": {"fp": 3, "to_hit": 4},
+                             "hex": "a", "steps": 2, "strength": "full"},
+                       "A2": {"side": "nato", "target_type": "troops", "assault": {"fp": 2, "to_hit": 4},
+                              "hex": "a", "steps": 2, "strength": "full"},
+                       "T": {"side": "pact", "target_type": "troops", "assault": {"fp": 2, "to_hit": 4},
+                             "hex": "t", "steps": 2, "strength": "full"}},
+             "hexes": [{"id": "t", "terrain": "clear", "markers": ["minefield_random"]}],
+             "query": {"action": "assault", "unit": ["A", "A2"], "target": "T"}}
+    result, after = waw85(given, {"d6": [5, 1, 1, 1], "attack": [4, 4], "counter": [1, 1]})
+    assert ("WaW85 §16.2", "A: 1d6 5, 1 hit(s), no saves") in reasons(result)
+    assert ("WaW85 §16.2", "A2: 1d6 1, 0 hit(s), no saves") in reasons(result)
+    assert (result.values["hits"], result.values["net_hits"]) == (2, 2)
+    assert after.units["A"].hex == "a" and after.units["A"].status.disrupted is True
+    assert after.units["A"].status.ops_complete is True
+    assert after.units["A2"].hex == "t" and after.units["T"].strength == "reduced"
+    assert "minefield_random" in after.hex("t").markers

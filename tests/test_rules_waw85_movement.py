@@ -368,3 +368,47 @@ def test_loading_and_unloading_need_a_unit_that_may_still_act() -> None:
                        "query": {"action": "unload", "unit": "P", "target": "a"}})
     assert (result.values["legal"], result.values["reason_rule"]) == (False, "7.2.3")
     assert reasons(result) == [("WaW85 §7.2.3", "TR is Out of Command: it may not execute any Action")]
+
+
+def test_a_stack_that_fits_no_retreat_hex_whole_is_not_eliminated_unjudged(sample) -> None:
+    """§13.2.2 "A unit unable to retreat is eliminated" is said of each unit: a defending stack
+    of two whose three retreat hexes (E4, F4, F5) each hold one friend could retreat unit by
+    unit into separate hexes, which is not judged: the retreat is a gap, not an elimination."""
+    from referee.cases import build_action
+    from referee.events import UnitEliminated
+    from referee.rulesets import get_ruleset
+
+    def put(game, key, hex_id, new=None):
+        return game.with_unit(replace(game.units[key], key=new or key, hex=hex_id))
+
+    game = put(put(put(sample, "soviet-infantry", "E5"), "soviet-infantry", "E5", "si2"), "us-infantry", "D5")
+    for key, hex_id in (("b1", "E4"), ("b2", "F4"), ("b3", "F5")):
+        game = put(game, "bmp-1", hex_id, key)
+    action = build_action({"action": "assault", "unit": "us-infantry", "target": "E5"})
+    result = get_ruleset("waw85").resolve(game, action, GivenDice([4, 4, 4, 1, 1, 1, 1, 1]))
+    assert result.values["hits"] == 3 and not any(isinstance(e, UnitEliminated) for e in result.events)
+    assert set(result.gaps) == {"units.si2.hex", "units.soviet-infantry.hex"}
+    assert result.gaps["units.si2.hex"].startswith("not supported: WaW85 §13.2.2")
+    alone = put(game, "b3", "H8")                 # F5 empty: the whole stack goes there
+    result = get_ruleset("waw85").resolve(alone, action, GivenDice([4, 4, 4, 1, 1, 1, 1, 1]))
+    assert {e.hex for e in result.events if type(e).__name__ == "UnitMoved" and e.unit in ("si2", "soviet-infantry")} \
+        == {"F5"}
+
+
+def test_an_assault_route_is_paid_within_the_mps(sample) -> None:
+    """§13.0: the attacker "may Move up to its full MP allowance to reach and enter its
+    intended target hex" and "must have enough Movement Points remaining to pay the full cost
+    of entering the target hex, or the Assault does not take place ... the unit is marked Ops
+    Complete in the last hex before it entered the target hex". US Infantry has 1 MP: from F4
+    through G4 (Clear, 1) it has none left to enter H4 (City, 1)."""
+    game = sample.with_unit(replace(sample.units["us-infantry"], hex="F4"))
+    outcome = resolve_actions(game, [parse("assault us-infantry soviet-infantry path=G4")], ruleset_named("waw85"),
+                              GivenDice([4, 4, 4, 1, 1]))
+    assert outcome.refused is not None
+    assert ("WaW85 §13.0", "US Infantry has 0 MP left at G4, entering H4 costs 1: the Assault does not take "
+                           "place, and it is Ops Complete in G4") in outcome.refused.reasons
+    far = sample.with_unit(replace(sample.units["us-infantry"], hex="E4"))
+    outcome = resolve_actions(far, [parse("assault us-infantry soviet-infantry path=F4,G4")], ruleset_named("waw85"),
+                              GivenDice([4, 4, 4, 1, 1]))
+    assert ("WaW85 §13.0", "US Infantry has 1 MP: the route to G4 costs 2, so it cannot reach the target hex "
+                           "(§9.0)") in outcome.refused.reasons

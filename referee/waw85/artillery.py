@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from referee.errors import NotStated, NotSupported
 from referee import damage
-from referee.events import MarkerPlaced, MarkerRemoved, StatusChanged
+from referee.events import MarkerPlaced, MarkerRemoved, StatusChanged, UnitMoved
 from referee.model import Unit, need
 from referee.ruleset import Ctx
 from referee.waw85 import los, results
@@ -58,6 +58,7 @@ def fire_mission(ctx: Ctx) -> Strike | None:
     spotter = ctx.game.unit(ctx.action.spotter) if ctx.action.spotter is not None else None
     if unit is not None:
         _on_board(ctx, unit, mission)
+        _needs_a_spotter(ctx, unit, spotter)
     if spotter is not None:
         _spotter(ctx, spotter, on_board=unit is not None)
     if unit is None:
@@ -262,13 +263,16 @@ def mine_attack(ctx: Ctx, unit: Unit, section: str) -> int:
 
 
 def _unsaved_hits(ctx: Ctx, unit: Unit, hits: int) -> int:
-    """Hits no save reduces (Mines, Chemical): recorded, taken, and their aftermath."""
+    """Hits no save reduces (Mines, Chemical): recorded, taken, and their aftermath. An
+    Improved Position is no save: its unit "ignores the first hit it receives each time it
+    is attacked" (§16.1), by mines and Chemical Strikes too."""
     ctx.answer.unit(unit.key, hits=0)
-    _record(ctx, hits, 0, hits, None)
-    if hits:
-        damage.take_hits(ctx, unit.key, hits)
+    net = improved_position(ctx, unit, hits)
+    _record(ctx, hits, 0, net, None)
+    if net:
+        damage.take_hits(ctx, unit.key, net)
         results.aftermath(ctx, [unit.key])
-    return hits
+    return net
 
 
 def _chemical_attack(ctx: Ctx, unit: Unit) -> int:
@@ -278,6 +282,19 @@ def _chemical_attack(ctx: Ctx, unit: Unit) -> int:
     hits = 0 if passed else tables()["chemical_hits"]["armored" if kind in HARD else "other"]
     because(ctx, "14.12", f"{unit.name}: {hits} hit(s), no saves")
     return _unsaved_hits(ctx, unit, hits)
+
+
+def _needs_a_spotter(ctx: Ctx, unit: Unit, spotter: Unit | None) -> None:
+    """§14.1: "If a unit which is capable of Indirect Fire has a clear LOS to its target, it
+    does not need a Spotter, and so uses Direct Fire to attack that target" (no Scatter);
+    §12.0: without that LOS it "does need a Spotter on the map which has a clear LOS"."""
+    sees = ctx.game.facts.relation(unit.key).los
+    if sees is True and (spotter is None or spotter.key != unit.key):
+        illegal(ctx, "14.1", f"{unit.name} has a clear LOS to its target: it uses Direct Fire with its HE FP "
+                "(direct_fire), not Indirect Fire")
+    elif sees is False and spotter is None:
+        illegal(ctx, "12.0", f"{unit.name} has no LOS to its target and no Spotter is named: On-Board Indirect "
+                "Fire needs a Spotter on the map with a clear LOS to the target hex")
 
 
 def _on_board(ctx: Ctx, unit: Unit, mission: str | None) -> None:
@@ -467,7 +484,12 @@ def minefield_breach(ctx: Ctx) -> None:
     unit = ctx.unit(ctx.action.actor)
     hex_state = ctx.game.hex(ctx.action.target if isinstance(ctx.action.target, str) else None)
     plow = any("mine_plow" in u.type.abilities for u in ctx.game.attached(unit.key))
-    if not ({"engineer", "cev"} & unit.type.abilities or plow):
+    if plow and unit.type.target_type != "heavy_armor" and not {"engineer", "cev"} & unit.type.abilities:
+        # "Engineers, CEVs, or Heavy Armor with a Mine Plow SW": a Mine Plow makes only Heavy Armor a breacher
+        kind = need(unit.type.target_type, f"units.{unit.key}.target_type")
+        illegal(ctx, "16.3.1", f"{unit.name} is {kind.replace('_', ' ')}, not Heavy Armor: its Mine Plow SW does "
+                "not let it breach Minefields")
+    elif not ({"engineer", "cev"} & unit.type.abilities or plow):
         illegal(ctx, "16.3.1", f"{unit.name} cannot breach Minefields")
     if unit.status.disrupted:
         illegal(ctx, "16.3.1", f"{unit.name} is Disrupted")
@@ -489,6 +511,11 @@ def minefield_breach(ctx: Ctx) -> None:
     if roll(ctx, check_for(ctx, unit), section="16.3.1"):        # any Morale/Training check (§1.9.11, §1.9.13)
         ctx.emit(MarkerRemoved(hex_state.id, marker))
         because(ctx, "16.3.1", "the Minefield is breached and removed")
+        # it spent all its MPs "to enter the hex": it is there, and Ops Complete (§9.0)
+        if unit.hex != hex_state.id:
+            ctx.emit(UnitMoved(unit.key, hex_state.id))
+        ctx.emit(StatusChanged(unit.key, "ops_complete", True))
+        because(ctx, "9.0", f"{unit.name} has entered {hex_state.id} with all its MPs spent: Ops Complete")
     else:
         ctx.answer.unit(unit.key, retreat=1)
         ctx.emit(StatusChanged(unit.key, "ops_complete", True))

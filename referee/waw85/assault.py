@@ -5,14 +5,15 @@ Passengers unloading into an Assault (§9.8.3) and the retreat hexes (§13.2.2):
 """
 from __future__ import annotations
 
-from referee.assault import Numbers, target_hex
+from referee.assault import Numbers, entry_hex, target_hex
 from referee.errors import NotStated
-from referee.events import StatusChanged, UnitEliminated
+from referee.events import StatusChanged, UnitEliminated, UnitMoved
 from referee.hexes import Hex
 from referee.model import AssaultValue, Unit, need
 from referee.ruleset import Ctx
 from referee.waw85.common import VEHICLES, because, illegal, may_act, tec_line
-from referee.waw85.movement import river_crossing
+from referee.waw85.artillery import MINES
+from referee.waw85.movement import _attacks, _mine_attacks, _minefield, river_crossing, step_cost
 from referee.waw85.transport import STACKING_LIMIT
 
 RIVER_HEXSIDES = frozenset({"bridge", "river"})
@@ -42,6 +43,43 @@ def may_be_assaulted(ctx: Ctx, defender: Unit) -> None:
         if obstacle > (height or 0):
             illegal(ctx, "13.0", f"{defender.name} flies Nap-of-Earth above obstacle height {obstacle}: "
                     "it may only be assaulted in terrain of obstacle height 0 (§9.7.2)")
+
+
+def assault_entry(ctx: Ctx, attackers: list[Unit], hex_id: str | None) -> list[Unit]:
+    """§16.2 "Each unit entering a Minefield hex rolls 1d6": an attacker entering a mined hex
+    (not its own side's Placed Minefield; a Helicopter only if Landed, §9.7) is attacked, then
+    the §16.2.2 depletion roll; a unit hit "immediately retreats to the hex it entered the
+    Minefield from, and is marked Ops Complete", so it does not fight. The others assault."""
+    if hex_id is None or _minefield(ctx, hex_id) is None:
+        return attackers
+    entered = []
+    for unit in attackers:
+        if _minefield_gone(ctx, hex_id):
+            entered.append(unit)
+            continue
+        if unit.type.target_type == "helicopter" and unit.mode != "landed":
+            because(ctx, "9.7", f"{unit.name}: Helicopters are only affected by minefields if they land in them")
+            entered.append(unit)
+            continue
+        if not _attacks(ctx, unit, hex_id):
+            entered.append(unit)
+            continue
+        back = entry_hex(ctx, unit) or str(unit.hex)
+        because(ctx, "16.2", f"{unit.name} enters the Minefield of {hex_id} to assault it: 1d6 for the Minefield")
+        # the answer's hits, saves and net hits are the Assault's: the Minefield's are the unit's own
+        kept = {k: ctx.answer.values.pop(k) for k in ("hits", "saves", "net_hits") if k in ctx.answer.values}
+        stopped = _mine_attacks(ctx, unit, [back, hex_id], [(1, hex_id)])
+        for k in ("hits", "saves", "net_hits"):
+            ctx.answer.values.pop(k, None)
+        ctx.answer.values.update(kept)
+        if not stopped:
+            entered.append(unit)
+    return entered
+
+
+def _minefield_gone(ctx: Ctx, hex_id: str) -> bool:
+    """A Minefield depleted by an earlier attacker's roll attacks no one after it (§16.2.2)."""
+    return _minefield(ctx, hex_id) is not None and not set(MINES) & set(ctx.after.hex(hex_id).markers)
 
 
 def assault_attackers(ctx: Ctx, attackers: list[Unit]) -> list[Unit]:
@@ -115,14 +153,16 @@ def numbers(ctx: Ctx, unit: Unit, foes: list[Unit], hex_id: str | None, *, attac
         raise NotStated(f"units.{unit.key}.assault")
     fp, to_hit = value.fp, value.to_hit
     disrupted = unit.status.disrupted
-    if not attacking and disrupted:
-        because(ctx, "13.0", f"{unit.name} is Disrupted: counterattacks at To-Hit 6")
-        return Numbers(fp, 6)
     fp_mod, hit_mod = 0, 0
     for giver in _assault_hqs(ctx, unit, attacking):
         bonus = need(giver.leadership, f"units.{giver.key}.leadership")
         fp_mod += bonus
         because(ctx, "13.1.1", f"{giver.name} Command Bonus: Assault FP +{bonus}")
+    if not attacking and disrupted:
+        # §13.0 fixes the To-Hit at 6; §13.1.1's HQ dice are not limited to Undisrupted units
+        # (§13.1.2-§13.1.4 are: they name Undisrupted units or an Undisrupted enemy)
+        because(ctx, "13.0", f"{unit.name} is Disrupted: counterattacks at To-Hit 6")
+        return Numbers(None if fp is None else max(fp + fp_mod, 0), 6)
     if unit.type.target_type == "troops" and not disrupted and foes:
         # "versus enemy vehicles either alone or in a stack with no Infantry of their side":
         # the whole enemy stack counts, not only the unit named
@@ -167,6 +207,8 @@ def _movement(ctx: Ctx, unit: Unit, hex_id: str | None) -> None:
     left = unit.status.mp_left
     if left is None and isinstance(unit.status.mp_spent, int) and unit.current.mp is not None:
         left = unit.current.mp - unit.status.mp_spent
+    if _charted_route(ctx, unit, hex_id, left):
+        return
     if hex_id is None or left is None:
         return
     cost = ctx.game.hex(hex_id).mp_cost
@@ -175,6 +217,38 @@ def _movement(ctx: Ctx, unit: Unit, hex_id: str | None) -> None:
     if left < cost:
         illegal(ctx, "13.0", f"{unit.name} has {left} MP left, entering costs {cost}")
         ctx.emit(StatusChanged(unit.key, "ops_complete", True))
+
+
+def _charted_route(ctx: Ctx, unit: Unit, hex_id: str | None, left: int | None) -> bool:
+    """§13.0 "A unit selecting this Action may Move up to its full MP allowance to reach and
+    enter its intended target hex": along ``path`` on a charted board, the route and then the
+    target hex are priced as a move (§9.0). A route beyond its MPs is refused; MPs for the
+    route but not for the target hex: "the Assault does not take place ... the unit is marked
+    Ops Complete in the last hex before it entered the target hex". Returns whether it priced it."""
+    route = list(ctx.action.path or ())
+    if not route or hex_id is None or unit.hex is None or unit.type.target_type == "helicopter" \
+            or ctx.action.cause == "unload":
+        return False
+    if not all("tec_mp" in ctx.game.hex(h).stated for h in [*route, hex_id]):
+        return False
+    if left is None:
+        left = need(unit.current.mp, f"units.{unit.key}.mp")
+    mover = "vehicle" if unit.type.is_vehicle else "infantry"
+    spent, steps, previous = 0, [], unit.hex
+    for step in route:
+        cost, text = step_cost(ctx, mover, previous, step)
+        spent, previous = spent + cost, step
+        steps.append(text)
+    entering, text = step_cost(ctx, mover, previous, hex_id)
+    because(ctx, "9.0", f"{spent} MP to {route[-1]}: " + "; ".join(steps) + f"; then {text}")
+    if spent > left:
+        illegal(ctx, "13.0", f"{unit.name} has {left} MP: the route to {route[-1]} costs {spent}, so it cannot "
+                f"reach the target hex (§9.0)")
+    elif spent + entering > left:
+        illegal(ctx, "13.0", f"{unit.name} has {left - spent} MP left at {route[-1]}, entering {hex_id} costs "
+                f"{entering}: the Assault does not take place, and it is Ops Complete in {route[-1]}")
+        ctx.emit(UnitMoved(unit.key, route[-1]), StatusChanged(unit.key, "ops_complete", True))
+    return True
 
 
 def _unload_into_assault(ctx: Ctx, passengers: list[Unit]) -> list[Unit]:

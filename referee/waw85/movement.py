@@ -392,17 +392,11 @@ def _charted_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
     allowed = need(unit.current.mp, f"units.{unit.key}.mp")
     total, previous, steps, mined = 0, str(unit.hex), [], []
     for index, hex_id in enumerate(route):
-        enter, what = _entry(ctx, mover, previous, hex_id)
-        added, why = _crossing(ctx, mover, previous, hex_id)
+        cost, step = step_cost(ctx, mover, previous, hex_id)
         if ctx.answer.legal is False:
             return
-        leaving = _minefield(ctx, previous)
-        if leaving is not None:
-            extra = tables()["minefield_exit_mp"]
-            added += extra
-            why.append(f"leaving the Minefield of {previous} +{extra}")
-        total += enter + added
-        steps.append(f"{hex_id} {what} {enter}" + "".join(f", {w}" for w in why))
+        total += cost
+        steps.append(step)
         if any(u.side != unit.side and u.side is not None and not _above(ctx, u, unit)
                for u in ctx.game.stack(hex_id)):
             illegal(ctx, "13.0", f"{hex_id} holds enemy units: a unit enters it only by Assault or Overrun")
@@ -435,6 +429,19 @@ def _charted_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
             return
     ctx.emit(UnitMoved(unit.key, route[-1]), StatusChanged(unit.key, "ops_complete", True),
              StatusChanged(unit.key, "moving", True))
+
+
+def step_cost(ctx: Ctx, mover: str, previous: str, hex_id: str) -> tuple[int, str]:
+    """MP to move from ``previous`` into ``hex_id`` on the chart, and how it adds up: the
+    hex's (or its Road's) cost, its hexside's, and 2 more to leave a Minefield (§16.2)."""
+    enter, what = _entry(ctx, mover, previous, hex_id)
+    added, why = _crossing(ctx, mover, previous, hex_id)
+    leaving = _minefield(ctx, previous)
+    if leaving is not None:
+        extra = tables()["minefield_exit_mp"]
+        added += extra
+        why.append(f"leaving the Minefield of {previous} +{extra}")
+    return enter + added, f"{hex_id} {what} {enter}" + "".join(f", {w}" for w in why)
 
 
 def _entry(ctx: Ctx, mover: str, previous: str, hex_id: str) -> tuple[int, str]:
