@@ -289,6 +289,8 @@ def _sight(ctx: Ctx, actor: Unit, target: Unit) -> None:
         if los.blocked(ctx, actor, target):
             ctx.answer.set("blocked", True)
             illegal(ctx, "10.2", f"the LOS to {target.name} is blocked")
+        else:
+            ctx.answer.set("blocked", False)
 
 
 def _move_and_fire(ctx: Ctx, actor: Unit, weapon: Weapon, shot: Attack) -> None:
