@@ -28,6 +28,9 @@ def river_crossing(ctx: Ctx, unit: Unit) -> bool:
     whether the move crosses such a River."""
     if ctx.game.facts.get("hexside") != "river":
         return False
+    if unit.type.target_type == "helicopter":
+        because(ctx, "9.7", "Helicopters are not affected by hex side terrain")
+        return False
     if "amphibious" not in unit.type.abilities:
         illegal(ctx, "9.5", f"{unit.name} is not amphibious: Rivers only at a Bridge or Ford")
         return True
@@ -630,10 +633,16 @@ def unload(ctx: Ctx) -> None:
     ctx.answer.set("legal", True)
     ctx.answer.set("triggers_opportunity_fire", True)
     ctx.emit(StatusChanged(passenger.key, "ops_complete", True))
+    if into is not None and into != passenger.hex:     # "or directly into a hex adjacent to the Transport unit"
+        ctx.emit(UnitMoved(passenger.key, into))
     spent = carrier.status.mp_spent
     half = need(carrier.current.mp, f"units.{carrier.key}.mp") // 2
     moved = need(spent, f"units.{carrier.key}.status.mp_spent")
     ctx.answer.unit(carrier.key, mp_after=0 if isinstance(moved, int) and moved > 0 else half)
+    if isinstance(moved, int) and moved > 0:
+        # "if it did move before unloading, it may not move further ... Once the Transport unit
+        # has moved ... after unloading, it, too, is marked Ops Complete" (§9.8.2)
+        ctx.emit(StatusChanged(carrier.key, "ops_complete", True))
     because(ctx, "9.8.2", f"{passenger.name} unloads and is Ops Complete; the Transport may move "
             + ("no further" if moved else f"up to {half} MPs") + ", then is Ops Complete")
 
