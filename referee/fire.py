@@ -128,7 +128,7 @@ def status(ctx: Ctx, actor: Unit, kind: str) -> None:
     if unit_status.ops_complete:
         ans.illegal(rules.section("opportunity_fire" if opportunity else "fire_ops_complete"),
                     f"{actor.name} is Ops Complete and cannot fire")
-    if unit_status.out_of_command and kind not in OPPORTUNITY:
+    if kind not in OPPORTUNITY and unit_status.out_of_command and ctx.rules.out_of_command(ctx, actor):
         ans.illegal(rules.section("out_of_command"), f"{actor.name} is Out of Command: Opportunity Fire only")
     if actor.carried_by is not None:
         ans.illegal(rules.section("passenger_fire"), f"{actor.name} is a Passenger and must unload to fire")

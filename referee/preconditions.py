@@ -106,7 +106,7 @@ def _targetable(ctx: Ctx, targets: list[Unit]) -> None:
 def _may_close(ctx: Ctx, actor: Unit) -> None:
     """An Assault or Overrun is a move into the enemy hex: no unit Out of Command (EG/TUS
     §4.2, WaW85 §7.2.3), no helicopter or aircraft (EG/TUS §9.1, WaW85 §13.0)."""
-    if actor.status.out_of_command:
+    if ctx.rules.out_of_command(ctx, actor):
         ctx.answer.illegal(ctx.rules.section("out_of_command"),
                            f"{actor.name} is Out of Command and cannot move or attack in this impulse")
     if ctx.rules.cannot_assault(actor):

@@ -367,6 +367,10 @@ class Ruleset:
         """The MP an attacker pays to enter the assaulted hex, if this book prices it here."""
         return None
 
+    def out_of_command(self, ctx: Ctx, unit: Unit) -> bool:
+        """Whether an Out of Command marker stops the unit's Actions (a book may exempt units)."""
+        return bool(unit.status.out_of_command)
+
     def cannot_assault(self, unit: Unit) -> bool:
         """Whether the unit may never make an Assault (a helicopter, an aircraft)."""
         return unit.type.target_type in ("helicopter", "aircraft")

@@ -166,6 +166,11 @@ class Waw85Ruleset(Ruleset):
     extra_db = staticmethod(defence.extra_db)
     is_armored = staticmethod(defence.is_armored)
 
+    def out_of_command(self, ctx, unit):
+        """§7.2.5: units always In Command "are unaffected by a hex's Command status. An Out of
+        Command marker has no effect on them, and they may move out of any such hex normally"."""
+        return command.bound_by_out_of_command(ctx, unit)
+
     def cannot_assault(self, unit):
         """§13.0: Aircraft (CAS, Flying and Hovering Helicopters, §10.1) may not assault; a
         Landed Helicopter "is stationary in its hex" (§9.7.4), so it cannot enter the hex."""

@@ -305,7 +305,7 @@ def _on_board(ctx: Ctx, unit: Unit, mission: str | None) -> None:
         illegal(ctx, "12.0", f"{unit.name} has no gray Special Ability triangle")
     if unit.status.disrupted or unit.status.ops_complete:
         illegal(ctx, "14.1", f"{unit.name} is Disrupted or Ops Complete")
-    if unit.status.out_of_command and ctx.action.cause != "opportunity_fire":
+    if ctx.action.cause != "opportunity_fire" and ctx.rules.out_of_command(ctx, unit):
         illegal(ctx, "7.2.3", f"{unit.name} is Out of Command: no Action, only Opportunity Fire (§10.11)")
     if ew_on(formation_hq(ctx, unit)):
         illegal(ctx, "5.2", "no unit of a Formation whose HQ has an EW marker may fire Indirect Fire")

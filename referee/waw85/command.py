@@ -90,6 +90,19 @@ def always_in_command(ctx: Ctx, unit: Unit, hq: Unit | None) -> str | None:
     return None
 
 
+def bound_by_out_of_command(ctx: Ctx, unit: Unit) -> bool:
+    """§7.2.3, §7.2.5: an Out of Command marker stops the unit's Actions, unless the unit is
+    always In Command: "An Out of Command marker has no effect on them, and they may move
+    out of any such hex normally"."""
+    if not unit.status.out_of_command:
+        return False
+    why = always_in_command(ctx, unit, formation_hq(ctx, unit))
+    if why is not None:
+        because(ctx, "7.2.5", f"{unit.name} is always In Command ({why}): the Out of Command marker has no effect")
+        return False
+    return True
+
+
 def in_range(ctx: Ctx, hq: Unit) -> bool:
     """§7.2.4: the distance to the HQ against its full or reduced Command Range."""
     if hq.location in SUPPRESSED:

@@ -49,7 +49,7 @@ def may_act(ctx: Ctx, unit: Unit, *, done: bool = True, fired: bool = True, comm
         illegal(ctx, "7.6", f"{unit.name} is Ops Complete: it has completed its Action")
     elif fired and unit.status.fired:
         illegal(ctx, "11.0", f"{unit.name} has fired: a unit may not fire, then move")
-    if command and unit.status.out_of_command:
+    if command and ctx.rules.out_of_command(ctx, unit):
         illegal(ctx, "7.2.3", f"{unit.name} is Out of Command: it may not execute any Action")
 
 

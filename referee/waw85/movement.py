@@ -28,6 +28,9 @@ def river_crossing(ctx: Ctx, unit: Unit) -> bool:
     whether the move crosses such a River."""
     if ctx.game.facts.get("hexside") != "river":
         return False
+    if unit.type.target_type == "helicopter":
+        because(ctx, "9.7", "Helicopters are not affected by hex side terrain")
+        return False
     if "amphibious" not in unit.type.abilities:
         illegal(ctx, "9.5", f"{unit.name} is not amphibious: Rivers only at a Bridge or Ford")
         return True
@@ -575,6 +578,10 @@ def _bridge_mode(ctx: Ctx, unit: Unit) -> None:
             + ("deploy its Bridge marker" if mode == "deployed" else "retrieve its Bridge marker") + "; Ops Complete")
 
 
+#: §9.9: "the unit may change its mode to Hovering, Nap-of Earth, or Flying".
+LIFT_OFF_MODES = ("hovering", "nap_of_earth", "flying")
+
+
 def lift_off(ctx: Ctx) -> None:
     """§9.9 Combat Lift-Off: after loading or unloading, 2d6 at or under Morale/Training
     lets a Landed Helicopter Transport change to another mode. (The text also calls a
@@ -583,8 +590,11 @@ def lift_off(ctx: Ctx) -> None:
     if unit.type.target_type != "helicopter" or unit.mode != "landed":
         illegal(ctx, "9.9", "only a Landed Helicopter may attempt a Combat Lift-Off")
         return
-    ctx.answer.set("legal", True)
     mode = ctx.action.choice
+    if mode is not None and mode not in LIFT_OFF_MODES:
+        illegal(ctx, "9.9", f"a Combat Lift-Off changes the mode to Hovering, Nap-of-Earth or Flying, not {mode}")
+        return
+    ctx.answer.set("legal", True)
     passed = ctx.action.passed
     if passed is None:
         check = check_for(ctx, unit)      # any Morale/Training check (§1.9.11, §1.9.13)
@@ -595,9 +605,23 @@ def lift_off(ctx: Ctx) -> None:
                     "check (the section's second sentence also calls it a fail)")
     else:
         ctx.answer.set("passed", passed)
-    if passed and mode in ("hovering", "nap_of_earth", "flying"):
+    if passed and mode in LIFT_OFF_MODES:
         ctx.emit(ModeChanged(unit.key, mode))
     because(ctx, "9.9", "Combat Lift-Off " + ("succeeds" if passed else "fails: Landed until its next activation"))
+
+
+def _within_one_hex(ctx: Ctx, carrier: Unit, target: str) -> None:
+    """§9.8.2: "into the Transport unit's hex; or directly into a hex adjacent to the
+    Transport unit" - a hex farther away (by its stated distance, else on the map) is refused."""
+    hex_state = ctx.game.hex(target)
+    far = hex_state.stated.get("distance")
+    if far is None and carrier.hex is not None:
+        here = ctx.game.hex(carrier.hex)
+        if here.at is not None and hex_state.at is not None:
+            far = here.at.distance(hex_state.at)
+    if isinstance(far, int) and far > 1:
+        illegal(ctx, "9.8.2", f"{target} is {far} hexes away: a Passenger unloads into its Transport's hex or an "
+                "adjacent hex")
 
 
 def unload(ctx: Ctx) -> None:
@@ -617,6 +641,8 @@ def unload(ctx: Ctx) -> None:
         illegal(ctx, "9.8.5", "no unloading from Helicopters into an enemy-occupied hex")
     elif enemy:
         illegal(ctx, "9.8.3", "unloading into an enemy hex is an Assault Action")
+    if target is not None and target != carrier.hex:
+        _within_one_hex(ctx, carrier, target)
     into = target or carrier.hex
     if into is not None and not enemy and _in_hex(ctx, passenger, into, enemy=False) + 1 > STACKING_LIMIT:
         illegal(ctx, "9.2", f"{into} already holds {STACKING_LIMIT} friendly units: Passengers count for stacking "
@@ -630,10 +656,16 @@ def unload(ctx: Ctx) -> None:
     ctx.answer.set("legal", True)
     ctx.answer.set("triggers_opportunity_fire", True)
     ctx.emit(StatusChanged(passenger.key, "ops_complete", True))
+    if into is not None and into != passenger.hex:     # "or directly into a hex adjacent to the Transport unit"
+        ctx.emit(UnitMoved(passenger.key, into))
     spent = carrier.status.mp_spent
     half = need(carrier.current.mp, f"units.{carrier.key}.mp") // 2
     moved = need(spent, f"units.{carrier.key}.status.mp_spent")
     ctx.answer.unit(carrier.key, mp_after=0 if isinstance(moved, int) and moved > 0 else half)
+    if isinstance(moved, int) and moved > 0:
+        # "if it did move before unloading, it may not move further ... Once the Transport unit
+        # has moved ... after unloading, it, too, is marked Ops Complete" (§9.8.2)
+        ctx.emit(StatusChanged(carrier.key, "ops_complete", True))
     because(ctx, "9.8.2", f"{passenger.name} unloads and is Ops Complete; the Transport may move "
             + ("no further" if moved else f"up to {half} MPs") + ", then is Ops Complete")
 
