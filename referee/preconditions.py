@@ -75,11 +75,16 @@ def _enemies(ctx: Ctx, actor: Unit, targets: list[Unit]) -> None:
 
 
 def _fire_factor(ctx: Ctx, actor: Unit) -> None:
-    """Fire uses a Firepower the counter prints: the weapon named, or any at all."""
+    """Fire uses a Firepower the counter prints: the weapon named, or any at all; a Firepower
+    of 0 is none (as an Assault Factor of 0 is none)."""
     printed = actor.current
     weapon = ctx.action.weapon
     section = ctx.rules.section("fire_factor")
-    if weapon in WEAPONS and printed.lacks(weapon):
+    stated = printed.weapon(weapon) if weapon in WEAPONS else None
+    if stated is not None and stated.fp == 0:
+        # EG/TUS §6.1 "rolls the number of dice (d6) equal to the appropriate firepower"; WaW85 §10.1
+        ctx.answer.illegal(section, f"{actor.name} has a {weapon.upper()} Firepower of 0: it has no dice to fire with")
+    elif weapon in WEAPONS and printed.lacks(weapon):
         have = [w.upper() for w in WEAPONS if printed.weapon(w) is not None]
         ctx.answer.illegal(section, f"{actor.name} prints no {weapon.upper()} Firepower"
                            + (f" (it has {' and '.join(have)})" if have else ""))

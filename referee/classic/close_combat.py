@@ -23,6 +23,11 @@ def may_fight(ctx: Ctx, unit: Unit, foes: list[Unit], *, attacking: bool) -> boo
                   "Assault Factor"),
            "support_weapon": ("§1.3.5", f"{unit.name} is a Support Weapon: a ranged weapon, not used in an "
                               "Assault")}.get(unit.type.target_type)
+    if attacking and unit.status.fired and not unit.status.made_moving_fire:
+        # Moving Fire has its own refusal (§6.1.3); a unit that fired from where it stands is Ops Complete
+        ctx.answer.illegal("§6.1, §4.4", f"{unit.name} fired this impulse: a unit making a ranged attack is "
+                           "marked Ops Complete and cannot assault")
+        return False
     if why is not None:
         if attacking and ctx.action.actors == (unit.key,):
             ctx.answer.illegal(*why)

@@ -214,6 +214,9 @@ def opportunity_checks(ctx: Ctx) -> None:
     target = ctx.game.unit(ctx.action.target) if isinstance(ctx.action.target, str) else None
     if target is not None and not target.status.moving:
         ctx.answer.illegal("§6.2", f"{target.name} is not moving")
+    if actor.status.fired:
+        ctx.answer.illegal("§6.1, §6.2", f"{actor.name} already fired in this impulse: units attack once per "
+                           "Formation impulse, and a unit that Opportunity Fires is marked Ops Complete")
     if (ctx.game.facts.get("opfire_count") or 0) >= 1 or (target is not None and target.status.opportunity_fired):
         ctx.answer.illegal("§6.2", "a moving unit can be attacked only once per hex it enters")
     if actor.type.arty_type in ("mrtr", "spm") and target is not None \
