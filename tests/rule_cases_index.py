@@ -72,7 +72,9 @@ def build(text: str) -> str:
     while index < len(lines):
         line = lines[index]
         row = _ROW.match(line)
-        if row and row["file"] in counts:
+        if row and row["file"] in listed:   # a file listed twice (after a merge): its first row stays
+            pass
+        elif row and row["file"] in counts:
             cases, runs = counts[row["file"]]
             out.append(f"| `{row['file']}` | {cases} | {runs} | {row['area']} |")
             listed.add(row["file"])
