@@ -72,9 +72,7 @@ def build(text: str) -> str:
     while index < len(lines):
         line = lines[index]
         row = _ROW.match(line)
-        if row and row["file"] in listed:   # a file listed twice (after a merge): its first row stays
-            pass
-        elif row and row["file"] in counts:
+        if row and row["file"] in counts and row["file"] not in listed:   # a file listed twice: its first row stays
             cases, runs = counts[row["file"]]
             out.append(f"| `{row['file']}` | {cases} | {runs} | {row['area']} |")
             listed.add(row["file"])
@@ -102,7 +100,7 @@ def build(text: str) -> str:
             while index < len(lines) and not lines[index].startswith("#"):
                 index += 1
             continue
-        elif not (row and row["file"] not in counts):
+        elif not row:
             out.append(line)
         index += 1
     return "\n".join(out) + "\n"

@@ -13,7 +13,7 @@ from referee.model import AssaultValue, Unit, need
 from referee.ruleset import Ctx
 from referee.waw85.common import VEHICLES, because, illegal, may_act, tec_line
 from referee.waw85.artillery import MINES
-from referee.waw85.movement import _attacks, _mine_attacks, _minefield, river_crossing, step_cost
+from referee.waw85.movement import minefield_attacks, minefield_attacks_on_route, minefield_in, river_crossing, step_cost
 from referee.waw85.transport import STACKING_LIMIT
 
 RIVER_HEXSIDES = frozenset({"bridge", "river"})
@@ -50,7 +50,7 @@ def assault_entry(ctx: Ctx, attackers: list[Unit], hex_id: str | None) -> list[U
     (not its own side's Placed Minefield; a Helicopter only if Landed, §9.7) is attacked, then
     the §16.2.2 depletion roll; a unit hit "immediately retreats to the hex it entered the
     Minefield from, and is marked Ops Complete", so it does not fight. The others assault."""
-    if hex_id is None or _minefield(ctx, hex_id) is None:
+    if hex_id is None or minefield_in(ctx, hex_id) is None:
         return attackers
     entered = []
     for unit in attackers:
@@ -61,14 +61,14 @@ def assault_entry(ctx: Ctx, attackers: list[Unit], hex_id: str | None) -> list[U
             because(ctx, "9.7", f"{unit.name}: Helicopters are only affected by minefields if they land in them")
             entered.append(unit)
             continue
-        if not _attacks(ctx, unit, hex_id):
+        if not minefield_attacks(ctx, unit, hex_id):
             entered.append(unit)
             continue
         back = entry_hex(ctx, unit) or str(unit.hex)
         because(ctx, "16.2", f"{unit.name} enters the Minefield of {hex_id} to assault it: 1d6 for the Minefield")
         # the answer's hits, saves and net hits are the Assault's: the Minefield's are the unit's own
         kept = {k: ctx.answer.values.pop(k) for k in ("hits", "saves", "net_hits") if k in ctx.answer.values}
-        stopped = _mine_attacks(ctx, unit, [back, hex_id], [(1, hex_id)])
+        stopped = minefield_attacks_on_route(ctx, unit, [back, hex_id], [(1, hex_id)])
         for k in ("hits", "saves", "net_hits"):
             ctx.answer.values.pop(k, None)
         ctx.answer.values.update(kept)
@@ -79,7 +79,7 @@ def assault_entry(ctx: Ctx, attackers: list[Unit], hex_id: str | None) -> list[U
 
 def _minefield_gone(ctx: Ctx, hex_id: str) -> bool:
     """A Minefield depleted by an earlier attacker's roll attacks no one after it (§16.2.2)."""
-    return _minefield(ctx, hex_id) is not None and not set(MINES) & set(ctx.after.hex(hex_id).markers)
+    return minefield_in(ctx, hex_id) is not None and not set(MINES) & set(ctx.after.hex(hex_id).markers)
 
 
 def assault_attackers(ctx: Ctx, attackers: list[Unit]) -> list[Unit]:

@@ -162,7 +162,7 @@ def _stated_move(ctx: Ctx, unit: Unit, route: list[str], arriving: int = 1) -> N
                     + (": the move must be made around the hex" if index < len(route) - 1 else ""))
             return
         cost = int(ctx.game.hex(hex_id).mp_cost)
-        if previous is not None and _minefield(ctx, previous) is not None:
+        if previous is not None and minefield_in(ctx, previous) is not None:
             extra = tables()["minefield_exit_mp"]
             modify(ctx, "cost", extra, f"leaving the Minefield of {previous}", "16.2")
             extras += extra
@@ -197,13 +197,13 @@ def _stated_move(ctx: Ctx, unit: Unit, route: list[str], arriving: int = 1) -> N
     left = allowed - spent - total
     ctx.answer.unit(unit.key, mp_before=allowed - spent, mp_after=left)
     _opportunity_trigger(ctx, unit)
-    mined = [(index, hex_id) for index, hex_id in enumerate(route) if _attacks(ctx, unit, hex_id)]
+    mined = [(index, hex_id) for index, hex_id in enumerate(route) if minefield_attacks(ctx, unit, hex_id)]
     if mined:                                # §16.2: each unit entering a Minefield hex rolls 1d6
         ctx.answer.set("mines_attacks", [hex_id for _, hex_id in mined])
         if not ctx.has_dice("d6"):
             ctx.answer.gap(("units", "hexes"), "not stated: dice.d6 (the §16.2 Minefield attack)")
             return
-        if _mine_attacks(ctx, unit, route, mined):
+        if minefield_attacks_on_route(ctx, unit, route, mined):
             return
     ctx.emit(UnitMoved(unit.key, route[-1]), StatusChanged(unit.key, "moving", not stops))
     if left == 0:
@@ -408,7 +408,7 @@ def _charted_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
             illegal(ctx, "9.2", f"{hex_id} already holds {STACKING_LIMIT} friendly units: the move must be made "
                     "around the hex rather than through it")
             return
-        if _attacks(ctx, unit, hex_id):
+        if minefield_attacks(ctx, unit, hex_id):
             mined.append((index, hex_id))
         previous = hex_id
     because(ctx, "9.0", f"{total} MP: " + "; ".join(steps))
@@ -428,7 +428,7 @@ def _charted_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
     ctx.answer.unit(unit.key, mp_after=allowed - total)
     if mined:
         ctx.answer.set("mines_attacks", [hex_id for _, hex_id in mined])
-        if ctx.dice is not None and _mine_attacks(ctx, unit, route, mined):
+        if ctx.dice is not None and minefield_attacks_on_route(ctx, unit, route, mined):
             return
     ctx.emit(UnitMoved(unit.key, route[-1]), StatusChanged(unit.key, "ops_complete", True),
              StatusChanged(unit.key, "moving", True))
@@ -439,7 +439,7 @@ def step_cost(ctx: Ctx, mover: str, previous: str, hex_id: str) -> tuple[int, st
     hex's (or its Road's) cost, its hexside's, and 2 more to leave a Minefield (§16.2)."""
     enter, what = _entry(ctx, mover, previous, hex_id)
     added, why = _crossing(ctx, mover, previous, hex_id)
-    leaving = _minefield(ctx, previous)
+    leaving = minefield_in(ctx, previous)
     if leaving is not None:
         extra = tables()["minefield_exit_mp"]
         added += extra
@@ -470,15 +470,15 @@ def _friends(ctx: Ctx, unit: Unit, hex_id: str) -> int:
     return sum(1 for u in ctx.game.stack(hex_id, exclude=unit.key) if u.side == unit.side and counts_for_stacking(u))
 
 
-def _minefield(ctx: Ctx, hex_id: str) -> str | None:
+def minefield_in(ctx: Ctx, hex_id: str) -> str | None:
     """The Minefield marker in ``hex_id``, if any (§16.2)."""
     return next((m for m in MINES if m in ctx.game.hex(hex_id).markers), None)
 
 
-def _attacks(ctx: Ctx, unit: Unit, hex_id: str) -> bool:
+def minefield_attacks(ctx: Ctx, unit: Unit, hex_id: str) -> bool:
     """§16.2: does the Minefield of ``hex_id`` attack ``unit`` entering it? Every unit entering
     is attacked, "except units entering a Minefield-Placed hex belonging to their own side"."""
-    marker = _minefield(ctx, hex_id)
+    marker = minefield_in(ctx, hex_id)
     if marker is None:
         return False
     if marker == "minefield_placed":
@@ -489,7 +489,7 @@ def _attacks(ctx: Ctx, unit: Unit, hex_id: str) -> bool:
     return True
 
 
-def _mine_attacks(ctx: Ctx, unit: Unit, route: list[str], mined: list[tuple[int, str]]) -> bool:
+def minefield_attacks_on_route(ctx: Ctx, unit: Unit, route: list[str], mined: list[tuple[int, str]]) -> bool:
     """§16.2: each Minefield entered attacks (1d6: 4-5 one hit, 6 two, no saves); then its
     §16.2.2 depletion roll (a 6 removes it). A unit hit "immediately retreats to the hex it
     entered the Minefield from, and is marked Ops Complete": its move ends there. Returns
@@ -506,7 +506,7 @@ def _mine_attacks(ctx: Ctx, unit: Unit, route: list[str], mined: list[tuple[int,
         because(ctx, "16.2.2", f"depletion 1d6 {die}: " + (f"the Minefield of {hex_id} is removed" if depleted
                                                           else f"the Minefield of {hex_id} remains"))
         if depleted:
-            ctx.emit(MarkerRemoved(hex_id, str(_minefield(ctx, hex_id))))
+            ctx.emit(MarkerRemoved(hex_id, str(minefield_in(ctx, hex_id))))
         if eliminated:
             return True
         if hits:
