@@ -471,3 +471,28 @@ def test_legacy_quoting_for_edited_values() -> None:
     modern = decode_trait("mark;Path", "a")
     modern.set_value("Path", "\\x")
     assert modern.state_text() == "'\\x'"
+
+
+def test_make_traits_gives_what_each_class_call_gives() -> None:
+    """The bulk maker sets the same slots as ``cls(type, state, quoting, piece_id)``."""
+    from converter.vassal.traits.base import make_traits
+    classes, types, states = (Embellishment, Marker, BasicPiece), (TLD_FLIP[0], TLD_MARKER[0], TOUR_BASIC[0]), \
+        (TLD_FLIP[1], None, TOUR_BASIC[1])
+    made = make_traits(classes, types, states, LEGACY, "17")
+    called = [cls(t, s, LEGACY, "17") for cls, t, s in zip(classes, types, states)]
+    assert [type(t) for t in made] == [Embellishment, Marker, BasicPiece]
+    assert [(t.type_text(), t.state_text(), t.quoting, t.piece_id) for t in made] == \
+        [(t.type_text(), t.state_text(), t.quoting, t.piece_id) for t in called]
+    assert (made[0].level, made[2].x, made[2].y) == (-1, 35, 56)
+    made[0].set_level(1)
+    assert (made[0].state_text(), called[0].state_text()) == ("1;", "-1;")
+
+
+def test_a_trait_class_of_its_own_init_is_refused() -> None:
+    """``make_traits`` builds traits without calling ``__init__``: a class that needs one would be half-made."""
+    with pytest.raises(TypeError, match="keep Trait.__init__"):
+        class Odd(Marker):  # noqa: F841 - the class statement itself is refused
+            __slots__ = ()
+
+            def __init__(self, type_text: str, state_text: str | None = None) -> None:
+                super().__init__(type_text, state_text)

@@ -127,16 +127,29 @@ class PieceDefinition:
 
 @dataclass(slots=True)
 class PieceSlot(PieceDefinition):
-    """A ``PieceSlot`` (or ``CardSlot``): one piece of the palette, a deck or an at-start stack."""
+    """A ``PieceSlot`` (or ``CardSlot``): one piece of the palette, a deck or an at-start stack.
 
-    entry_name: str | None = None
-    gpid: str = ""
+    The sizes are read (and checked) with the slot; its name and gpid are read from the
+    element when asked: a large module has thousands of slots, and most readers want only
+    their pieces.
+    """
+
     width: int = 0
     height: int = 0
 
     @property
+    def entry_name(self) -> str | None:
+        """The ``entryName`` attribute (``None`` when the slot has none)."""
+        return self.element.get("entryName")
+
+    @property
+    def gpid(self) -> str:
+        """The ``gpid`` attribute: the id VASSAL gives every piece made from this slot."""
+        return self.element.get("gpid", "")
+
+    @property
     def name(self) -> str:
-        return self.entry_name or ""
+        return self.element.get("entryName") or ""
 
     @property
     def path(self) -> tuple[str, ...]:
@@ -445,9 +458,9 @@ class Module:
         # A palette's sizes are a few small numbers, looked up; anything else is checked in full.
         width = _SMALL_INTS.get(width) if width in _SMALL_INTS else java_int(width, "width", element, file)
         height = _SMALL_INTS.get(height) if height in _SMALL_INTS else java_int(height, "height", element, file)
-        # Positional, in field order (text, element, file, entry_name, gpid, width, height): the
-        # cheapest call for the thousands of slots of a large module.
-        return PieceSlot(_text(element), element, file, get("entryName"), get("gpid", ""), width, height)
+        # Positional, in field order (text, element, file, width, height): the cheapest call for
+        # the thousands of slots of a large module.
+        return PieceSlot(_text(element), element, file, width, height)
 
     def _slots(self, tag: str) -> list[PieceSlot]:
         slot = self._slot

@@ -24,6 +24,7 @@ from converter.errors import EncodingError, PieceError
 from converter.vassal.sequence import MODERN, TAB
 from converter.vassal import traits as families
 from converter.vassal.traits import REGISTRY, Trait, UnknownTrait, decode_trait, trait_class
+from converter.vassal.traits.base import make_traits
 from converter.vassal.traits.chain import TooManyLevels, compose, plain_levels, split_fast, split_levels
 
 if TYPE_CHECKING:
@@ -67,9 +68,8 @@ class Piece:
         """The traits, outermost first (made from the split chain on first read)."""
         traits = self._traits
         if traits is None:
-            quoting, piece_id = self.quoting, self.piece_id
-            traits = self._traits = [cls(t, s, quoting, piece_id)
-                                     for cls, t, s in zip(self._classes, self._types, self._states)]
+            traits = self._traits = make_traits(self._classes, self._types, self._states, self.quoting,
+                                                self.piece_id)
         return traits
 
     # -- text -------------------------------------------------------------------
@@ -296,8 +296,9 @@ def _split_state(state_text: str, count: int) -> tuple[str | None, ...]:
     if count == 1:
         return (state_text,)
     found: Sequence[str] | None = None
-    if state_text.count(TAB) < count and not state_text.startswith("'"):
-        found = plain_levels(state_text)
+    tabs = state_text.count(TAB)
+    if tabs < count and state_text[:1] != "'":
+        found = plain_levels(state_text, tabs)
     if found is None:  # more TABs than levels (escaped ones inside the innermost) or a quoted level
         found = tuple(split_fast(state_text, limit=count, state=True)
                       or split_levels(state_text, limit=count, state=True)[0])
@@ -370,7 +371,12 @@ def decode_piece(type_text: str, state_text: str | None = None, *, piece_id: str
     """
     if not isinstance(type_text, str) or not (state_text is None or isinstance(state_text, str)):
         raise EncodingError("piece type and state must be text", piece=piece_id)
-    types, classes = _CHAINS.get(type_text)
+    cache = _CHAINS
+    types = cache.chains.get(type_text)  # the cache's hit, inline: most types are there already
+    if types is None:
+        types, classes = cache.get(type_text)
+    else:
+        classes = cache.classes[type_text]
     states: Sequence[str | None]
     if state_text is None:
         states = (None,) * len(types)

@@ -15,7 +15,7 @@ it (or a later field) is set; then the gap is filled with the defaults' text.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Sequence, TypeVar
 
 from converter.errors import EncodingError
 from converter.vassal.javafmt import java_double
@@ -174,6 +174,12 @@ class Trait:
         self._state_fields: Fields | None = None
         self.piece_id = piece_id
 
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        # :func:`make_traits` sets these slots itself: a trait class must not need more.
+        super().__init_subclass__(**kwargs)
+        if "__init__" in cls.__dict__:
+            raise TypeError(f"{cls.__name__}: trait classes keep Trait.__init__ (make_traits builds them without it)")
+
     # -- raw text -------------------------------------------------------------
     def type_text(self) -> str:
         """The trait's own type string; identical to the input until a type field is set."""
@@ -234,6 +240,32 @@ class Trait:
         return f"{type(self).__name__}({self.type_text()!r}, {self.state_text()!r})"
 
 
+
+_new = object.__new__
+
+
+def make_traits(classes: Sequence[type[Trait]], types: Sequence[str], states: Sequence[str | None],
+                quoting: str = MODERN, piece_id: str | None = None) -> list[Trait]:
+    """One trait per level of a decoded chain: what ``cls(type, state, quoting, piece_id)`` makes.
+
+    A piece's traits are made in bulk (every PieceSlot of a module, every piece of a save
+    that is read), and a class call with a Python ``__init__`` costs about twice the
+    object itself in CPython; this sets the same slots directly. No trait class defines
+    its own ``__init__`` (:meth:`Trait.__init_subclass__` refuses one), so the two agree.
+    """
+    made: list[Trait] = []
+    append = made.append
+    for cls, type_text, state_text in zip(classes, types, states):
+        trait = _new(cls)
+        trait._type = type_text
+        trait._state = state_text
+        trait.quoting = quoting
+        trait._type_fields = None
+        trait._state_fields = None
+        trait.piece_id = piece_id
+        append(trait)
+    return made
+
 class UnknownTrait(Trait):
     """A trait wawkit does not type: its type and state text are kept verbatim."""
 
@@ -264,5 +296,5 @@ class StateValue(Trait):
             self.set_state(text)
 
 
-__all__ = ["Trait", "UnknownTrait", "StateValue", "FieldSpec", "Str", "Int", "Bool", "Double", "StrList",
+__all__ = ["Trait", "UnknownTrait", "make_traits", "StateValue", "FieldSpec", "Str", "Int", "Bool", "Double", "StrList",
            "TYPE", "STATE"]

@@ -80,15 +80,16 @@ def _split_plain(text: str, innermost: int | None) -> list[str] | None:
     return None if levels is None else list(levels)
 
 
-def plain_levels(text: str) -> tuple[str, ...] | None:
+def plain_levels(text: str, tabs: int | None = None) -> tuple[str, ...] | None:
     """Each level's own text when the chain is in its common form, else ``None``.
 
     The common form: every TAB is a separator, the k-th after exactly k backslashes
     (a level's text never ends in a backslash), and no level starts with a quote. Then
     no level needs unescaping and one regular-expression match (C code, per chain
-    length) checks the whole chain and cuts it into its levels.
+    length) checks the whole chain and cuts it into its levels. ``tabs`` is the text's
+    count of TABs when the caller has it already.
     """
-    count = text.count(TAB)
+    count = text.count(TAB) if tabs is None else tabs
     if count >= MAX_PLAIN_LEVELS:
         return None
     pattern = _PLAIN[count]
