@@ -9,9 +9,40 @@ from hypothesis import strategies as st
 from converter.errors import EncodingError
 from converter.vassal.pieces import decode_piece
 from converter.vassal.sequence import LEGACY, MODERN, TAB, escape, join, unescape
-from converter.vassal.traits.chain import TooManyLevels, compose, split_fast, split_levels
+import itertools
+
+from converter.vassal.traits.chain import TooManyLevels, compose, plain_levels, split_fast, split_levels
 
 TEXT = st.text(alphabet="ab;,\\'\t", max_size=8)
+
+
+def common_form(text: str) -> tuple[str, ...] | None:
+    """The levels of a chain in its common form, read off its definition: the k-th TAB has
+    exactly k backslashes before it, and no level starts with a quote."""
+    parts = text.split(TAB)
+    levels = []
+    for k, part in enumerate(parts[:-1]):
+        if len(part) - len(part.rstrip("\\")) != k:
+            return None
+        levels.append(part[:len(part) - k])
+    levels.append(parts[-1])
+    return None if any(level.startswith("'") for level in levels) else tuple(levels)
+
+
+def test_plain_levels_answers_exactly_the_common_form() -> None:
+    """Every text of up to 7 characters from TAB, backslash, quote and a letter: the one
+    regular expression answers just when the definition does, with the same levels, and
+    those are the levels VASSAL's level-by-level reading gives."""
+    checked = 0
+    for size in range(8):
+        for chars in itertools.product("a\\\t'", repeat=size):
+            text = "".join(chars)
+            expected = common_form(text)
+            assert plain_levels(text) == expected, repr(text)
+            if expected is not None:
+                assert list(expected) == split_levels(text)[0], repr(text)
+                checked += 1
+    assert checked == 5_209
 
 
 def encode_chain(levels: list[str], quoting: str = MODERN) -> str:

@@ -76,15 +76,17 @@ def _add_piece_parts(text: str) -> tuple[str, str]:
     state (fields 0, 2 and 3) are unescaped: a palette text is long, and the other fields
     are never read (a fifth and later ones are ignored, as VASSAL does).
     """
-    parts = split_raw(text, "/")
+    # Without a backslash before any "/", every "/" separates (split_raw would glue nothing),
+    # and a field is its own value unless it is quoted.
+    escaped = "\\/" in text
+    parts = split_raw(text, "/") if escaped else text.split("/")
     if len(parts) < 3 or (parts[0] != "+" and unescape(parts[0], "/") != "+"):
         raise ModuleError(f"piece text {text[:60]!r} is not an AddPiece command ('+/id/type/state')")
     type_raw = parts[2]
     state_raw = parts[3] if len(parts) > 3 else ""
-    # Most fields hold no escaped "/" and no enclosing quotes: they are their own value.
-    if "/" in type_raw or type_raw[:1] == "'":
+    if type_raw[:1] == "'" or (escaped and "/" in type_raw):
         type_raw = unescape(type_raw, "/")
-    if "/" in state_raw or state_raw[:1] == "'":
+    if state_raw[:1] == "'" or (escaped and "/" in state_raw):
         state_raw = unescape(state_raw, "/")
     return type_raw, state_raw
 
@@ -454,13 +456,18 @@ class Module:
     # -- pieces ------------------------------------------------------------------------
     def _slot(self, element: Any) -> PieceSlot:
         get, file = element.get, self.file
-        width, height = get("width", "0"), get("height", "0")
+        width_text, height_text = get("width", "0"), get("height", "0")
         # A palette's sizes are a few small numbers, looked up; anything else is checked in full.
-        width = _SMALL_INTS.get(width) if width in _SMALL_INTS else java_int(width, "width", element, file)
-        height = _SMALL_INTS.get(height) if height in _SMALL_INTS else java_int(height, "height", element, file)
+        width = _SMALL_INTS.get(width_text)
+        if width is None:
+            width = java_int(width_text, "width", element, file)
+        height = _SMALL_INTS.get(height_text)
+        if height is None:
+            height = java_int(height_text, "height", element, file)
+        text = (element.text or "").strip() if len(element) == 0 else _text(element)  # _text, its common case inline
         # Positional, in field order (text, element, file, width, height): the cheapest call for
         # the thousands of slots of a large module.
-        return PieceSlot(_text(element), element, file, width, height)
+        return PieceSlot(text, element, file, width, height)
 
     def _slots(self, tag: str) -> list[PieceSlot]:
         slot = self._slot

@@ -146,6 +146,16 @@ class StrList(FieldSpec[list]):
         return items
 
 
+#: A trait's (quoting, piece id).
+Context = tuple[str, "str | None"]
+_DEFAULT_CONTEXT: Context = (MODERN, None)
+
+
+def context(quoting: str, piece_id: str | None) -> Context:
+    """The (quoting, piece id) pair of a piece's traits; the common one is shared by all."""
+    return _DEFAULT_CONTEXT if quoting == MODERN and piece_id is None else (quoting, piece_id)
+
+
 class Trait:
     """One level of a piece: its exact type and state text plus typed access.
 
@@ -163,16 +173,17 @@ class Trait:
     _defaults_type: ClassVar[dict[int, str]] = {}
     _defaults_state: ClassVar[dict[int, str]] = {}
 
-    __slots__ = ("_type", "_state", "quoting", "_type_fields", "_state_fields", "piece_id")
+    # ``_context`` is (quoting, piece id), shared by the traits of one piece; ``_fields`` is
+    # None until a field is read, then [type Fields or None, state Fields or None]. Four slots,
+    # not six: a large module or save makes tens of thousands of traits at once.
+    __slots__ = ("_type", "_state", "_context", "_fields")
 
     def __init__(self, type_text: str, state_text: str | None = None, quoting: str = MODERN,
                  piece_id: str | None = None) -> None:
         self._type = type_text
         self._state = state_text
-        self.quoting = quoting
-        self._type_fields: Fields | None = None
-        self._state_fields: Fields | None = None
-        self.piece_id = piece_id
+        self._context: Context = context(quoting, piece_id)
+        self._fields: list[Fields | None] | None = None
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         # :func:`make_traits` sets these slots itself: a trait class must not need more.
@@ -180,30 +191,47 @@ class Trait:
         if "__init__" in cls.__dict__:
             raise TypeError(f"{cls.__name__}: trait classes keep Trait.__init__ (make_traits builds them without it)")
 
+    @property
+    def quoting(self) -> str:
+        """The SequenceEncoder rule for fields that get edited (the piece's file's)."""
+        return self._context[0]
+
+    @property
+    def piece_id(self) -> str | None:
+        """The id of the piece this trait belongs to, for error messages."""
+        return self._context[1]
+
     # -- raw text -------------------------------------------------------------
     def type_text(self) -> str:
         """The trait's own type string; identical to the input until a type field is set."""
-        if self._type_fields is None:
+        fields = self._fields
+        if fields is None or fields[0] is None:
             return self._type
-        return self.prefix + self._type_fields.encode()
+        return self.prefix + fields[0].encode()
 
     def state_text(self) -> str | None:
         """The trait's own state string (``None`` for a definition without state)."""
-        if self._state_fields is None or (self._state is None and not self._state_fields.raw):
+        state_fields = None if self._fields is None else self._fields[1]
+        if state_fields is None or (self._state is None and not state_fields.raw):
             return self._state
-        return self._state_fields.encode()
+        return state_fields.encode()
 
     def fields(self, part: str = TYPE) -> Fields:
         """The raw-preserving field list of the type (after the prefix) or of the state."""
+        fields = self._fields
+        if fields is None:
+            fields = self._fields = [None, None]
         if part == TYPE:
-            if self._type_fields is None:
-                self._type_fields = Fields(self._type[len(self.prefix):], self.delimiter, self.quoting)
-            return self._type_fields
-        if self._state_fields is None:
+            found = fields[0]
+            if found is None:
+                found = fields[0] = Fields(self._type[len(self.prefix):], self.delimiter, self.quoting)
+            return found
+        found = fields[1]
+        if found is None:
             if self.state_delimiter is None:
                 raise self.error("its state is a single value, not a field list")
-            self._state_fields = Fields(self._state, self.state_delimiter, self.quoting)
-        return self._state_fields
+            found = fields[1] = Fields(self._state, self.state_delimiter, self.quoting)
+        return found
 
     def set_field(self, index: int, text: str, part: str = TYPE) -> None:
         """Set one decoded field; fields missing before it are filled with their defaults."""
@@ -218,7 +246,8 @@ class Trait:
 
     def set_state(self, text: str | None) -> None:
         """Replace the whole state string."""
-        self._state_fields = None
+        if self._fields is not None:
+            self._fields[1] = None
         self._state = text
 
     def default_state_text(self) -> str:
@@ -253,16 +282,15 @@ def make_traits(classes: Sequence[type[Trait]], types: Sequence[str], states: Se
     object itself in CPython; this sets the same slots directly. No trait class defines
     its own ``__init__`` (:meth:`Trait.__init_subclass__` refuses one), so the two agree.
     """
+    shared = context(quoting, piece_id)
     made: list[Trait] = []
     append = made.append
     for cls, type_text, state_text in zip(classes, types, states):
         trait = _new(cls)
         trait._type = type_text
         trait._state = state_text
-        trait.quoting = quoting
-        trait._type_fields = None
-        trait._state_fields = None
-        trait.piece_id = piece_id
+        trait._context = shared
+        trait._fields = None
         append(trait)
     return made
 
