@@ -68,6 +68,8 @@ def _text(element: Any) -> str:
 #: without the checks a longer or signed text needs.
 _SMALL_INTS = {str(number): number for number in range(4096)}
 
+_new = object.__new__
+
 
 def _add_piece_parts(text: str) -> tuple[str, str]:
     """(type, state) of ``+/null/<type>/<state>`` as stored in PieceSlot and PrototypeDefinition text.
@@ -121,7 +123,7 @@ class PieceDefinition:
     def piece(self) -> Piece:
         """The decoded piece (its traits, outermost first)."""
         try:
-            type_text, state_text = self._parts
+            type_text, state_text = self._split or self._parts
             return decode_piece(type_text, state_text)
         except WawkitError as error:
             raise error.located(file=self.file, piece=getattr(self, "gpid", None) or getattr(self, "name", None))
@@ -464,10 +466,12 @@ class Module:
         height = _SMALL_INTS.get(height_text)
         if height is None:
             height = java_int(height_text, "height", element, file)
-        text = (element.text or "").strip() if len(element) == 0 else _text(element)  # _text, its common case inline
-        # Positional, in field order (text, element, file, width, height): the cheapest call for
-        # the thousands of slots of a large module.
-        return PieceSlot(text, element, file, width, height)
+        # The dataclass's own __init__ sets just these fields; a large module has thousands of
+        # slots, and a class call with a Python __init__ costs as much again as the stores.
+        slot = _new(PieceSlot)
+        slot.text = (element.text or "").strip() if len(element) == 0 else _text(element)  # _text's common case
+        slot.element, slot.file, slot.width, slot.height, slot._split = element, file, width, height, None
+        return slot
 
     def _slots(self, tag: str) -> list[PieceSlot]:
         slot = self._slot
