@@ -190,9 +190,21 @@ def accuracy(ctx: Ctx, strike: Strike) -> str | None:
     around = adjacent_hexes(ctx, strike.hex)
     named = ctx.action.scatter
     if named is None:
-        ans.gap(("hits", "saves", "net_hits", "units", "hexes"), "not stated: the adjacent hex the opponent "
-                f"designates (scatter=HEX" + (f": one of {', '.join(around)})" if around else ")"))
-        ans.because("§8.0", f"accuracy 1d6 = {roll}: the opponent designates a hex adjacent to {strike.hex}")
+        # §8.0 "a hex designated by your opponent that is adjacent to the intended target hex": the
+        # target hex itself is not struck, whichever neighbour the opponent picks; only what happens
+        # in that neighbour waits for his choice.
+        ans.set("scatter", ["opponent_choice"])
+        why = "not stated: the adjacent hex the opponent designates (scatter=HEX" + (
+            f": one of {', '.join(around)})" if around else ")")
+        ans.gap(("hits", "saves", "net_hits"), why)
+        for unit in ctx.game.units.values():
+            if unit.hex != strike.hex:
+                ans.gap(f"units.{unit.key}", why)
+        for hex_id in ctx.game.hexes:
+            if hex_id != strike.hex:
+                ans.gap(f"hexes.{hex_id}", why)
+        ans.because("§8.0", f"accuracy 1d6 = {roll}: the opponent designates a hex adjacent to {strike.hex}; "
+                    f"{strike.hex} is not struck")
         return None
     if around is not None and named not in around:
         raise RefereeError(f"scatter={named}: the mission lands in a hex adjacent to {strike.hex} "
