@@ -98,6 +98,8 @@ def _moving_fire(book: str) -> dict[str, Any]:
 
 #: How a case or a profile may name the Americans (002 §8.3 FASCAM).
 US_NAMES = frozenset({"us", "usa", "u.s.", "american", "americans", "united states"})
+#: ... and the Soviets (002 §8.4 Chemical).
+SOVIET_NAMES = frozenset({"sov", "soviet", "soviets", "ussr", "soviet union", "russian", "russians"})
 
 
 def classic_params(book: str) -> Params:
@@ -106,8 +108,8 @@ def classic_params(book: str) -> Params:
         return Params(ruleset="classic", book="eisenbach", mines_disrupt_on="even",
                       hill_los_any_city_blocks=True, unarmored_ap_hit_reduces=False,
                       disrupted_retreat_any_enemy=False, overrun_repeat_scope="turn",
-                      smoke_blocks_out_of=False, mission_sides={"chemical": "pact"},
-                      mission_nations={"fascam": US_NAMES},
+                      smoke_blocks_out_of=False, mission_sides={"chemical": "pact", "fascam": "nato"},
+                      mission_nations={"fascam": US_NAMES, "chemical": SOVIET_NAMES},
                       **_moving_fire("eisenbach"))
     if book == "untold":
         return Params(ruleset="classic", book="untold", features=UNTOLD_FEATURES,
