@@ -50,6 +50,9 @@ class Params:
     moving_fire_units: Mapping[str, str] = field(default_factory=dict)      # counter name -> level
     thermal_units: frozenset[str] = frozenset()                             # 002 §8.2
     helicopter_moving_fire_hexes: int = 12        # §6.1.3.1
+    #: Helicopters that may fire after moving, by words of their counter names; None = every
+    #: helicopter (TUS §6.1.3.1). EG §6.1.3 / §9.2: only the Hind and the Cobra.
+    moving_fire_helicopters: frozenset[str] | None = None
     road_bonus_units: frozenset[str] = frozenset()  # 001 §1.3.1.1 CDO MC
     no_transport_units: frozenset[str] = frozenset()
     #: Support Weapons removed once fired (TUS §1.3.5.2 the KASTET).
