@@ -45,6 +45,9 @@ class Params:
     unarmored_ap_hit_reduces: bool = False        # 001 §1.3.3.2
     mines_disrupt_on: str = "even"                # 002 §8.3 even / 001 §12.2 odd
     hill_los_any_city_blocks: bool = False        # 002 §7.2 last paragraph
+    #: TUS §7.2 (b): between hill-level units only "hill level shattered forest or wreck hexes"
+    #: count; EG §7.2 (b) "two or more rough-terrain hexes or Wreck hexes" names no level.
+    hill_los_counts_on_hills_only: bool = False
     max_bonus_attack_dice: int | None = None      # 001 §1.3.6
     moving_fire: Mapping[str, tuple[int, int]] = field(default_factory=dict)   # level -> (to-hit, FP)
     moving_fire_units: Mapping[str, str] = field(default_factory=dict)      # counter name -> level

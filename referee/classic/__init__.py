@@ -118,7 +118,7 @@ def classic_params(book: str) -> Params:
                       **_moving_fire("eisenbach"))
     if book == "untold":
         return Params(ruleset="classic", book="untold", features=UNTOLD_FEATURES,
-                      mines_disrupt_on="odd", hill_los_any_city_blocks=False,
+                      mines_disrupt_on="odd", hill_los_any_city_blocks=False, hill_los_counts_on_hills_only=True,
                       unarmored_ap_hit_reduces=True, max_bonus_attack_dice=2, assault_side_limit=2,
                       road_bonus_units=frozenset({"CDO MC"}), single_shot_units=frozenset({"KASTET"}),
                       no_transport_units=frozenset({"CDO MC"}), mission_sides={"chemical": "pact"},
