@@ -48,6 +48,10 @@ class Params:
     #: TUS §7.2 (b): between hill-level units only "hill level shattered forest or wreck hexes"
     #: count; EG §7.2 (b) "two or more rough-terrain hexes or Wreck hexes" names no level.
     hill_los_counts_on_hills_only: bool = False
+    #: §9.3: the non-AA Firepower that may not fire at a Flying helicopter when its range is
+    #: underlined: TUS "Non-anti-aircraft units with an underlined range" (any), EG "cannot
+    #: attack Flying helicopters with AP Firepower" (AP only).
+    flying_helicopter_underlined_bars: frozenset[str] = frozenset({"ap", "he"})
     max_bonus_attack_dice: int | None = None      # 001 §1.3.6
     moving_fire: Mapping[str, tuple[int, int]] = field(default_factory=dict)   # level -> (to-hit, FP)
     moving_fire_units: Mapping[str, str] = field(default_factory=dict)      # counter name -> level

@@ -115,6 +115,7 @@ def classic_params(book: str) -> Params:
                       smoke_blocks_out_of=False, mission_sides={"chemical": "pact", "fascam": "nato"},
                       mission_nations={"fascam": US_NAMES, "chemical": SOVIET_NAMES},
                       moving_fire_helicopters=EG_MOVING_FIRE_HELICOPTERS,
+                      flying_helicopter_underlined_bars=frozenset({"ap"}),
                       **_moving_fire("eisenbach"))
     if book == "untold":
         return Params(ruleset="classic", book="untold", features=UNTOLD_FEATURES,

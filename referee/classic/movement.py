@@ -424,7 +424,7 @@ def _may_opportunity_fire(ctx: Ctx, enemy: Unit, mover: Unit) -> bool | None:
         weapon = enemy.current.weapon(name)
         if weapon is None or (name == "aa" and mover.type.target_type not in ("helicopter", "aircraft")):
             continue
-        if flying and name != "aa" and weapon.underlined:
+        if flying and name in ctx.params.flying_helicopter_underlined_bars and weapon.underlined:
             continue                                        # §9.3: not at a Flying helicopter
         found = ctx.stage((), lambda: ctx.rules.bands(ctx, enemy, mover,
                                                       Attack(Shot(enemy, name, weapon, kind="opportunity_fire"),

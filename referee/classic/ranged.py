@@ -120,8 +120,9 @@ def may_attack(ctx: Ctx, actor: Unit, target: Unit, attack: Attack) -> None:
     kind = target.type.target_type
     if name == "aa" and kind not in (None, "helicopter", "aircraft"):
         ans.illegal("§1.3.4.5", "AA firepower only targets helicopters and aircraft")
-    if kind == "helicopter" and name != "aa" and weapon.underlined and target.mode == "flying":
-        ans.illegal("§9.3", "non-AA weapons with an underlined range cannot fire at flying helicopters")
+    if kind == "helicopter" and name in ctx.params.flying_helicopter_underlined_bars and weapon.underlined \
+            and target.mode == "flying":
+        ans.illegal("§9.3", f"non-AA {name.upper()} Firepower with an underlined range cannot fire at flying helicopters")
 
 
 def fire_modifiers(ctx: Ctx, actor: Unit, target: Unit | None, attack: Attack) -> None:
