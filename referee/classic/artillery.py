@@ -197,13 +197,15 @@ def accuracy(ctx: Ctx, strike: Strike) -> str | None:
     if named is None:
         # §8.0 "a hex designated by your opponent that is adjacent to the intended target hex": the
         # target hex itself is not struck, whichever neighbour the opponent picks; only what happens
-        # in that neighbour waits for his choice.
+        # in that neighbour waits for his choice. A barrage that also covers the impact hex's six
+        # neighbours (Chemical §8.4, the MLRS Strike 001 §8.6) reaches the target hex all the same.
         ans.set("scatter", ["opponent_choice"])
         why = "not stated: the adjacent hex the opponent designates (scatter=HEX" + (
             f": one of {', '.join(around)})" if around else ")")
         ans.gap(("hits", "saves", "net_hits"), why)
+        reaches_target = strike.kind == "chemical" or strike.area
         for unit in ctx.game.units.values():
-            if unit.hex != strike.hex:
+            if unit.hex != strike.hex or reaches_target:
                 ans.gap(f"units.{unit.key}", why)
         for hex_id in ctx.game.hexes:
             if hex_id != strike.hex:
