@@ -31,6 +31,8 @@ class Strike:
     firer: Unit | None = None
     caller: Unit | None = None
     roll_required: bool = True
+    area: bool = False
+    """The Strike covers its hex and the six around it (TUS §8.6 MLRS)."""
 
 
 def indirect_fire(ctx: Ctx) -> None:
@@ -67,6 +69,8 @@ def adjacent_hexes(ctx: Ctx, hex_id: str) -> list[str] | None:
     """The hexes next to ``hex_id`` on the map (or as stated), or ``None`` if not known."""
     at = ctx.game.hex(hex_id).at
     if at is None:
-        stated = sorted(h for h, facts in ctx.game.facts.hexes.items() if hex_id in (facts.get("adjacent_to") or ()))
-        return stated or None
+        # adjacency stated either way: "n: adjacent_to [x]" or "x: adjacent_to [n]"
+        stated = {h for h, facts in ctx.game.facts.hexes.items() if hex_id in (facts.get("adjacent_to") or ())}
+        stated |= set(ctx.game.facts.hex_fact(hex_id, "adjacent_to") or ())
+        return sorted(stated - {hex_id}) or None
     return sorted(h.id for h in ctx.game.hexes.values() if h.at is not None and at.distance(h.at) == 1)

@@ -81,6 +81,12 @@ def _counting(ctx: Ctx, ln: Line, shift: int, section: str, between_hill_units: 
     """§7.1 (``shift`` 0) and §7.2 between hill-level units (``shift`` 2): one blocking hex
     blocks, and two or more that count (rough, shattered forest, wrecks)."""
     found = ln.classes(shift != 0)
+    if shift and ctx.params.hill_los_counts_on_hills_only:
+        # TUS §7.2 (b) "2 or more hill level shattered forest or wreck hexes": a ground-level
+        # hex between two hill-level units does not count
+        codes = ln.codes
+        found = tuple(0 if c == 1 and not codes[ln.base + i] & IS_HILL else c
+                      for c, i in zip(found, ln.shape.between))
     if 2 in found:
         return ln.source.blocks(ln.base + ln.shape.between[found.index(2)], section, between_hill_units), 0, None
     counted = found.count(1)
@@ -90,14 +96,19 @@ def _counting(ctx: Ctx, ln: Line, shift: int, section: str, between_hill_units: 
     return None, counted, ln.base + ln.shape.between[found.index(4)] if 4 in found else None
 
 
-def _counting_side(shift: int, counted: int) -> Callable[[int, int, int | None, bool], bool | None]:
+def _counting_side(shift: int, counted: int, on_hills_only: bool = False) -> Callable[[int, int, int | None, bool], bool | None]:
     """§7.3 for a hex beside a run: blocking terrain blocks; a Rough/Wreck hex blocks when it
-    is the second such hex of the line (the other hex beside the run, or one passed through)."""
+    is the second such hex of the line (the other hex beside the run, or one passed through).
+    ``on_hills_only``: between hill-level units only hill-level hexes count (TUS §7.2 b)."""
+    def effect_of(code: int) -> int:
+        effect = code >> shift & 3
+        return 0 if effect == 1 and on_hills_only and not code & IS_HILL else effect
+
     def blocks(code: int, other: int, to_target: int | None, own_hill: bool) -> bool | None:
         if code & UNKNOWN:
             return None
-        effect = code >> shift & 3
-        return effect == 2 or (effect == 1 and (counted >= 1 or (not other & UNKNOWN and (other >> shift & 3) == 1)))
+        effect = effect_of(code)
+        return effect == 2 or (effect == 1 and (counted >= 1 or (not other & UNKNOWN and effect_of(other) == 1)))
     return blocks
 
 
@@ -193,7 +204,8 @@ def _terrain(ctx: Ctx, ln: Line, attacker_level: int, target_level: int) -> tupl
         if found is not None:
             return found, None
         if ln.shape.runs:
-            ran, run_unknown = _run(ctx, ln, _counting_side(shift, counted), -1)
+            ran, run_unknown = _run(ctx, ln, _counting_side(
+                shift, counted, bool(shift) and ctx.params.hill_los_counts_on_hills_only), -1)
             if ran is not None:
                 return ran, None
         return _CLEAR_GROUND if attacker_level == 0 else _CLEAR_HILLS, \

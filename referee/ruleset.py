@@ -45,11 +45,21 @@ class Params:
     unarmored_ap_hit_reduces: bool = False        # 001 §1.3.3.2
     mines_disrupt_on: str = "even"                # 002 §8.3 even / 001 §12.2 odd
     hill_los_any_city_blocks: bool = False        # 002 §7.2 last paragraph
+    #: TUS §7.2 (b): between hill-level units only "hill level shattered forest or wreck hexes"
+    #: count; EG §7.2 (b) "two or more rough-terrain hexes or Wreck hexes" names no level.
+    hill_los_counts_on_hills_only: bool = False
+    #: §9.3: the non-AA Firepower that may not fire at a Flying helicopter when its range is
+    #: underlined: TUS "Non-anti-aircraft units with an underlined range" (any), EG "cannot
+    #: attack Flying helicopters with AP Firepower" (AP only).
+    flying_helicopter_underlined_bars: frozenset[str] = frozenset({"ap", "he"})
     max_bonus_attack_dice: int | None = None      # 001 §1.3.6
     moving_fire: Mapping[str, tuple[int, int]] = field(default_factory=dict)   # level -> (to-hit, FP)
     moving_fire_units: Mapping[str, str] = field(default_factory=dict)      # counter name -> level
     thermal_units: frozenset[str] = frozenset()                             # 002 §8.2
     helicopter_moving_fire_hexes: int = 12        # §6.1.3.1
+    #: Helicopters that may fire after moving, by words of their counter names; None = every
+    #: helicopter (TUS §6.1.3.1). EG §6.1.3 / §9.2: only the Hind and the Cobra.
+    moving_fire_helicopters: frozenset[str] | None = None
     road_bonus_units: frozenset[str] = frozenset()  # 001 §1.3.1.1 CDO MC
     no_transport_units: frozenset[str] = frozenset()
     #: Support Weapons removed once fired (TUS §1.3.5.2 the KASTET).

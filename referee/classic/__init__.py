@@ -98,6 +98,12 @@ def _moving_fire(book: str) -> dict[str, Any]:
 
 #: How a case or a profile may name the Americans (002 §8.3 FASCAM).
 US_NAMES = frozenset({"us", "usa", "u.s.", "american", "americans", "united states"})
+#: 002 §6.1.3 "The Abrams, Bradley, T-72, Leopard II, Leopard I, Cobra, and Hind are the only seven
+#: units ... that can make Moving Fire"; §9.2 "The Soviet Hind and the American Cobra may fire after
+#: moving up to 12 hexes" (words of the counter name).
+EG_MOVING_FIRE_HELICOPTERS = frozenset({"hind", "mi-24", "cobra", "ah-1"})
+#: ... and the Soviets (002 §8.4 Chemical).
+SOVIET_NAMES = frozenset({"sov", "soviet", "soviets", "ussr", "soviet union", "russian", "russians"})
 
 
 def classic_params(book: str) -> Params:
@@ -106,12 +112,14 @@ def classic_params(book: str) -> Params:
         return Params(ruleset="classic", book="eisenbach", mines_disrupt_on="even",
                       hill_los_any_city_blocks=True, unarmored_ap_hit_reduces=False,
                       disrupted_retreat_any_enemy=False, overrun_repeat_scope="turn",
-                      smoke_blocks_out_of=False, mission_sides={"chemical": "pact"},
-                      mission_nations={"fascam": US_NAMES},
+                      smoke_blocks_out_of=False, mission_sides={"chemical": "pact", "fascam": "nato"},
+                      mission_nations={"fascam": US_NAMES, "chemical": SOVIET_NAMES},
+                      moving_fire_helicopters=EG_MOVING_FIRE_HELICOPTERS,
+                      flying_helicopter_underlined_bars=frozenset({"ap"}),
                       **_moving_fire("eisenbach"))
     if book == "untold":
         return Params(ruleset="classic", book="untold", features=UNTOLD_FEATURES,
-                      mines_disrupt_on="odd", hill_los_any_city_blocks=False,
+                      mines_disrupt_on="odd", hill_los_any_city_blocks=False, hill_los_counts_on_hills_only=True,
                       unarmored_ap_hit_reduces=True, max_bonus_attack_dice=2, assault_side_limit=2,
                       road_bonus_units=frozenset({"CDO MC"}), single_shot_units=frozenset({"KASTET"}),
                       no_transport_units=frozenset({"CDO MC"}), mission_sides={"chemical": "pact"},

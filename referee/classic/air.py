@@ -295,7 +295,8 @@ def mode_change(ctx: Ctx) -> None:
     if unit.mode == mode:
         ans.illegal("§9.1", f"{unit.name} is already {mode}")
     spent = unit.status.mp_spent
-    if unit.status.moving or unit.status.ops_complete or (isinstance(spent, int) and spent > 0):
+    # §9.1 "this must be its FIRST action": not after moving, firing or finishing its operations
+    if unit.status.moving or unit.status.ops_complete or unit.status.fired or (isinstance(spent, int) and spent > 0):
         ans.illegal("§9.1", "a mode change must be the helicopter's first action")
     if ans.legal is False:
         return

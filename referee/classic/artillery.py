@@ -8,6 +8,7 @@ from referee.artillery import Strike, adjacent_hexes
 from referee.errors import NotStated, NotSupported, RefereeError
 from referee.events import MarkerPlaced, MarkerRemoved, MissionsSpent, StatusChanged, UnitDisrupted
 from referee.classic.ranged import terrain_db
+from referee.defence import improved_position
 from referee.model import Unit, need
 from referee.ruleset import Ctx
 
@@ -155,22 +156,26 @@ def fire_mission(ctx: Ctx) -> Strike | None:
         ans.set("situation", {"strikes_left": stated - (action.count or 1)})
     hex_id = action.target if isinstance(action.target, str) and action.target not in ctx.game.units \
         else (ctx.game.unit(action.target).hex if isinstance(action.target, str) else None)
-    return Strike(hex_id, kind, fp, to_hit, firer, caller if firer is None else None, roll_required)
+    return Strike(hex_id, kind, fp, to_hit, firer, caller if firer is None else None, roll_required,
+                  area=bool(mission and mission.type == "mlrs"))
+
+
+#: Who a book's nation-only mission belongs to, as its text says it (002 §8.3, §8.4).
+NATION_WORDS = {"fascam": "the Americans", "chemical": "the Soviets"}
 
 
 def _mission_user(ctx: Ctx, kind: str, side: str | None, nation: str | None) -> None:
-    """Chemical missions are the Warsaw Pact's (001 §8.4; 002 §8.4 "Only the Soviets"), FASCAM
-    the Americans' (002 §8.3). A side or nation not stated is the scenario's allotment to judge."""
+    """Chemical missions are the Warsaw Pact's (001 §8.4) or only the Soviets' (002 §8.4 "Only
+    the Soviets have access"), FASCAM only the Americans' (002 §8.3; 001 §8.3 names no side).
+    A side or nation not stated is the scenario's allotment to judge."""
     section = "§8.3" if kind == "fascam" else "§8.4"
     only = ctx.params.mission_sides.get(kind)
-    if only is not None and side is not None and side != only:
-        ctx.answer.illegal(section, f"only the {'Warsaw Pact' if only == 'pact' else 'NATO'} has {kind} fire missions")
     nations = ctx.params.mission_nations.get(kind)
-    if nations is None:
-        return
-    if side == "pact" or (nation is not None and nation.strip().lower() not in nations):
-        ctx.answer.illegal(section, f"only the Americans may use {kind.upper()}"
-                           + (f" (the caller is {nation})" if nation else ""))
+    if only is not None and side is not None and side != only:
+        who = NATION_WORDS[kind] if nations is not None else ("the Warsaw Pact" if only == "pact" else "NATO")
+        ctx.answer.illegal(section, f"only {who} may use {kind} fire missions")
+    elif nations is not None and nation is not None and nation.strip().lower() not in nations:
+        ctx.answer.illegal(section, f"only {NATION_WORDS[kind]} may use {kind} fire missions (the caller is {nation})")
 
 
 def accuracy(ctx: Ctx, strike: Strike) -> str | None:
@@ -190,9 +195,23 @@ def accuracy(ctx: Ctx, strike: Strike) -> str | None:
     around = adjacent_hexes(ctx, strike.hex)
     named = ctx.action.scatter
     if named is None:
-        ans.gap(("hits", "saves", "net_hits", "units", "hexes"), "not stated: the adjacent hex the opponent "
-                f"designates (scatter=HEX" + (f": one of {', '.join(around)})" if around else ")"))
-        ans.because("§8.0", f"accuracy 1d6 = {roll}: the opponent designates a hex adjacent to {strike.hex}")
+        # §8.0 "a hex designated by your opponent that is adjacent to the intended target hex": the
+        # target hex itself is not struck, whichever neighbour the opponent picks; only what happens
+        # in that neighbour waits for his choice. A barrage that also covers the impact hex's six
+        # neighbours (Chemical §8.4, the MLRS Strike 001 §8.6) reaches the target hex all the same.
+        ans.set("scatter", ["opponent_choice"])
+        why = "not stated: the adjacent hex the opponent designates (scatter=HEX" + (
+            f": one of {', '.join(around)})" if around else ")")
+        ans.gap(("hits", "saves", "net_hits"), why)
+        reaches_target = strike.kind == "chemical" or strike.area
+        for unit in ctx.game.units.values():
+            if unit.hex != strike.hex or reaches_target:
+                ans.gap(f"units.{unit.key}", why)
+        for hex_id in ctx.game.hexes:
+            if hex_id != strike.hex:
+                ans.gap(f"hexes.{hex_id}", why)
+        ans.because("§8.0", f"accuracy 1d6 = {roll}: the opponent designates a hex adjacent to {strike.hex}; "
+                    f"{strike.hex} is not struck")
         return None
     if around is not None and named not in around:
         raise RefereeError(f"scatter={named}: the mission lands in a hex adjacent to {strike.hex} "
@@ -215,7 +234,24 @@ def strike(ctx: Ctx, strike: Strike, hex_id: str) -> None:
         return
     if strike.fp is None or strike.to_hit is None:
         raise NotStated("query.mission.fp and to_hit")
+    if strike.area:
+        _area_beyond_the_hex(ctx, hex_id)
     barrage(ctx, hex_id, strike.kind, strike.fp, strike.to_hit)
+
+
+def _area_beyond_the_hex(ctx: Ctx, hex_id: str) -> None:
+    """001 §8.6: the MLRS Strike "covers the target hex plus its six adjacent hexes", but the
+    book does not say whether one attack roll serves the seven hexes (its hits spread over
+    every unit there) or each hex is rolled apart. With units around the impact hex (or
+    neighbours not known) the results are a gap, never the impact hex resolved alone."""
+    around = adjacent_hexes(ctx, hex_id)
+    beyond = [u for u in ctx.game.units.values()
+              if u.hex is not None and u.hex != hex_id and u.type.target_type not in ("hq", "leader", "support_weapon")
+              and (around is None or u.hex in around)]
+    if beyond:
+        raise NotStated("unsettled: 001 §8.6 covers the six hexes around the impact hex but does not say whether "
+                        "one attack roll serves all seven hexes or each is rolled apart ("
+                        + ", ".join(u.key for u in beyond) + " beside the impact hex)")
 
 
 def barrage(ctx: Ctx, hex_id: str, kind: str, fp: int, to_hit: int) -> None:
@@ -236,8 +272,11 @@ def barrage(ctx: Ctx, hex_id: str, kind: str, fp: int, to_hit: int) -> None:
     ans.set("hits", hits)
     ans.set("defense_dice", db)
     ans.set("save_number", ctx.params.soft_save)
-    saves = sum(1 for d in ctx.roll(db, "save") if d >= ctx.params.soft_save) if hits else 0
-    net = max(0, hits - saves)
+    # TUS §12.1: an Improved Position "nullifies the first hit of any attack"; the terrain dice
+    # then save the rest (its example: the IP negates the first hit, the Woods die the second).
+    left = improved_position(ctx, units[0], hits) if units else hits
+    saves = sum(1 for d in ctx.roll(db, "save") if d >= ctx.params.soft_save) if left else 0
+    net = max(0, left - saves)
     ans.set("saves", saves)
     ans.set("net_hits", net)
     ans.because("§8.1", f"{fp} dice at {to_hit}+: {hits} hit(s); {db} DB dice at 5+: {saves} saved; {net} net")
@@ -320,12 +359,13 @@ def chemical_barrage(ctx: Ctx, hex_id: str) -> None:
     """§8.4: the barrage "immediately affects all units in that hex and its six neighboring
     hexes": each checks morale (passengers share their carrier's result)."""
     from referee.classic.command import chemical_check
-    at = ctx.game.hex(hex_id).at
-    hexes = [hex_id]
-    if at is None:
-        ctx.answer.gap("neighbours", f"not stated: hexes.{hex_id} position (its six neighbours are attacked too, §8.4)")
-    else:
-        hexes += sorted(h.id for h in ctx.game.hexes.values() if h.at is not None and at.distance(h.at) == 1)
+    around = adjacent_hexes(ctx, hex_id)
+    hexes = [hex_id] + list(around or ())
+    if around is None:
+        for unit in ctx.game.units.values():
+            if unit.hex is not None and unit.hex != hex_id:
+                ctx.answer.gap(f"units.{unit.key}", f"not stated: hexes.{hex_id} position or neighbours "
+                               "(its six neighbours are attacked too, §8.4)")
     for h in hexes:
         for unit in ctx.game.stack(h):
             if unit.carried_by is None and unit.type.target_type not in ("hq", "leader", "support_weapon"):

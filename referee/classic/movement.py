@@ -296,6 +296,7 @@ def _unit_move(ctx: Ctx) -> None:
     if ans.legal is None and unit.current.mp is not None:
         ans.set("legal", True)
         ans.unit(unit.key, mp_after=unit.current.mp + bonus - total)
+        opportunity_trigger(ctx, unit)
         # still moving for the rest of this run: the enemy may Opportunity Fire as it enters
         # the hex (§6.2); no marker shows it, so the save keeps only the move and Ops Complete
         ctx.emit(UnitMoved(unit.key, route[-1]), StatusChanged(unit.key, "ops_complete", True),
@@ -367,6 +368,7 @@ def _helicopter_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
         ans.because("§6.1.3", f"more than {limit} hexes: {unit.name} may not fire this impulse")
     if ans.legal is None:
         ans.set("legal", True)
+        opportunity_trigger(ctx, unit)
         ctx.emit(UnitMoved(unit.key, route[-1]), StatusChanged(unit.key, "ops_complete", True))
 
 
@@ -382,6 +384,64 @@ def _chemical_near(ctx: Ctx, hex_id: str) -> str | None:
             continue
         if cloud.id in stated or (here.at is not None and cloud.at is not None and here.at.distance(cloud.at) == 1):
             return cloud.id
+    return None
+
+
+def opportunity_trigger(ctx: Ctx, mover: Unit) -> None:
+    """§6.2 "If an enemy unit moves within the LOS and range of a GO unit not marked with an
+    Ops Complete marker, that unit may attack the moving unit"; helicopters move hex by hex
+    for that very reason (§9.1). Answered only when the stated enemies settle it: an enemy
+    that sees the hex entered (its ``los``) and reaches past the mover's stated ``distance``
+    plus the hex moved may fire; one Disrupted, Ops Complete, blind or short of it may not."""
+    enemies = [e for e in ctx.game.units.values()
+               if e.side and mover.side and e.side != mover.side and e.on_map
+               and e.type.target_type not in ("hq", "leader", "support_weapon", "aircraft")]
+    if not enemies:
+        return
+    verdicts = {e.key: _may_opportunity_fire(ctx, e, mover) for e in enemies}
+    able = [ctx.game.unit(k).name for k, v in verdicts.items() if v]
+    if able:
+        ctx.answer.set("triggers_opportunity_fire", True)
+        ctx.answer.because("§6.2", "the move is in the LOS and range of " + ", ".join(able)
+                           + ": it may Opportunity Fire as the unit enters the hex")
+    elif all(v is False for v in verdicts.values()):
+        ctx.answer.set("triggers_opportunity_fire", False)
+        ctx.answer.because("§6.2", "no Good Order enemy unit without Ops Complete has the mover in LOS and range")
+
+
+def _may_opportunity_fire(ctx: Ctx, enemy: Unit, mover: Unit) -> bool | None:
+    """Whether ``enemy`` may Opportunity Fire at ``mover`` in the hex it enters (None: not known)."""
+    from referee.defence import Shot
+    from referee.fire import Attack
+    if enemy.status.disrupted or enemy.status.ops_complete:
+        return False
+    relation = ctx.game.facts.relation(enemy.key)
+    if relation.los is False:
+        return False
+    flying = mover.type.target_type == "helicopter" and mover.mode == "flying"
+    reaches: list[int | None] = []
+    for name in ("ap", "he", "aa"):
+        weapon = enemy.current.weapon(name)
+        if weapon is None or (name == "aa" and mover.type.target_type not in ("helicopter", "aircraft")):
+            continue
+        if flying and name in ctx.params.flying_helicopter_underlined_bars and weapon.underlined:
+            continue                                        # §9.3: not at a Flying helicopter
+        found = ctx.stage((), lambda: ctx.rules.bands(ctx, enemy, mover,
+                                                      Attack(Shot(enemy, name, weapon, kind="opportunity_fire"),
+                                                             "opportunity_fire")))
+        try:
+            reaches.append(None if found is None else max(found.max_range, 1 if found.adjacent_always else 0))
+        except NotStated:
+            reaches.append(None)
+    if not reaches:
+        return False
+    distance = relation.distance
+    if distance is None:
+        return None
+    if relation.los is True and any(r is not None and r >= distance + 1 for r in reaches):
+        return True
+    if all(r is not None and r < distance - 1 for r in reaches):
+        return False
     return None
 
 

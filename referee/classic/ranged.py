@@ -10,6 +10,8 @@ Chart's Defensive Bonus, concealment (§6.1.5) and the fire-mission defence (§8
 """
 from __future__ import annotations
 
+import re
+
 from referee import damage, los, situation
 from referee.defence import Shot
 from referee.errors import NotStated, RefereeError
@@ -118,8 +120,9 @@ def may_attack(ctx: Ctx, actor: Unit, target: Unit, attack: Attack) -> None:
     kind = target.type.target_type
     if name == "aa" and kind not in (None, "helicopter", "aircraft"):
         ans.illegal("§1.3.4.5", "AA firepower only targets helicopters and aircraft")
-    if kind == "helicopter" and name != "aa" and weapon.underlined and target.mode == "flying":
-        ans.illegal("§9.3", "non-AA weapons with an underlined range cannot fire at flying helicopters")
+    if kind == "helicopter" and name in ctx.params.flying_helicopter_underlined_bars and weapon.underlined \
+            and target.mode == "flying":
+        ans.illegal("§9.3", f"non-AA {name.upper()} Firepower with an underlined range cannot fire at flying helicopters")
 
 
 def fire_modifiers(ctx: Ctx, actor: Unit, target: Unit | None, attack: Attack) -> None:
@@ -312,6 +315,11 @@ def moving_fire(ctx: Ctx, actor: Unit) -> tuple[int, int]:
             raise NotStated(f"units.{actor.key}.status.mp_spent (hexes moved)")
         if hexes > limit:
             ctx.answer.illegal("§6.1.3.1", f"helicopter moved {hexes} hexes, more than {limit}")
+        allowed = ctx.params.moving_fire_helicopters
+        named = actor.type.name      # a counter whose name is not stated is not refused
+        if allowed is not None and named and not any(
+                re.search(rf"(?<![a-z0-9]){re.escape(w)}(?![a-z0-9])", named.lower()) for w in allowed):
+            ctx.answer.illegal("002 §6.1.3, §9.2", f"{actor.name}: only the Hind and the Cobra may fire after moving")
         return 0, 0
     level = next((a for a in actor.type.abilities if a in ctx.params.moving_fire), None)
     level = level or ctx.params.moving_fire_units.get(actor.name)
