@@ -12,7 +12,7 @@ import yaml
 from referee.disrupted import disrupted_move
 from referee.errors import NotStated
 from referee.events import StatusChanged, UnitDisrupted, UnitMoved
-from referee.headquarters import lone_hqs
+from referee.headquarters import companion_text, hqs_alone, lone_hqs
 from referee.model import Unit, need
 from referee.ruleset import Ctx
 from referee.verdict import Answer
@@ -124,6 +124,7 @@ def move(ctx: Ctx) -> None:
     if leaders:
         _leader_move(ctx, leaders, [u for u in units if u.type.target_type != "leader"])
         return
+    _hqs_left_behind(ctx, units)
     hqs = [u for u in units if u.type.target_type == "hq"]
     if hqs:
         _hq_move(ctx, hqs, [u for u in units if u.type.target_type != "hq"])
@@ -131,6 +132,38 @@ def move(ctx: Ctx) -> None:
         _stack_move(ctx, units)
     else:
         _unit_move(ctx)
+
+
+def riders(ctx: Ctx, unit: Unit) -> list[Unit]:
+    """The counters that go wherever ``unit`` goes, and theirs: the infantry (and its SW)
+    loaded under a transport (§5.2 "Place loaded infantry and SW units under the transport"),
+    a platoon's Support Weapons, which "remain with the platoon for the duration of the
+    scenario" (§1.3.5), and its leader, who "must ... remain with, one platoon" (001 §1.3.6).
+    An HQ deployed with a unit is not one of them: it moves with its units only when it is
+    moved with them (§1.3.3.1)."""
+    found: list[Unit] = []
+    for other in [*ctx.game.passengers(unit.key), *ctx.game.attached(unit.key)]:
+        if other.type.target_type in ("hq", "aircraft") or any(f.key == other.key for f in found):
+            continue
+        if other.carried_by == unit.key or other.type.target_type in ("support_weapon", "leader"):
+            found.append(other)
+            found.extend(r for r in riders(ctx, other) if all(f.key != r.key for f in found))
+    return found
+
+
+def _hqs_left_behind(ctx: Ctx, movers: list[Unit]) -> None:
+    """§1.3.3.1: "Headquarters must remain in a hex with a unit or units of its formation": a
+    move may not leave an HQ (that stays behind) without such a unit in the hex it leaves.
+    An HQ already alone before the move is the position's fault, not this move's."""
+    moving = {u.key for u in movers} | {r.key for u in movers for r in riders(ctx, u)}
+    for hex_id in sorted({u.hex for u in movers if u.hex is not None}):
+        before = ctx.game.stack(hex_id)
+        was_alone = {hq.key for hq in hqs_alone(ctx, before)}
+        for hq in hqs_alone(ctx, [u for u in before if u.key not in moving]):
+            if hq.key not in was_alone:
+                ctx.answer.illegal(ctx.rules.section("hq_companions"),
+                                   f"{hq.name} would be left alone in {hex_id}: an HQ must remain in a hex with "
+                                   f"{companion_text(ctx, hq)}")
 
 
 def _leader_move(ctx: Ctx, leaders: list[Unit], movers: list[Unit]) -> None:
@@ -148,9 +181,8 @@ def _leader_move(ctx: Ctx, leaders: list[Unit], movers: list[Unit]) -> None:
     move(Ctx(ctx.rules, ctx.game, rest, ctx.dice, ans))
     if ans.legal:
         destination = _route(ctx)[-1]
-        for leader in leaders:
+        for leader in leaders:                  # his UnitMoved is his platoon's rider's
             ans.because("001 §1.3.6", f"{leader.name} goes with his platoon to {destination}")
-            ctx.emit(UnitMoved(leader.key, destination))
 
 
 def _hq_move(ctx: Ctx, hqs: list[Unit], movers: list[Unit]) -> None:
@@ -170,6 +202,12 @@ def _hq_move(ctx: Ctx, hqs: list[Unit], movers: list[Unit]) -> None:
         if not any(m.formation == formation and m.hex == hq.hex for m in movers):
             ans.illegal("§1.3.3.1", f"{hq.name} may move only accompanied by a unit of its Formation "
                         "stacked with it")
+    route = _route(ctx)
+    if route:
+        moving = {hq.key for hq in hqs}       # §1.3.3: "no more than one HQ can be in a hex"
+        others = [u for u in ctx.game.stack(route[-1]) if u.type.target_type == "hq" and u.key not in moving]
+        if others:
+            ans.illegal("§1.3.3", f"{route[-1]} already holds {others[0].name}: no more than one HQ can be in a hex")
     if not movers:
         alone = Answer(ans.action, ans.book)
         _unit_move(Ctx(ctx.rules, ctx.game, replace(ctx.action, unit=hqs[0].key), None, alone))
@@ -295,11 +333,12 @@ def _unit_move(ctx: Ctx) -> None:
         ctx.stage("mines_attacks", lambda: _mines(ctx, unit, route))
     if ans.legal is None and unit.current.mp is not None:
         ans.set("legal", True)
-        ans.unit(unit.key, mp_after=unit.current.mp + bonus - total)
+        ans.unit(unit.key, mp_after=unit.current.mp + bonus - spent - total)
         # still moving for the rest of this run: the enemy may Opportunity Fire as it enters
         # the hex (§6.2); no marker shows it, so the save keeps only the move and Ops Complete
         ctx.emit(UnitMoved(unit.key, route[-1]), StatusChanged(unit.key, "ops_complete", True),
                  StatusChanged(unit.key, "moving", True))
+        ctx.emit(*(UnitMoved(rider.key, route[-1]) for rider in riders(ctx, unit)))
 
 
 def _mines(ctx: Ctx, unit: Unit, route: list[str]) -> None:

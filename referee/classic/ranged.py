@@ -97,6 +97,7 @@ def _holder_may_fire(ctx: Ctx, actor: Unit, attack: Attack) -> None:
     if holder is None:
         return
     rules, ans, held = ctx.rules, ctx.answer, holder.status
+    _may_use_support_weapon(ctx, actor, holder)
     if held.disrupted:
         ans.illegal(rules.section("fire_disrupted"), f"{actor.name}'s platoon {holder.name} is Disrupted and cannot fire")
     if held.fired and holder.type.is_infantry and not actor.status.fired:
@@ -107,6 +108,22 @@ def _holder_may_fire(ctx: Ctx, actor: Unit, attack: Attack) -> None:
     if held.out_of_command and attack.kind != "opportunity_fire":
         ans.illegal(rules.section("out_of_command"), f"{actor.name}'s platoon {holder.name} is Out of Command: "
                     "Opportunity Fire only")
+
+
+def _may_use_support_weapon(ctx: Ctx, sw: Unit, holder: Unit) -> None:
+    """Who may use which Support Weapon. TUS §1.3.4.2: "The Kastet SW may only be used by the
+    T-12 ATG, and the Heat-FS support weapon can only be used by the 2S1", and the Songster
+    is the T-80's and T-64's (TUS §1.3.5.1); the tank or infantry symbol of its other SWs is not
+    in the text. EG §1.3.5: "SW are special weapons that grant extra capability to an
+    infantry unit" (tanks gain SWs only in later modules, §1.3.1)."""
+    users = ctx.params.support_weapon_users.get((sw.name or "").upper())
+    if users is not None:
+        if (holder.name or "").upper() not in users:
+            ctx.answer.illegal("001 §1.3.4.2, §1.3.5.2", f"{sw.name} may only be used by the "
+                               f"{' or the '.join(sorted(users))}, not by {holder.name}")
+    elif not holder.type.is_infantry and not ctx.params.has("tank_support_weapons"):
+        ctx.answer.illegal("002 §1.3.5", f"{holder.name} is not infantry: Support Weapons grant extra capability "
+                           "to an infantry unit")
 
 
 def may_attack(ctx: Ctx, actor: Unit, target: Unit, attack: Attack) -> None:
