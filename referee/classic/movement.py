@@ -325,20 +325,35 @@ def _unit_move(ctx: Ctx) -> None:
     check_stacking(ctx, unit, route[-1])
     if unit.status.disrupted:
         ctx.stage("legal", lambda: disrupted_move(ctx, unit, route))
-    if unit.current.mp is not None:
-        spent = unit.status.mp_spent if isinstance(unit.status.mp_spent, int) else 0
-        if spent + total > unit.current.mp + bonus:
-            ans.illegal("§5.0", f"{spent + total} MP is more than the Movement Factor {unit.current.mp + bonus}")
-    if ans.legal is None and unit.current.mp is not None:
+    left = _mp_left(unit, bonus)
+    if left is not None and total > left:
+        if isinstance(unit.status.mp_left, int):
+            ans.illegal("§5.0", f"{total} MP is more than the {left} MP left this impulse")
+        else:
+            mf = unit.current.mp + bonus
+            ans.illegal("§5.0", f"{mf - left + total} MP is more than the Movement Factor {mf}")
+    if ans.legal is None and left is not None:
         ctx.stage("mines_attacks", lambda: _mines(ctx, unit, route))
-    if ans.legal is None and unit.current.mp is not None:
+    if ans.legal is None and left is not None:
         ans.set("legal", True)
-        ans.unit(unit.key, mp_after=unit.current.mp + bonus - spent - total)
+        ans.unit(unit.key, mp_after=left - total)
         # still moving for the rest of this run: the enemy may Opportunity Fire as it enters
         # the hex (§6.2); no marker shows it, so the save keeps only the move and Ops Complete
         ctx.emit(UnitMoved(unit.key, route[-1]), StatusChanged(unit.key, "ops_complete", True),
                  StatusChanged(unit.key, "moving", True))
         ctx.emit(*(UnitMoved(rider.key, route[-1]) for rider in riders(ctx, unit)))
+
+
+def _mp_left(unit: Unit, bonus: int) -> int | None:
+    """§5.0 "units can move up to, but not exceed, their MF": the MPs still unspent this
+    impulse, as stated (``mp_left``) or as the MF (with a leader's bonus) less the MPs spent;
+    None when neither is known."""
+    if isinstance(unit.status.mp_left, int):
+        return unit.status.mp_left
+    if unit.current.mp is None:
+        return None
+    spent = unit.status.mp_spent if isinstance(unit.status.mp_spent, int) else 0
+    return unit.current.mp + bonus - spent
 
 
 def _mines(ctx: Ctx, unit: Unit, route: list[str]) -> None:
