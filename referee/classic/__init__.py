@@ -140,6 +140,7 @@ class ClassicRuleset(Ruleset):
     after_attack_roll = staticmethod(classic_fire.after_attack_roll)
     fire_results = staticmethod(classic_fire.fire_results)
     aftermath = staticmethod(damage.aftermath)
+    on_legal_fire = staticmethod(classic_fire.on_legal_fire)
     armor_and_save = staticmethod(classic_fire.armor_and_save)
     terrain_db = staticmethod(classic_fire.defence_terrain)
     concealed = staticmethod(classic_fire.concealed)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from referee import damage, los, situation
 from referee.defence import Shot
 from referee.errors import NotStated, RefereeError
-from referee.events import StatusChanged, UnitRemoved
+from referee.events import StatusChanged, UnitPlaced, UnitRemoved
 from referee.fire import Attack, band_independent, band_modifier
 from referee.model import HARD_TYPES, Unit, Weapon, need
 from referee.ranges import Bands
@@ -108,6 +108,17 @@ def _holder_may_fire(ctx: Ctx, actor: Unit, attack: Attack) -> None:
     if held.out_of_command and attack.kind != "opportunity_fire":
         ans.illegal(rules.section("out_of_command"), f"{actor.name}'s platoon {holder.name} is Out of Command: "
                     "Opportunity Fire only")
+
+
+def on_legal_fire(ctx: Ctx, actor: Unit, attack: Attack) -> None:
+    """§1.3.5: "Place SW counters on the map the first time they open fire; they then stay
+    with the platoon": an unplaced Support Weapon that fires is placed in its platoon's hex."""
+    if actor.type.target_type != "support_weapon" or actor.location != "unplaced":
+        return
+    holder = ctx.game.units.get(actor.attached_to) if actor.attached_to else None
+    ctx.emit(UnitPlaced(actor.key, holder.hex if holder is not None else actor.hex))
+    ctx.answer.because("§1.3.5", f"{actor.name} opens fire for the first time: it is placed on the map with "
+                       + (holder.name if holder is not None else "its platoon"))
 
 
 def _may_use_support_weapon(ctx: Ctx, sw: Unit, holder: Unit) -> None:
