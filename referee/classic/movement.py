@@ -538,6 +538,10 @@ def unload(ctx: Ctx) -> None:
     transport = ctx.unit(passenger.carried_by, "carried_by")
     for mover in (passenger, transport):
         may_move(ctx, mover)
+    if transport.hex is not None:
+        # §1.4 "Stacking limitations apply at all times": unloaded, the infantry counts on its
+        # own ("APCs with embarked passengers count as one unit" only while embarked)
+        check_stacking(ctx, replace(passenger, carried_by=None, hex=transport.hex), transport.hex)
     if ans.legal is False:
         return
     mp = need(transport.current.mp, f"units.{transport.key}.mp")
