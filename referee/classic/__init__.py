@@ -25,7 +25,7 @@ BOOKS = ("eisenbach", "untold")
 UNTOLD_FEATURES = frozenset({
     "leaders", "conditional_morale", "jamming", "augmented_assault", "improved_positions",
     "mlrs", "on_map_artillery", "airstrikes", "air_cover", "popup", "towed_transport",
-    "tank_support_weapons", "bridge_units", "battlefield_chaos"})
+    "tank_support_weapons", "bridge_units", "battlefield_chaos", "amphibious"})
 
 PROCEDURES: dict[str, Procedure] = {
     "direct_fire": fire.direct_fire,

@@ -62,6 +62,18 @@ def _deployed_bridge(ctx: Ctx, hex_id: str) -> Unit | None:
     return next((u for u in ctx.game.stack(hex_id) if BRIDGE in u.type.abilities and u.mode == "deployed"), None)
 
 
+def _amphibious(ctx: Ctx, unit: Unit) -> bool:
+    """TUS §5.3: "Units with a green movement factor are capable of moving into river and lake
+    hexes". Eisenbach Gap has no such rule: its TEC reads "No movement" for Lake and River."""
+    if "amphibious" not in unit.type.abilities:
+        return False
+    if not ctx.params.has("amphibious"):
+        ctx.answer.because("002 TEC", f"{unit.name} is amphibious, but amphibious movement (TUS §5.3) is not a rule "
+                           "of this book: Lake and River allow no movement")
+        return False
+    return True
+
+
 def entry_cost(ctx: Ctx, unit: Unit, hex_id: str, previous: str | None) -> int | None:
     """MP to enter one hex (TEC), or ``None`` when the terrain forbids it."""
     hex_state = ctx.game.hex(hex_id)
@@ -86,7 +98,7 @@ def entry_cost(ctx: Ctx, unit: Unit, hex_id: str, previous: str | None) -> int |
     mover = "vehicle" if unit.type.is_vehicle else "infantry"
     cost = need((row.mp or {}).get(mover), f"TEC {row.name} cost for {mover}")
     if cost == "none":
-        if "amphibious" in unit.type.abilities:
+        if _amphibious(ctx, unit):
             ctx.answer.because("001 §5.3", "amphibious: entering water ends the move")
             return need(unit.current.mp, f"units.{unit.key}.mp")
         return None
@@ -94,7 +106,7 @@ def entry_cost(ctx: Ctx, unit: Unit, hex_id: str, previous: str | None) -> int |
         from referee.situation import side_features
         side = side_features(ctx.game, ctx.game.hex(previous), hex_state)
         if "river" in side and not side & {"bridge", "ford"}:
-            if "amphibious" not in unit.type.abilities:
+            if not _amphibious(ctx, unit):
                 return None
             ctx.answer.because("001 §5.3", "amphibious: crossing the river ends the move")
             return need(unit.current.mp, f"units.{unit.key}.mp")
