@@ -155,7 +155,7 @@ def riders(ctx: Ctx, unit: Unit) -> list[Unit]:
     moved with them (§1.3.3.1)."""
     found: list[Unit] = []
     for other in [*ctx.game.passengers(unit.key), *ctx.game.attached(unit.key)]:
-        if other.type.target_type in ("hq", "aircraft") or any(f.key == other.key for f in found):
+        if other.type.target_type in ("hq", "aircraft") or not other.on_map or any(f.key == other.key for f in found):
             continue
         if other.carried_by == unit.key or other.type.target_type in ("support_weapon", "leader"):
             found.append(other)

@@ -129,10 +129,12 @@ def _may_use_support_weapon(ctx: Ctx, sw: Unit, holder: Unit) -> None:
     infantry unit" (tanks gain SWs only in later modules, §1.3.1)."""
     users = ctx.params.support_weapon_users.get((sw.name or "").upper())
     if users is not None:
-        if (holder.name or "").upper() not in users:
+        if holder.name is None:
+            raise NotStated(f"units.{holder.key}.name (only the {' or the '.join(sorted(users))} uses {sw.name})")
+        if holder.name.upper() not in users:
             ctx.answer.illegal("001 §1.3.4.2, §1.3.5.2", f"{sw.name} may only be used by the "
                                f"{' or the '.join(sorted(users))}, not by {holder.name}")
-    elif not holder.type.is_infantry and not ctx.params.has("tank_support_weapons"):
+    elif holder.type.target_type not in (None, "troops") and not ctx.params.has("tank_support_weapons"):
         ctx.answer.illegal("002 §1.3.5", f"{holder.name} is not infantry: Support Weapons grant extra capability "
                            "to an infantry unit")
 
