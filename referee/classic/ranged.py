@@ -98,6 +98,13 @@ def _holder_may_fire(ctx: Ctx, actor: Unit, attack: Attack) -> None:
         return
     rules, ans, held = ctx.rules, ctx.answer, holder.status
     _may_use_support_weapon(ctx, actor, holder)
+    if held.has_moved and attack.kind == "direct_fire":
+        if _tank_support_weapon(ctx, actor):
+            ans.illegal("001 §1.3.5.1", f"{holder.name} has moved this impulse: to fire the {actor.name} ATGM a unit "
+                        "must not be moving (or using Moving Fire)")
+        elif not _moving_fire_level(ctx, holder):
+            ans.illegal("§5.0, §6.1.3", f"{holder.name} has moved this impulse: its SW fires with it, and units "
+                        "that move cannot fire except those eligible for Moving Fire")
     if held.disrupted:
         ans.illegal(rules.section("fire_disrupted"), f"{actor.name}'s platoon {holder.name} is Disrupted and cannot fire")
     if held.fired and holder.type.is_infantry and not actor.status.fired:
@@ -332,6 +339,12 @@ def leader_weapon_bonus(ctx: Ctx, actor: Unit) -> tuple[int, int]:
     return 0, 0
 
 
+def _moving_fire_level(ctx: Ctx, unit: Unit) -> str | None:
+    """The unit's Moving Fire level (L1, L2; §6.1.3 and the Moving Fire Table), None if it has none."""
+    level = next((a for a in unit.type.abilities if a in ctx.params.moving_fire), None)
+    return level or ctx.params.moving_fire_units.get(unit.name)
+
+
 def moving_fire(ctx: Ctx, actor: Unit) -> tuple[int, int]:
     """§6.1.3 / §6.1.3.1: may the unit fire after moving, and at what (to-hit, FP) cost?"""
     spent = actor.status.mp_spent
@@ -343,8 +356,7 @@ def moving_fire(ctx: Ctx, actor: Unit) -> tuple[int, int]:
         if hexes > limit:
             ctx.answer.illegal("§6.1.3.1", f"helicopter moved {hexes} hexes, more than {limit}")
         return 0, 0
-    level = next((a for a in actor.type.abilities if a in ctx.params.moving_fire), None)
-    level = level or ctx.params.moving_fire_units.get(actor.name)
+    level = _moving_fire_level(ctx, actor)
     if level is None:
         ctx.answer.illegal("§6.1.3", f"{actor.name} is not eligible for Moving Fire")
         return 0, 0
