@@ -98,6 +98,9 @@ def _holder_may_fire(ctx: Ctx, actor: Unit, attack: Attack) -> None:
         return
     rules, ans, held = ctx.rules, ctx.answer, holder.status
     _may_use_support_weapon(ctx, actor, holder)
+    if holder.carried_by is not None:
+        ans.illegal(rules.section("passenger_fire"), f"{holder.name} is loaded in a transport: infantry cannot fire "
+                    f"from transports, nor its {actor.name} with it")
     if held.has_moved and attack.kind == "direct_fire":
         if _tank_support_weapon(ctx, actor):
             ans.illegal("001 §1.3.5.1", f"{holder.name} has moved this impulse: to fire the {actor.name} ATGM a unit "
