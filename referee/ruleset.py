@@ -84,6 +84,8 @@ class Params:
     #: Unit types that cannot be attacked directly: HQs (EG/TUS §1.3.3.2), and Leaders too
     #: in WaW85 (§10.7.2).
     untargetable: frozenset[str] = frozenset({"hq"})
+    #: Unit types a Disrupted result never sticks to: "HQs cannot be disrupted" (EG/TUS §1.3.3.2).
+    undisruptable: frozenset[str] = frozenset()
     #: TUS §6.3: "Each side can stack up to the stacking limit" in an Assault; EG §6.3 lets
     #: each side exceed it (None).
     assault_side_limit: int | None = None

@@ -103,14 +103,16 @@ US_NAMES = frozenset({"us", "usa", "u.s.", "american", "americans", "united stat
 def classic_params(book: str) -> Params:
     """Parameters of one classic book: ``eisenbach`` (002) or ``untold`` (001)."""
     if book == "eisenbach":
-        return Params(ruleset="classic", book="eisenbach", mines_disrupt_on="even",
+        return Params(ruleset="classic", book="eisenbach", undisruptable=frozenset({"hq"}),
+                      mines_disrupt_on="even",
                       hill_los_any_city_blocks=True, unarmored_ap_hit_reduces=False,
                       disrupted_retreat_any_enemy=False, overrun_repeat_scope="turn",
                       smoke_blocks_out_of=False, mission_sides={"chemical": "pact"},
                       mission_nations={"fascam": US_NAMES},
                       **_moving_fire("eisenbach"))
     if book == "untold":
-        return Params(ruleset="classic", book="untold", features=UNTOLD_FEATURES,
+        return Params(ruleset="classic", book="untold", undisruptable=frozenset({"hq"}),
+                      features=UNTOLD_FEATURES,
                       mines_disrupt_on="odd", hill_los_any_city_blocks=False,
                       unarmored_ap_hit_reduces=True, max_bonus_attack_dice=2, assault_side_limit=2,
                       road_bonus_units=frozenset({"CDO MC"}), single_shot_units=frozenset({"KASTET"}),
