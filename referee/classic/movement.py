@@ -475,8 +475,13 @@ CARRIED_WITH = frozenset({"support_weapon", "hq", "leader"})
 
 
 def _spent(unit: Unit) -> int:
-    """MP a unit has spent this impulse, 0 when not stated as a number."""
-    return unit.status.mp_spent if isinstance(unit.status.mp_spent, int) else 0
+    """MP a unit has spent this impulse: as stated, else its MF less the MPs it has left,
+    0 when neither is stated as a number."""
+    if isinstance(unit.status.mp_spent, int):
+        return unit.status.mp_spent
+    if isinstance(unit.status.mp_left, int) and unit.current.mp is not None:
+        return max(0, unit.current.mp - unit.status.mp_left)
+    return 0
 
 
 def load(ctx: Ctx) -> None:
