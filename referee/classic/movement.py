@@ -479,6 +479,8 @@ def _spent(unit: Unit) -> int:
     0 when neither is stated as a number."""
     if isinstance(unit.status.mp_spent, int):
         return unit.status.mp_spent
+    if unit.status.mp_spent == "more_than_half" and unit.current.mp is not None:
+        return unit.current.mp // 2 + 1             # the least "more than half" can be
     if isinstance(unit.status.mp_left, int) and unit.current.mp is not None:
         return max(0, unit.current.mp - unit.status.mp_left)
     return 0
@@ -533,7 +535,8 @@ def load(ctx: Ctx) -> None:
     ans.unit(transport.key, mp_max=half)
     if passenger.hex is None or transport.hex is None:
         raise NotStated("hex of passenger and transport")
-    together = passenger.hex == transport.hex and not _spent(passenger) and not _spent(transport)
+    together = passenger.hex == transport.hex and not _spent(passenger) and not _spent(transport) \
+        and "up_to_half" not in (passenger.status.mp_spent, transport.status.mp_spent)
     if together:
         ans.unit(transport.key, mp_before=0, mp_after=half)
         ans.unit(passenger.key, mp_before=0)
@@ -584,7 +587,7 @@ def unload(ctx: Ctx) -> None:
     ans.set("legal", True)
     ans.unit(transport.key, mp_max=half)
     ans.unit(passenger.key, hexes_after=1)
-    if not spent:
+    if not spent and transport.status.mp_spent != "up_to_half":
         ans.unit(transport.key, mp_after=half)
         ans.because("§5.2.2", f"unloaded as the first action: the infantry may move one hex, the transport up "
                     f"to half its MF ({half})")
