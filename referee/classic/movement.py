@@ -337,18 +337,22 @@ def _unit_move(ctx: Ctx) -> None:
     check_stacking(ctx, unit, route[-1])
     if unit.status.disrupted:
         ctx.stage("legal", lambda: disrupted_move(ctx, unit, route))
-    left = _mp_left(unit, bonus)
+    bounds = _mp_left(unit, bonus)
+    left = bounds[1] if bounds is not None else None
     if left is not None and total > left:
         if isinstance(unit.status.mp_left, int):
             ans.illegal("§5.0", f"{total} MP is more than the {left} MP left this impulse")
         else:
             mf = unit.current.mp + bonus
             ans.illegal("§5.0", f"{mf - left + total} MP is more than the Movement Factor {mf}")
+    elif bounds is not None and total > bounds[0]:
+        raise NotStated(f"units.{unit.key}.status.mp_spent (as a number: {total} MP may or may not exceed the MF)")
     if ans.legal is None and left is not None:
         ctx.stage("mines_attacks", lambda: _mines(ctx, unit, route))
     if ans.legal is None and left is not None:
         ans.set("legal", True)
-        ans.unit(unit.key, mp_after=left - total)
+        if bounds[0] == bounds[1]:
+            ans.unit(unit.key, mp_after=left - total)
         # still moving for the rest of this run: the enemy may Opportunity Fire as it enters
         # the hex (§6.2); no marker shows it, so the save keeps only the move and Ops Complete
         ctx.emit(UnitMoved(unit.key, route[-1]), StatusChanged(unit.key, "ops_complete", True),
@@ -356,16 +360,23 @@ def _unit_move(ctx: Ctx) -> None:
         ctx.emit(*(UnitMoved(rider.key, route[-1]) for rider in riders(ctx, unit)))
 
 
-def _mp_left(unit: Unit, bonus: int) -> int | None:
-    """§5.0 "units can move up to, but not exceed, their MF": the MPs still unspent this
-    impulse, as stated (``mp_left``) or as the MF (with a leader's bonus) less the MPs spent;
-    None when neither is known."""
+def _mp_left(unit: Unit, bonus: int) -> tuple[int, int] | None:
+    """§5.0 "units can move up to, but not exceed, their MF": the least and the most MPs
+    still unspent this impulse, as stated (``mp_left``) or as the MF (with a leader's bonus)
+    less the MPs spent, a number or the book's "up to half" / "more than half"; None when
+    neither is known."""
     if isinstance(unit.status.mp_left, int):
-        return unit.status.mp_left
+        return unit.status.mp_left, unit.status.mp_left
     if unit.current.mp is None:
         return None
-    spent = unit.status.mp_spent if isinstance(unit.status.mp_spent, int) else 0
-    return unit.current.mp + bonus - spent
+    mf, half = unit.current.mp + bonus, unit.current.mp // 2
+    spent = unit.status.mp_spent
+    if spent == "up_to_half":
+        return mf - half, mf
+    if spent == "more_than_half":
+        return 0, mf - half - 1
+    spent = spent if isinstance(spent, int) else 0
+    return mf - spent, mf - spent
 
 
 def _mines(ctx: Ctx, unit: Unit, route: list[str]) -> None:
