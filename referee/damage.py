@@ -265,6 +265,17 @@ def apply_damage(ctx: Ctx) -> None:
     target = ctx.action.target
     if not isinstance(target, str):
         raise NotStated("query.target")
+    unit = ctx.game.unit(target)
+    section = ctx.rules.section("hq_not_target")
+    if ctx.action.hits and unit.type.target_type in ctx.params.untargetable:
+        # EG/TUS §1.3.3.2 "Headquarters CANNOT be directly attacked" (WaW85 §10.7.2 "HQs and
+        # Leaders may not be directly targeted"): no hits are scored on one
+        ctx.answer.illegal(section, f"{unit.name} cannot be attacked directly: it suffers only with the units it "
+                           "is stacked with")
+        return
+    if ctx.action.result == "disrupted" and unit.type.target_type in ctx.params.undisruptable:
+        ctx.answer.because(section, f"{unit.name}: {unit.type.target_type.upper()}s cannot be disrupted")
+        return
     if ctx.action.hits is not None:
         if not isinstance(ctx.action.hits, int):
             raise NotStated("query.hits (an integer)")

@@ -19,10 +19,10 @@ from referee.ruleset import Ctx
 NOT_COMPANIONS = frozenset({"hq", "leader", "support_weapon"})
 
 
-def lone_hqs(ctx: Ctx, stack: list[Unit]) -> None:
-    """Mark the stacking answer illegal for every HQ of ``stack`` without a unit it may stand with."""
-    section = ctx.rules.section("hq_companions")
+def hqs_alone(ctx: Ctx, stack: list[Unit]) -> list[Unit]:
+    """The HQs of ``stack`` without a unit they may stand with (§1.3.3.1, WaW85 §7.2.2)."""
     own_formation = ctx.params.hq_needs_own_formation
+    alone = []
     for hq in stack:
         if hq.type.target_type != "hq" or hq.carried_by is not None:
             continue
@@ -31,8 +31,21 @@ def lone_hqs(ctx: Ctx, stack: list[Unit]) -> None:
         if own_formation:
             friends = [u for u in friends if u.formation is None or hq.formation is None
                        or u.formation == hq.formation]
-        if friends:
-            continue
-        whose = f"a unit of its Formation ({hq.formation})" if own_formation and hq.formation \
-            else "a unit of its Formation" if own_formation else "a friendly unit"
-        ctx.answer.illegal(section, f"{hq.name} is alone in {hq.hex}: an HQ on the map stands with {whose}")
+        if not friends:
+            alone.append(hq)
+    return alone
+
+
+def companion_text(ctx: Ctx, hq: Unit) -> str:
+    """Whom ``hq`` must stand with, in words."""
+    own_formation = ctx.params.hq_needs_own_formation
+    return f"a unit of its Formation ({hq.formation})" if own_formation and hq.formation \
+        else "a unit of its Formation" if own_formation else "a friendly unit"
+
+
+def lone_hqs(ctx: Ctx, stack: list[Unit]) -> None:
+    """Mark the stacking answer illegal for every HQ of ``stack`` without a unit it may stand with."""
+    section = ctx.rules.section("hq_companions")
+    for hq in hqs_alone(ctx, stack):
+        ctx.answer.illegal(section, f"{hq.name} is alone in {hq.hex}: an HQ on the map stands with "
+                           f"{companion_text(ctx, hq)}")

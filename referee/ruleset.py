@@ -64,6 +64,10 @@ class Params:
     no_transport_units: frozenset[str] = frozenset()
     #: Support Weapons removed once fired (TUS §1.3.5.2 the KASTET).
     single_shot_units: frozenset[str] = frozenset()
+    #: Support Weapons only some counters may use, by SW name (upper case) -> the holders'
+    #: names (TUS §1.3.4.2 "The Kastet SW may only be used by the T-12 ATG, and the Heat-FS
+    #: support weapon can only be used by the 2S1"; §1.3.5.1 the Songster of the T-80 and T-64).
+    support_weapon_users: Mapping[str, frozenset[str]] = field(default_factory=dict)
     #: 001 §6.1.7: a Disrupted unit retreating from an adjacent enemy may not come closer to
     #: any enemy in its LOS (True); 002 §6.1.7: it "may retreat away from the enemy until it
     #: leaves that unit's LOS", bound only by the enemies it retreats from until then (False).
@@ -90,6 +94,8 @@ class Params:
     #: Unit types that cannot be attacked directly: HQs (EG/TUS §1.3.3.2), and Leaders too
     #: in WaW85 (§10.7.2).
     untargetable: frozenset[str] = frozenset({"hq"})
+    #: Unit types a Disrupted result never sticks to: "HQs cannot be disrupted" (EG/TUS §1.3.3.2).
+    undisruptable: frozenset[str] = frozenset()
     #: TUS §6.3: "Each side can stack up to the stacking limit" in an Assault; EG §6.3 lets
     #: each side exceed it (None).
     assault_side_limit: int | None = None

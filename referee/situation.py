@@ -53,6 +53,22 @@ def distance(ctx: Ctx, a: str, b: str) -> int:
     raise NotStated(f"units.{other or b}.distance")
 
 
+def within_reach(ctx: Ctx, a: str, b: str, reach: int) -> tuple[bool, str]:
+    """Whether ``b`` is at most ``reach`` hexes from ``a`` (a Command Range, EG/TUS §4.2,
+    WaW85 §7.2.4), and that distance in words: the stated distance; else a stated bound
+    that settles it (``within``, ``adjacent``); else the distance counted on the map."""
+    ref = reference(ctx)
+    other = b if ref == a else a if ref == b else None
+    rel = ctx.game.facts.relation(other) if other is not None else None
+    if rel is not None and rel.distance is None:
+        if rel.within is not None and rel.within <= reach:
+            return True, f"at most {rel.within}"
+        if rel.adjacent and reach >= 1:
+            return True, "1 (adjacent)"
+    counted = distance(ctx, a, b)
+    return counted <= reach, str(counted)
+
+
 def adjacent(ctx: Ctx, a: str, b: str) -> bool:
     ref = reference(ctx)
     other = b if ref == a else a if ref == b else None

@@ -180,11 +180,41 @@ def test_an_hq_moves_only_with_a_unit_of_its_formation(book: str, short: str) ->
 
 
 @BOOKS
+def test_a_move_may_not_leave_an_hq_alone(book: str, short: str) -> None:
+    """§1.3.3.1: "Headquarters must remain in a hex with a unit or units of its formation": A,
+    the HQ's only unit of Formation F, may not leave it behind with B of Formation G; with the
+    HQ it may. Nothing moves when the move is refused."""
+    result, _ = answer("classic", book, {**HQ_STACK, "query": {"action": "move", "unit": "A", "path": ["b"]}})
+    assert (result.values["legal"], result.values["reason_rule"]) == (False, "1.3.3.1")
+    assert reasons(result) == [(f"{short} §1.3.3.1", "2nd Bn HQ would be left alone in a: an HQ must remain in a "
+                                                     "hex with a unit of its Formation (F)")]
+    assert result.events == []
+    result, _ = answer("classic", book, {**HQ_STACK, "query": {"action": "move", "unit": "B", "path": ["b"]}})
+    assert result.values["legal"] is True
+
+
+@BOOKS
+def test_passengers_and_support_weapons_go_with_their_unit(book: str, short: str) -> None:
+    """§5.2: loaded infantry rides under its transport; §1.3.5: a placed SW remains with its
+    platoon. Each moves with an event of its own, so a save moves its counter too."""
+    position = {"units": {"TR": {"name": "BTR-70", "target_type": "light_armor", "abilities": ["transport"], "mp": 6,
+                                 "hex": "a"},
+                          "P": {"name": "infantry", "target_type": "troops", "hex": "a", "carried_by": "TR"},
+                          "SW": {"name": "Sagger", "target_type": "support_weapon", "hex": "a", "attached_to": "P"}},
+                "hexes": [{"id": "a", "terrain": "clear"}, {"id": "b", "terrain": "clear"}]}
+    result, _ = answer("classic", book, {**position, "query": {"action": "move", "unit": "TR", "path": ["b"]}})
+    assert result.values["legal"] is True
+    assert [e for e in result.events if isinstance(e, UnitMoved)] == [UnitMoved("TR", "b"), UnitMoved("P", "b"),
+                                                                     UnitMoved("SW", "b")]
+
+
+@BOOKS
 def test_a_stack_moves_together_within_the_stacking_limit(book: str, short: str) -> None:
     """§5.1: "Units that begin the Formation impulse stacked together can move together"; each
-    pays its own way; §1.4 counts the units already arrived (b holds one combat unit)."""
-    stack = {**HQ_STACK, "units": {**HQ_STACK["units"],
-                                   "C": {"name": "T-72", "target_type": "heavy_armor", "mp": 5, "hex": "b"}}}
+    pays its own way; §1.4 counts the units already arrived (b holds one combat unit). (The HQ
+    is left out: A and B leaving it alone would break §1.3.3.1.)"""
+    units = {key: unit for key, unit in HQ_STACK["units"].items() if key != "H"}
+    stack = {**HQ_STACK, "units": {**units, "C": {"name": "T-72", "target_type": "heavy_armor", "mp": 5, "hex": "b"}}}
     result, _ = answer("classic", book, {**stack, "query": {"action": "move", "unit": ["A", "B"], "path": ["c"]}})
     assert result.values == {"cost": 1, "legal": True}
     assert [type(e).__name__ for e in result.events] == ["UnitMoved", "StatusChanged", "StatusChanged"] * 2

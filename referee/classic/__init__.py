@@ -25,7 +25,7 @@ BOOKS = ("eisenbach", "untold")
 UNTOLD_FEATURES = frozenset({
     "leaders", "conditional_morale", "jamming", "augmented_assault", "improved_positions",
     "mlrs", "on_map_artillery", "airstrikes", "air_cover", "popup", "towed_transport",
-    "tank_support_weapons", "bridge_units", "battlefield_chaos"})
+    "tank_support_weapons", "bridge_units", "battlefield_chaos", "amphibious"})
 
 PROCEDURES: dict[str, Procedure] = {
     "direct_fire": fire.direct_fire,
@@ -109,7 +109,8 @@ SOVIET_NAMES = frozenset({"sov", "soviet", "soviets", "ussr", "soviet union", "r
 def classic_params(book: str) -> Params:
     """Parameters of one classic book: ``eisenbach`` (002) or ``untold`` (001)."""
     if book == "eisenbach":
-        return Params(ruleset="classic", book="eisenbach", mines_disrupt_on="even",
+        return Params(ruleset="classic", book="eisenbach", undisruptable=frozenset({"hq"}),
+                      mines_disrupt_on="even",
                       hill_los_any_city_blocks=True, unarmored_ap_hit_reduces=False,
                       disrupted_retreat_any_enemy=False, overrun_repeat_scope="turn",
                       smoke_blocks_out_of=False, mission_sides={"chemical": "pact", "fascam": "nato"},
@@ -118,10 +119,13 @@ def classic_params(book: str) -> Params:
                       flying_helicopter_underlined_bars=frozenset({"ap"}),
                       **_moving_fire("eisenbach"))
     if book == "untold":
-        return Params(ruleset="classic", book="untold", features=UNTOLD_FEATURES,
+        return Params(ruleset="classic", book="untold", undisruptable=frozenset({"hq"}),
+                      features=UNTOLD_FEATURES,
                       mines_disrupt_on="odd", hill_los_any_city_blocks=False, hill_los_counts_on_hills_only=True,
                       unarmored_ap_hit_reduces=True, max_bonus_attack_dice=2, assault_side_limit=2,
                       road_bonus_units=frozenset({"CDO MC"}), single_shot_units=frozenset({"KASTET"}),
+                      support_weapon_users={"KASTET": frozenset({"T-12"}), "HEAT-FS": frozenset({"2S1"}),
+                                            "SONGSTER": frozenset({"T-80", "T-64"})},
                       no_transport_units=frozenset({"CDO MC"}), mission_sides={"chemical": "pact"},
                       **_moving_fire("untold"))
     raise RefereeError(f"unknown classic book {book!r} (expected one of {', '.join(BOOKS)})")
@@ -146,6 +150,7 @@ class ClassicRuleset(Ruleset):
     after_attack_roll = staticmethod(classic_fire.after_attack_roll)
     fire_results = staticmethod(classic_fire.fire_results)
     aftermath = staticmethod(damage.aftermath)
+    on_legal_fire = staticmethod(classic_fire.on_legal_fire)
     armor_and_save = staticmethod(classic_fire.armor_and_save)
     terrain_db = staticmethod(classic_fire.defence_terrain)
     concealed = staticmethod(classic_fire.concealed)

@@ -323,6 +323,8 @@ def bridge_mode(ctx: Ctx, unit: Unit) -> None:
         ans.illegal("001 §1.3.4.6", f"a bridge deploys in a River/Stream hex, not {terrain}")
     if unit.status.ops_complete:
         ans.illegal("§4.4", f"{unit.name} is Ops Complete")
+    if unit.status.out_of_command:
+        ans.illegal("§4.4", f"{unit.name} is Out of Command: only units in command conduct operations")
     mp = need(unit.current.mp, f"units.{unit.key}.mp")
     spent = unit.status.mp_spent if isinstance(unit.status.mp_spent, int) else 0
     if spent + BRIDGE_MODE_COST > mp:

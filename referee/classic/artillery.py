@@ -32,6 +32,12 @@ def _spotter_ok(ctx: Ctx, spotter: Unit, firer: Unit | None, mission: bool = Tru
     if mission and spotter.type.target_type not in CALLERS and not ctx.params.recon_calls_missions:
         ctx.answer.illegal("002 §8.0", f"{spotter.name} is not an HQ: only an HQ calls fire missions")
         return False
+    if mission and spotter.status.out_of_command:
+        # §4.4: "Conduct operations (move, fire, assault, and other actions as defined by the
+        # rules) with units of the Formation that are in command"; calling is such an action
+        ctx.answer.illegal("§4.4", f"{spotter.name} is Out of Command: only units in command conduct operations, "
+                           "calling artillery among them")
+        return False
     spent = spotter.status.mp_spent
     if mission and (spotter.status.ops_complete or spotter.status.moving or spotter.status.fired
                     or (isinstance(spent, int) and spent > 0)):
@@ -80,6 +86,8 @@ def _on_map(ctx: Ctx, firer: Unit) -> bool:
     if firer.status.disrupted or firer.status.ops_complete:
         ans.illegal("§1.3.4.3, 001 §8.6", f"{firer.name} is {'Disrupted' if firer.status.disrupted else 'Ops Complete'}"
                     " and cannot fire")
+    if firer.status.out_of_command:
+        ans.illegal("§4.2", f"{firer.name} is Out of Command: OOC units cannot fire during the Formation's impulse")
     if sees:
         ans.set("roll_required", False)
         ans.because("§1.3.4.3, 001 §8.6", f"{firer.name} sees the target: no accuracy roll")

@@ -132,10 +132,11 @@ def _in_command(ctx: Ctx, unit: Unit) -> bool:
     if "recon" in unit.type.abilities:
         reach *= 2
         ctx.answer.because("§1.3.4.4", f"recon: command range doubled to {reach}")
-    distance = ctx.game.facts.relation(hq.key).distance
-    if distance is None:
-        distance = situation.distance(ctx, unit.key, hq.key)     # counted on the map, else not stated
-    inside = distance <= reach
+    stated = ctx.game.facts.relation(hq.key).distance
+    if stated is not None:
+        inside, distance = stated <= reach, str(stated)
+    else:                           # a stated bound, else counted on the map, else not stated
+        inside, distance = situation.within_reach(ctx, unit.key, hq.key, reach)
     ctx.answer.because("§4.2", f"{unit.name} is {distance} hex(es) from {hq.name}, command range {reach}: "
                        + ("in command" if inside else "out of command range"))
     return inside

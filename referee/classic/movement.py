@@ -12,7 +12,7 @@ import yaml
 from referee.disrupted import disrupted_move
 from referee.errors import NotStated
 from referee.events import StatusChanged, UnitDisrupted, UnitMoved
-from referee.headquarters import lone_hqs
+from referee.headquarters import companion_text, hqs_alone, lone_hqs
 from referee.model import Unit, need
 from referee.ruleset import Ctx
 from referee.verdict import Answer
@@ -62,6 +62,18 @@ def _deployed_bridge(ctx: Ctx, hex_id: str) -> Unit | None:
     return next((u for u in ctx.game.stack(hex_id) if BRIDGE in u.type.abilities and u.mode == "deployed"), None)
 
 
+def _amphibious(ctx: Ctx, unit: Unit) -> bool:
+    """TUS §5.3: "Units with a green movement factor are capable of moving into river and lake
+    hexes". Eisenbach Gap has no such rule: its TEC reads "No movement" for Lake and River."""
+    if "amphibious" not in unit.type.abilities:
+        return False
+    if not ctx.params.has("amphibious"):
+        ctx.answer.because("002 TEC", f"{unit.name} is amphibious, but amphibious movement (TUS §5.3) is not a rule "
+                           "of this book: Lake and River allow no movement")
+        return False
+    return True
+
+
 def entry_cost(ctx: Ctx, unit: Unit, hex_id: str, previous: str | None) -> int | None:
     """MP to enter one hex (TEC), or ``None`` when the terrain forbids it."""
     hex_state = ctx.game.hex(hex_id)
@@ -86,7 +98,7 @@ def entry_cost(ctx: Ctx, unit: Unit, hex_id: str, previous: str | None) -> int |
     mover = "vehicle" if unit.type.is_vehicle else "infantry"
     cost = need((row.mp or {}).get(mover), f"TEC {row.name} cost for {mover}")
     if cost == "none":
-        if "amphibious" in unit.type.abilities:
+        if _amphibious(ctx, unit):
             ctx.answer.because("001 §5.3", "amphibious: entering water ends the move")
             return need(unit.current.mp, f"units.{unit.key}.mp")
         return None
@@ -94,7 +106,7 @@ def entry_cost(ctx: Ctx, unit: Unit, hex_id: str, previous: str | None) -> int |
         from referee.situation import side_features
         side = side_features(ctx.game, ctx.game.hex(previous), hex_state)
         if "river" in side and not side & {"bridge", "ford"}:
-            if "amphibious" not in unit.type.abilities:
+            if not _amphibious(ctx, unit):
                 return None
             ctx.answer.because("001 §5.3", "amphibious: crossing the river ends the move")
             return need(unit.current.mp, f"units.{unit.key}.mp")
@@ -124,6 +136,7 @@ def move(ctx: Ctx) -> None:
     if leaders:
         _leader_move(ctx, leaders, [u for u in units if u.type.target_type != "leader"])
         return
+    _hqs_left_behind(ctx, units)
     hqs = [u for u in units if u.type.target_type == "hq"]
     if hqs:
         _hq_move(ctx, hqs, [u for u in units if u.type.target_type != "hq"])
@@ -131,6 +144,38 @@ def move(ctx: Ctx) -> None:
         _stack_move(ctx, units)
     else:
         _unit_move(ctx)
+
+
+def riders(ctx: Ctx, unit: Unit) -> list[Unit]:
+    """The counters that go wherever ``unit`` goes, and theirs: the infantry (and its SW)
+    loaded under a transport (§5.2 "Place loaded infantry and SW units under the transport"),
+    a platoon's Support Weapons, which "remain with the platoon for the duration of the
+    scenario" (§1.3.5), and its leader, who "must ... remain with, one platoon" (001 §1.3.6).
+    An HQ deployed with a unit is not one of them: it moves with its units only when it is
+    moved with them (§1.3.3.1)."""
+    found: list[Unit] = []
+    for other in [*ctx.game.passengers(unit.key), *ctx.game.attached(unit.key)]:
+        if other.type.target_type in ("hq", "aircraft") or not other.on_map or any(f.key == other.key for f in found):
+            continue
+        if other.carried_by == unit.key or other.type.target_type in ("support_weapon", "leader"):
+            found.append(other)
+            found.extend(r for r in riders(ctx, other) if all(f.key != r.key for f in found))
+    return found
+
+
+def _hqs_left_behind(ctx: Ctx, movers: list[Unit]) -> None:
+    """§1.3.3.1: "Headquarters must remain in a hex with a unit or units of its formation": a
+    move may not leave an HQ (that stays behind) without such a unit in the hex it leaves.
+    An HQ already alone before the move is the position's fault, not this move's."""
+    moving = {u.key for u in movers} | {r.key for u in movers for r in riders(ctx, u)}
+    for hex_id in sorted({u.hex for u in movers if u.hex is not None}):
+        before = ctx.game.stack(hex_id)
+        was_alone = {hq.key for hq in hqs_alone(ctx, before)}
+        for hq in hqs_alone(ctx, [u for u in before if u.key not in moving]):
+            if hq.key not in was_alone:
+                ctx.answer.illegal(ctx.rules.section("hq_companions"),
+                                   f"{hq.name} would be left alone in {hex_id}: an HQ must remain in a hex with "
+                                   f"{companion_text(ctx, hq)}")
 
 
 def _leader_move(ctx: Ctx, leaders: list[Unit], movers: list[Unit]) -> None:
@@ -148,9 +193,8 @@ def _leader_move(ctx: Ctx, leaders: list[Unit], movers: list[Unit]) -> None:
     move(Ctx(ctx.rules, ctx.game, rest, ctx.dice, ans))
     if ans.legal:
         destination = _route(ctx)[-1]
-        for leader in leaders:
+        for leader in leaders:                  # his UnitMoved is his platoon's rider's
             ans.because("001 §1.3.6", f"{leader.name} goes with his platoon to {destination}")
-            ctx.emit(UnitMoved(leader.key, destination))
 
 
 def _hq_move(ctx: Ctx, hqs: list[Unit], movers: list[Unit]) -> None:
@@ -170,6 +214,12 @@ def _hq_move(ctx: Ctx, hqs: list[Unit], movers: list[Unit]) -> None:
         if not any(m.formation == formation and m.hex == hq.hex for m in movers):
             ans.illegal("§1.3.3.1", f"{hq.name} may move only accompanied by a unit of its Formation "
                         "stacked with it")
+    route = _route(ctx)
+    if route:
+        moving = {hq.key for hq in hqs}       # §1.3.3: "no more than one HQ can be in a hex"
+        others = [u for u in ctx.game.stack(route[-1]) if u.type.target_type == "hq" and u.key not in moving]
+        if others:
+            ans.illegal("§1.3.3", f"{route[-1]} already holds {others[0].name}: no more than one HQ can be in a hex")
     if not movers:
         alone = Answer(ans.action, ans.book)
         _unit_move(Ctx(ctx.rules, ctx.game, replace(ctx.action, unit=hqs[0].key), None, alone))
@@ -287,20 +337,47 @@ def _unit_move(ctx: Ctx) -> None:
     check_stacking(ctx, unit, route[-1])
     if unit.status.disrupted:
         ctx.stage("legal", lambda: disrupted_move(ctx, unit, route))
-    if unit.current.mp is not None:
-        spent = unit.status.mp_spent if isinstance(unit.status.mp_spent, int) else 0
-        if spent + total > unit.current.mp + bonus:
-            ans.illegal("§5.0", f"{spent + total} MP is more than the Movement Factor {unit.current.mp + bonus}")
-    if ans.legal is None and unit.current.mp is not None:
+    bounds = _mp_left(unit, bonus)
+    left = bounds[1] if bounds is not None else None
+    if left is not None and total > left:
+        if isinstance(unit.status.mp_left, int):
+            ans.illegal("§5.0", f"{total} MP is more than the {left} MP left this impulse")
+        else:
+            mf = unit.current.mp + bonus
+            ans.illegal("§5.0", f"{mf - left + total} MP is more than the Movement Factor {mf}")
+    elif bounds is not None and total > bounds[0]:
+        raise NotStated(f"units.{unit.key}.status.mp_spent (as a number: {total} MP may or may not exceed the MF)")
+    if ans.legal is None and left is not None:
         ctx.stage("mines_attacks", lambda: _mines(ctx, unit, route))
-    if ans.legal is None and unit.current.mp is not None:
+    if ans.legal is None and left is not None:
         ans.set("legal", True)
-        ans.unit(unit.key, mp_after=unit.current.mp + bonus - total)
+        if bounds[0] == bounds[1]:
+            ans.unit(unit.key, mp_after=left - total)
         opportunity_trigger(ctx, unit)
         # still moving for the rest of this run: the enemy may Opportunity Fire as it enters
         # the hex (§6.2); no marker shows it, so the save keeps only the move and Ops Complete
         ctx.emit(UnitMoved(unit.key, route[-1]), StatusChanged(unit.key, "ops_complete", True),
                  StatusChanged(unit.key, "moving", True))
+        ctx.emit(*(UnitMoved(rider.key, route[-1]) for rider in riders(ctx, unit)))
+
+
+def _mp_left(unit: Unit, bonus: int) -> tuple[int, int] | None:
+    """§5.0 "units can move up to, but not exceed, their MF": the least and the most MPs
+    still unspent this impulse, as stated (``mp_left``) or as the MF (with a leader's bonus)
+    less the MPs spent, a number or the book's "up to half" / "more than half"; None when
+    neither is known."""
+    if isinstance(unit.status.mp_left, int):
+        return unit.status.mp_left, unit.status.mp_left
+    if unit.current.mp is None:
+        return None
+    mf, half = unit.current.mp + bonus, unit.current.mp // 2
+    spent = unit.status.mp_spent
+    if spent == "up_to_half":
+        return mf - half, mf
+    if spent == "more_than_half":
+        return 0, mf - half - 1
+    spent = spent if isinstance(spent, int) else 0
+    return mf - spent, mf - spent
 
 
 def _mines(ctx: Ctx, unit: Unit, route: list[str]) -> None:
@@ -469,8 +546,15 @@ CARRIED_WITH = frozenset({"support_weapon", "hq", "leader"})
 
 
 def _spent(unit: Unit) -> int:
-    """MP a unit has spent this impulse, 0 when not stated as a number."""
-    return unit.status.mp_spent if isinstance(unit.status.mp_spent, int) else 0
+    """MP a unit has spent this impulse: as stated, else its MF less the MPs it has left,
+    0 when neither is stated as a number."""
+    if isinstance(unit.status.mp_spent, int):
+        return unit.status.mp_spent
+    if unit.status.mp_spent == "more_than_half" and unit.current.mp is not None:
+        return unit.current.mp // 2 + 1             # the least "more than half" can be
+    if isinstance(unit.status.mp_left, int) and unit.current.mp is not None:
+        return max(0, unit.current.mp - unit.status.mp_left)
+    return 0
 
 
 def load(ctx: Ctx) -> None:
@@ -522,7 +606,8 @@ def load(ctx: Ctx) -> None:
     ans.unit(transport.key, mp_max=half)
     if passenger.hex is None or transport.hex is None:
         raise NotStated("hex of passenger and transport")
-    together = passenger.hex == transport.hex and not _spent(passenger) and not _spent(transport)
+    together = passenger.hex == transport.hex and not _spent(passenger) and not _spent(transport) \
+        and "up_to_half" not in (passenger.status.mp_spent, transport.status.mp_spent)
     if together:
         ans.unit(transport.key, mp_before=0, mp_after=half)
         ans.unit(passenger.key, mp_before=0)
@@ -544,6 +629,10 @@ def unload(ctx: Ctx) -> None:
     transport = ctx.unit(passenger.carried_by, "carried_by")
     for mover in (passenger, transport):
         may_move(ctx, mover)
+    if transport.hex is not None:
+        # §1.4 "Stacking limitations apply at all times": unloaded, the infantry counts on its
+        # own ("APCs with embarked passengers count as one unit" only while embarked)
+        check_stacking(ctx, replace(passenger, carried_by=None, hex=transport.hex), transport.hex)
     if ans.legal is False:
         return
     mp = need(transport.current.mp, f"units.{transport.key}.mp")
@@ -569,7 +658,7 @@ def unload(ctx: Ctx) -> None:
     ans.set("legal", True)
     ans.unit(transport.key, mp_max=half)
     ans.unit(passenger.key, hexes_after=1)
-    if not spent:
+    if not spent and transport.status.mp_spent != "up_to_half":
         ans.unit(transport.key, mp_after=half)
         ans.because("§5.2.2", f"unloaded as the first action: the infantry may move one hex, the transport up "
                     f"to half its MF ({half})")

@@ -2,6 +2,8 @@
 and HQ replacement (§1.3.3.3)."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from referee.errors import NotStated
 from referee.events import (MarkerFlipped, MarkerRemoved, StatusChanged, UnitEliminated, UnitPlaced,
                             UnitRemoved)
@@ -57,6 +59,12 @@ def marker_removal(ctx: Ctx) -> None:
                 ctx.emit(MarkerRemoved(target, marker))
     else:
         each_unit_and_hex(ctx, marker_removal)          # the whole phase (§3.2)
+        # "replace any eliminated Headquarters units" (§3.2): they are off the map, so the
+        # sweep of the map's counters does not reach them
+        for key in sorted(ctx.game.units):
+            hq = ctx.game.units[key]
+            if hq.type.target_type == "hq" and hq.location == "eliminated":
+                hq_replacement(Ctx(ctx.rules, ctx.game, replace(ctx.action, target=key), ctx.dice, ctx.answer))
 
 
 def _unit_markers(ctx: Ctx, key: str) -> None:

@@ -15,7 +15,7 @@ import re
 from referee import damage, los, situation
 from referee.defence import Shot
 from referee.errors import NotStated, RefereeError
-from referee.events import StatusChanged, UnitRemoved
+from referee.events import StatusChanged, UnitPlaced, UnitRemoved
 from referee.fire import Attack, band_independent, band_modifier
 from referee.model import HARD_TYPES, Unit, Weapon, need
 from referee.ranges import Bands
@@ -99,6 +99,17 @@ def _holder_may_fire(ctx: Ctx, actor: Unit, attack: Attack) -> None:
     if holder is None:
         return
     rules, ans, held = ctx.rules, ctx.answer, holder.status
+    _may_use_support_weapon(ctx, actor, holder)
+    if holder.carried_by is not None:
+        ans.illegal(rules.section("passenger_fire"), f"{holder.name} is loaded in a transport: infantry cannot fire "
+                    f"from transports, nor its {actor.name} with it")
+    if held.has_moved and attack.kind == "direct_fire":
+        if _tank_support_weapon(ctx, actor):
+            ans.illegal("001 §1.3.5.1", f"{holder.name} has moved this impulse: to fire the {actor.name} ATGM a unit "
+                        "must not be moving (or using Moving Fire)")
+        elif not _moving_fire_level(ctx, holder):
+            ans.illegal("§5.0, §6.1.3", f"{holder.name} has moved this impulse: its SW fires with it, and units "
+                        "that move cannot fire except those eligible for Moving Fire")
     if held.disrupted:
         ans.illegal(rules.section("fire_disrupted"), f"{actor.name}'s platoon {holder.name} is Disrupted and cannot fire")
     if held.fired and holder.type.is_infantry and not actor.status.fired:
@@ -109,6 +120,35 @@ def _holder_may_fire(ctx: Ctx, actor: Unit, attack: Attack) -> None:
     if held.out_of_command and attack.kind != "opportunity_fire":
         ans.illegal(rules.section("out_of_command"), f"{actor.name}'s platoon {holder.name} is Out of Command: "
                     "Opportunity Fire only")
+
+
+def on_legal_fire(ctx: Ctx, actor: Unit, attack: Attack) -> None:
+    """§1.3.5: "Place SW counters on the map the first time they open fire; they then stay
+    with the platoon": an unplaced Support Weapon that fires is placed in its platoon's hex."""
+    if actor.type.target_type != "support_weapon" or actor.location != "unplaced":
+        return
+    holder = ctx.game.units.get(actor.attached_to) if actor.attached_to else None
+    ctx.emit(UnitPlaced(actor.key, holder.hex if holder is not None else actor.hex))
+    ctx.answer.because("§1.3.5", f"{actor.name} opens fire for the first time: it is placed on the map with "
+                       + (holder.name if holder is not None else "its platoon"))
+
+
+def _may_use_support_weapon(ctx: Ctx, sw: Unit, holder: Unit) -> None:
+    """Who may use which Support Weapon. TUS §1.3.4.2: "The Kastet SW may only be used by the
+    T-12 ATG, and the Heat-FS support weapon can only be used by the 2S1", and the Songster
+    is the T-80's and T-64's (TUS §1.3.5.1); the tank or infantry symbol of its other SWs is not
+    in the text. EG §1.3.5: "SW are special weapons that grant extra capability to an
+    infantry unit" (tanks gain SWs only in later modules, §1.3.1)."""
+    users = ctx.params.support_weapon_users.get((sw.name or "").upper())
+    if users is not None:
+        if holder.name is None:
+            raise NotStated(f"units.{holder.key}.name (only the {' or the '.join(sorted(users))} uses {sw.name})")
+        if holder.name.upper() not in users:
+            ctx.answer.illegal("001 §1.3.4.2, §1.3.5.2", f"{sw.name} may only be used by the "
+                               f"{' or the '.join(sorted(users))}, not by {holder.name}")
+    elif holder.type.target_type not in (None, "troops") and not ctx.params.has("tank_support_weapons"):
+        ctx.answer.illegal("002 §1.3.5", f"{holder.name} is not infantry: Support Weapons grant extra capability "
+                           "to an infantry unit")
 
 
 def may_attack(ctx: Ctx, actor: Unit, target: Unit, attack: Attack) -> None:
@@ -305,6 +345,12 @@ def leader_weapon_bonus(ctx: Ctx, actor: Unit) -> tuple[int, int]:
     return 0, 0
 
 
+def _moving_fire_level(ctx: Ctx, unit: Unit) -> str | None:
+    """The unit's Moving Fire level (L1, L2; §6.1.3 and the Moving Fire Table), None if it has none."""
+    level = next((a for a in unit.type.abilities if a in ctx.params.moving_fire), None)
+    return level or ctx.params.moving_fire_units.get(unit.name)
+
+
 def moving_fire(ctx: Ctx, actor: Unit) -> tuple[int, int]:
     """§6.1.3 / §6.1.3.1: may the unit fire after moving, and at what (to-hit, FP) cost?"""
     spent = actor.status.mp_spent
@@ -321,8 +367,7 @@ def moving_fire(ctx: Ctx, actor: Unit) -> tuple[int, int]:
                 re.search(rf"(?<![a-z0-9]){re.escape(w)}(?![a-z0-9])", named.lower()) for w in allowed):
             ctx.answer.illegal("002 §6.1.3, §9.2", f"{actor.name}: only the Hind and the Cobra may fire after moving")
         return 0, 0
-    level = next((a for a in actor.type.abilities if a in ctx.params.moving_fire), None)
-    level = level or ctx.params.moving_fire_units.get(actor.name)
+    level = _moving_fire_level(ctx, actor)
     if level is None:
         ctx.answer.illegal("§6.1.3", f"{actor.name} is not eligible for Moving Fire")
         return 0, 0

@@ -114,8 +114,7 @@ def in_range(ctx: Ctx, hq: Unit) -> bool:
     if not ranges and formation is not None:
         ranges = dict(formation.command_range)
     limit = need(ranges.get(strength), f"units.{hq.key}.command_range.{strength}")
-    distance = situation.distance(ctx, need(ctx.action.actor, "query.unit"), hq.key)   # stated, else on the map
-    inside = distance <= limit
+    inside, distance = situation.within_reach(ctx, need(ctx.action.actor, "query.unit"), hq.key, limit)
     because(ctx, "7.2.4", f"{distance} hexes from {hq.name}, {strength} Command Range {limit}: "
             + ("In Command" if inside else "must roll"))
     return inside
