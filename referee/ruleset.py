@@ -363,6 +363,12 @@ class Ruleset:
     def retreat_check(self, ctx: Ctx) -> None:
         raise NotSupported(self.name, "retreats")
 
+    def stated_retreat_hexes(self, ctx: Ctx, units: list[Unit]) -> list[str] | None:
+        """The hexes whose stated retreat facts (``away_from_attacker``, ``enemy_units``,
+        ``friendly_units``) let ``units`` retreat into them together, when no map says;
+        ``None`` when this book does not read them or no hex states them."""
+        return None
+
     def assault_entry_cost(self, ctx: Ctx, unit: Unit, hex_id: str) -> int | None:
         """The MP an attacker pays to enter the assaulted hex, if this book prices it here."""
         return None

@@ -185,6 +185,7 @@ class Waw85Ruleset(Ruleset):
     assault_stated_hits = staticmethod(given_hits)
     retreat_hexes = staticmethod(assault.retreat_hexes)
     retreat_check = staticmethod(assault.retreat_check)
+    stated_retreat_hexes = staticmethod(assault.stated_retreat_hexes)
     fire_mission = staticmethod(artillery.fire_mission)
     accuracy = staticmethod(artillery.accuracy)
     strike = staticmethod(artillery.strike)
