@@ -61,6 +61,8 @@ def fire_mission(ctx: Ctx) -> Strike | None:
         _needs_a_spotter(ctx, unit, spotter)
     if spotter is not None:
         _spotter(ctx, spotter, on_board=unit is not None)
+    if ctx.action.bonus_from:
+        because(ctx, "1.9.11", "an HQ's or Leader's Command Bonus adds no dice to Indirect Fire (§1.9.13)")
     if unit is None:
         ans.set("max_count", 2)        # §7.5: at most two Off-Board Strikes per Formation Impulse
         if ctx.game.facts.get("strikes_left") == 0:
@@ -74,6 +76,9 @@ def fire_mission(ctx: Ctx) -> Strike | None:
         if where in markers:
             ans.set("max_markers", markers[where])
     if ans.legal is False or mission is None:
+        return None
+    if spotter is not None and ctx.stage(("passed", "cancelled", "units"),
+                                         lambda: _spotter_night_check(ctx, spotter, unit is not None)) is False:
         return None
     target = ctx.action.target
     if isinstance(target, str) and target in ctx.game.units:
@@ -170,6 +175,38 @@ def _spotter(ctx: Ctx, spotter: Unit, *, on_board: bool) -> None:
     if sees is False:
         why = ctx.answer.reasons[-1].text if ctx.game.facts.relation(spotter.key).los is None else ""
         illegal(ctx, "14.3", f"{spotter.name} has no LOS to the target hex" + (f": {why}" if why else ""))
+
+
+def _spotter_night_check(ctx: Ctx, spotter: Unit, on_board: bool) -> bool:
+    """§16.6.1 "When firing or Spotting, and immediately after the LOS has been verified, an
+    attacker or Spotter must then make a successful Night Targeting Check": the Spotter's 2d6,
+    against its Morale/Training halved (rounded up) unless the target hex is adjacent or it has
+    Advanced Night-Fighting. "If the NTC is failed, the attack or Spotting attempt is canceled,
+    and the unit which attempted it is marked with an Ops Complete marker." Rolled when the dice
+    give a 2d6 (the first of the Strike's); returns whether the Spotting goes ahead."""
+    if not ctx.game.facts.get("night"):
+        return True
+    if not ctx.has_dice("2d6"):
+        because(ctx, "16.6.1", f"at night {spotter.name} spots after a successful Night Targeting Check "
+                "(not rolled here)")
+        return True
+    target = ctx.action.target if isinstance(ctx.action.target, str) else None
+    target = ctx.game.unit(target).hex if target in ctx.game.units else target
+    reach = _spotting_reach(ctx, spotter, need(target, "query.target"), on_board=on_board)
+    if reach is None:
+        raise NotStated(f"the distance from {spotter.key} to {target} (its Night Targeting Check)")
+    value = check_for(ctx, spotter)
+    number = value.target_number
+    if reach > 1 and "night_fighting" not in spotter.type.abilities:
+        number = -(-number // 2)
+        because(ctx, "16.6.1", f"{spotter.name}: the target hex is not adjacent, Morale/Training halved to {number}")
+    if roll(ctx, Check(number, value.modifier), section="16.6.1"):
+        return True
+    ctx.answer.set("cancelled", True)
+    ctx.emit(StatusChanged(spotter.key, "ops_complete", True))
+    because(ctx, "16.6.1", f"{spotter.name} failed its Night Targeting Check: the Spotting attempt is cancelled, "
+            "and it is marked Ops Complete")
+    return False
 
 
 def _spotting_reach(ctx: Ctx, spotter: Unit, target: str, *, on_board: bool) -> int | None:

@@ -42,6 +42,21 @@ def ew_side_roll(ctx: Ctx) -> None:
     _side_roll(ctx, "5.1", modifiers[advantage])
 
 
+def event_roll(ctx: Ctx) -> None:
+    """§6.1: the Battlefield Event card's 2d6: 2-6 or 8-12 the Battlefield Event Table, a 7 the
+    Battlefield Friction Table; what the tables say is on PAC04, not in the text (not supported)."""
+    total = ctx.roll_2d6("2d6")
+    friction = total in tables()["battlefield_friction_on"]
+    outcome = "battlefield_friction" if friction else "battlefield_event"
+    ctx.answer.set("outcome", outcome)
+    ctx.answer.set("modified_roll", total)
+    because(ctx, "6.1", f"2d6 {total}: " + ("roll another 2d6 on the Battlefield Friction Table" if friction
+                                            else "something has happened: the Battlefield Event Table"))
+    ctx.answer.gap(("value", "side", "units", "hexes", "situation"),
+                   "not supported: WaW85 §6.1 (the Battlefield Event and Friction Tables are on PAC04, "
+                   "not in the rulebook text)")
+
+
 def event_side_roll(ctx: Ctx) -> None:
     """§6.2: which side executes a one-sided Battlefield Event or Friction."""
     _side_roll(ctx, "6.2", 0)
