@@ -13,7 +13,8 @@ from referee.model import AssaultValue, Unit, need
 from referee.ruleset import Ctx
 from referee.waw85.common import VEHICLES, because, illegal, may_act, tec_line
 from referee.waw85.artillery import MINES
-from referee.waw85.movement import minefield_attacks, minefield_attacks_on_route, minefield_in, river_crossing, step_cost
+from referee.waw85.movement import (barred_by_water, minefield_attacks, minefield_attacks_on_route, minefield_in,
+                                    river_crossing, step_cost)
 from referee.waw85.transport import STACKING_LIMIT
 
 RIVER_HEXSIDES = frozenset({"bridge", "river"})
@@ -325,6 +326,10 @@ def _refusals(ctx: Ctx, units: list[Unit], hex_id: str) -> list[str] | None:
                    + (f" ({len(moving)} retreating units)" if len(moving) > 1 else ""))
     if stated.get("prohibited"):
         why.append("a retreat may not enter Prohibited terrain")
+    wet = [u.name for u in units if barred_by_water(ctx, u, hex_id)]
+    if wet:
+        why.append(f"a retreat may not enter a hex it is Prohibited from entering: {', '.join(wet)} may not enter "
+                   f"{ctx.game.hex(hex_id).terrain} (§1.9.8)")
     return why
 
 
