@@ -364,14 +364,19 @@ def apply_retreat(ctx: Ctx, units: list[Unit], plans: list[dict[str, str | None]
         ctx.emit(UnitMoved(key, hex_id))
         ans.unit(key, retreat=1)
         ans.because(section, f"{ctx.game.unit(key).name} retreats into {hex_id}")
-    commanders = _commanders(ctx, going)
     destinations = {chosen.get(u.key) for u in going}
-    if commanders and len(destinations) == 1 and None not in destinations:
-        for unit in commanders:
-            ctx.emit(UnitMoved(unit.key, chosen[going[0].key]))
+    going_keys = {u.key for u in going}
+    for unit in _commanders(ctx, going):
+        # an HQ or Leader stays on the unit it is deployed or assigned to (WaW85 §9.2); one
+        # with none of them goes with the survivors, which is a choice once they split
+        host = unit.attached_to if unit.attached_to in going_keys else None
+        hex_id = chosen.get(host) if host else (next(iter(destinations)) if len(destinations) == 1 else None)
+        if hex_id is not None:
+            ctx.emit(UnitMoved(unit.key, hex_id))
             ans.unit(unit.key, retreat=1)
-    elif commanders:
-        for unit in commanders:
+        elif host:
+            ans.gap(f"units.{unit.key}.hex", f"not stated: the retreat hex of {host}, which it goes with")
+        else:
             ans.gap(f"units.{unit.key}.hex", "not stated: which of the retreating units the HQ or Leader goes with")
 
 
