@@ -311,10 +311,11 @@ def _named_retreat(ctx: Ctx, defenders: list[Unit], attackers: list[Unit]) -> st
 
 
 def retreat(ctx: Ctx, units: list[Unit], attackers: list[Unit], named: str | None) -> None:
-    """Finish a defender's retreat: the named hex(es), else the only way the units may go,
-    each unit on its own if no hex takes the whole stack (WaW85 §13.2.2: "A unit unable to
-    retreat is eliminated" is said of each unit); a unit with no hex is eliminated. Where the
-    owner has a choice and none is named, the answer lists the hexes."""
+    """Finish a defender's retreat: the named hex(es), else the only way the units may go:
+    under WaW85 each unit on its own (§13.2.2: "A unit unable to retreat is eliminated" is said
+    of each unit, ``retreat_unit_by_unit``), under EG/TUS §6.3 the defender into one hex; a
+    unit with no hex is eliminated. Where the owner has a choice and none is named, the answer
+    lists the hexes."""
     section = ctx.rules.section("retreat")
     fits = _fits(ctx, units, attackers)
     if named is not None:
@@ -325,8 +326,17 @@ def retreat(ctx: Ctx, units: list[Unit], attackers: list[Unit], named: str | Non
         for unit in units:
             ctx.answer.gap(f"units.{unit.key}.hex", f"not stated: retreat hex ({ctx.rules.cite(section)})")
         return
-    else:
+    elif ctx.params.retreat_unit_by_unit:
         plans = retreat_plans(units, fits)
+    else:
+        plans = [{u.key: h for u in units} for h in fits(units)]
+        if not plans and len(units) > 1 and any(fits([u]) for u in units):
+            for unit in units:
+                ctx.answer.gap(f"units.{unit.key}.hex", f"not supported: {ctx.rules.cite(section)} (no hex takes the "
+                               "whole retreating stack; whether its units may retreat into separate hexes is not "
+                               "stated)")
+            return
+        plans = plans or [{u.key: None for u in units}]
     if plans is None:
         for unit in units:
             ctx.answer.gap(f"units.{unit.key}.hex", f"not supported: {ctx.rules.cite(section)} (the ways to split "

@@ -75,6 +75,10 @@ class Params:
     #: §8.0: who calls fire missions: "the active Formation's HQ, recon unit, or leader" (001)
     #: or "An HQ" only (002); mortars take an HQ or recon spotter in both (§1.3.4.3).
     recon_calls_missions: bool = True
+    #: WaW85 §13.2.2 "A retreating unit ... A unit unable to retreat is eliminated": each unit of
+    #: a defending stack retreats on its own (True); EG/TUS §6.3 speak of "the defender" only,
+    #: so a stack that no hex takes whole but whose units one by one could go is not judged (False).
+    retreat_unit_by_unit: bool = False
     #: TUS §12.1 names no exception; WaW85 §16.1: "Helicopters in any mode may not benefit".
     helicopters_use_improved_positions: bool = True
     #: Unit types that cannot be attacked directly: HQs (EG/TUS §1.3.3.2), and Leaders too

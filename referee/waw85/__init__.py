@@ -121,7 +121,8 @@ def waw85_params() -> Params:
     return Params(ruleset="waw85", book="waw85", tec="classic", soft_save=5, hard_db_cap=2,
                   features=frozenset({"improved_positions"}), helicopters_use_improved_positions=False,
                   untargetable=frozenset({"hq", "leader"}), disrupted_adjacent_stays=True,
-                  disrupted_stops_in_los=True, hq_needs_own_formation=False)
+                  disrupted_stops_in_los=True, hq_needs_own_formation=False,
+                  retreat_unit_by_unit=True)
 
 
 class Waw85Ruleset(Ruleset):
