@@ -15,7 +15,8 @@ A short action is one line: a verb, the units or hexes it names, then options::
     markers                the Marker Removal Phase on the whole map (or ``markers F6``: one hex)
     fire leopard-c1 t-64   units may be named by key instead of hex
 
-An Assault that makes the defender retreat takes ``retreat=HEX``; a classic fire mission
+An Assault that makes the defender retreat takes ``retreat=HEX`` (or ``retreat=HEX1,HEX2``,
+one hex per unit of the retreating stack); a classic fire mission
 that strays (a 6) takes ``scatter=HEX``, the adjacent hex the opponent chooses.
 
 ``key=value`` words set any other action field (``hits=2``, ``mission=he``).

@@ -45,7 +45,9 @@ class Action:
     path: tuple[str, ...] = ()
     retreat: str | None = None
     """The hex a defender retreats into when an Assault makes it retreat (EG/TUS §6.3,
-    WaW85 §13.2.2); without it the referee takes the only legal hex or lists them."""
+    WaW85 §13.2.2), or one hex per retreating unit in stack order (``E4,F4``: a stack may
+    split, each unit retreating on its own); without it the referee takes the only way the
+    units may go or lists the hexes."""
     scatter: str | None = None
     """The hex a fire mission lands in when it misses (classic §8.0: the opponent chooses
     an adjacent hex)."""

@@ -15,6 +15,8 @@ elimination; when several are legal and none is named, the answer lists them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import product
+from typing import Callable
 
 from referee import damage, situation
 from referee.defence import improved_position
@@ -225,67 +227,167 @@ def settle(ctx: Ctx, attackers: list[Unit], defenders: list[Unit], on_defenders:
 
 # ---------------------------------------------------------------- retreats --------
 
-def retreat_hexes(ctx: Ctx, defenders: list[Unit], attackers: list[Unit]) -> list[str] | None:
-    """The hexes the defenders may retreat into, in the book's order of preference, or
-    ``None`` when the map does not say (no positions)."""
+#: A way to ask which hexes a group of retreating units may enter together.
+Fits = Callable[[list[Unit]], list[str]]
+
+
+def _fits(ctx: Ctx, defenders: list[Unit], attackers: list[Unit]) -> Fits | None:
+    """Which hexes a group of the retreating ``defenders`` may enter together: from the map
+    (the book's ``retreat_hexes`` hook, which needs the hex the attacker entered from), else
+    from the hexes' stated retreat facts (``stated_retreat_hexes``), else ``None``."""
     here = situation.position(ctx.game, defenders[0].key)
     came_from = entry_hex(ctx, attackers[0]) if attackers else None
-    if here is None or came_from is None or ctx.game.hex(came_from).at is None:
+    if here is not None and came_from is not None and ctx.game.hex(came_from).at is not None:
+        at = ctx.game.hex(came_from).at
+        return lambda group: ctx.rules.retreat_hexes(ctx, group, attackers, at)
+    if ctx.rules.stated_retreat_hexes(ctx, defenders) is None:
         return None
-    return ctx.rules.retreat_hexes(ctx, defenders, attackers, ctx.game.hex(came_from).at)
+    return lambda group: ctx.rules.stated_retreat_hexes(ctx, group) or []
+
+
+def retreat_hexes(ctx: Ctx, defenders: list[Unit], attackers: list[Unit]) -> list[str] | None:
+    """The hexes the defenders may retreat into together, in the book's order of
+    preference, or ``None`` when neither the map nor the stated facts say."""
+    fits = _fits(ctx, defenders, attackers)
+    return None if fits is None else fits(defenders)
+
+
+#: Beyond this many retreating units the ways to split them are not enumerated.
+MAX_SPLIT = 4
+
+
+def retreat_plans(units: list[Unit], fits: Fits) -> list[dict[str, str | None]] | None:
+    """Every way the ``units`` may retreat, each unit into a hex of its own choosing (WaW85
+    §13.2.2 "A retreating unit must move into one of the three hexes ..." is said of each
+    unit, so a stack may split): a hex per unit key, ``None`` for a unit left with none.
+    A unit able to retreat must ("A unit unable to retreat is eliminated"), so only the plans
+    that move the most units are kept; ``None`` when there are too many units to enumerate."""
+    if len(units) > MAX_SPLIT:
+        return None
+    options = [[*fits([u]), None] for u in units]
+    plans: list[dict[str, str | None]] = []
+    for combo in product(*options):
+        groups: dict[str, list[Unit]] = {}
+        for unit, hex_id in zip(units, combo):
+            if hex_id is not None:
+                groups.setdefault(hex_id, []).append(unit)
+        if all(hex_id in fits(group) for hex_id, group in groups.items()):
+            plans.append({u.key: h for u, h in zip(units, combo)})
+    most = max(sum(h is not None for h in p.values()) for p in plans)
+    return [p for p in plans if sum(h is not None for h in p.values()) == most]
+
+
+def _named_plan(ctx: Ctx, units: list[Unit], named: str) -> dict[str, str | None]:
+    """The player's ``retreat=HEX`` (every unit into it) or ``retreat=HEX1,HEX2`` (one hex
+    per retreating unit, in order)."""
+    hexes = [h.strip() for h in named.split(",") if h.strip()]
+    if len(hexes) == 1:
+        hexes = hexes * len(units)
+    if len(hexes) != len(units):
+        raise NotStated(f"one retreat hex per retreating unit ({len(units)}), not {named}")
+    return {u.key: h for u, h in zip(units, hexes)}
 
 
 def _named_retreat(ctx: Ctx, defenders: list[Unit], attackers: list[Unit]) -> str | None:
-    """A retreat hex the player named (``retreat=HEX``) must be one the defenders may take,
-    which is known before the dice are rolled."""
+    """A retreat the player named (``retreat=HEX`` or one hex per unit) must be one the
+    defenders may take, which is known before the dice are rolled."""
     named = ctx.action.retreat
     if named is None:
         return None
-    legal = retreat_hexes(ctx, defenders, attackers)
-    if legal is not None and named not in legal:
-        ctx.answer.illegal(ctx.rules.section("retreat"), f"{named} is not a hex the defenders may retreat into"
-                           + (f" (legal: {', '.join(legal)})" if legal else " (they have none)"))
+    fits = _fits(ctx, defenders, attackers)
+    if fits is None:
+        return named
+    plan = _named_plan(ctx, defenders, named)
+    groups: dict[str, list[Unit]] = {}
+    for unit in defenders:
+        groups.setdefault(str(plan[unit.key]), []).append(unit)
+    for hex_id, group in groups.items():
+        legal = fits(group)
+        if hex_id not in legal:
+            who = "the defenders" if len(group) == len(defenders) else ", ".join(u.name for u in group)
+            ctx.answer.illegal(ctx.rules.section("retreat"), f"{hex_id} is not a hex {who} may retreat into"
+                               + (f" (legal: {', '.join(legal)})" if legal else " (they have none)"))
     return named
 
 
 def retreat(ctx: Ctx, units: list[Unit], attackers: list[Unit], named: str | None) -> None:
-    """Finish a defender's retreat: the named hex, else the only legal one; with none it is
-    eliminated (EG/TUS §6.3, WaW85 §13.2.2); several and none named: the answer lists them."""
-    rules, ans = ctx.rules, ctx.answer
-    section = rules.section("retreat")
-    legal = retreat_hexes(ctx, units, attackers)
-    if legal is None and named is None and ctx.game.facts.get("retreat_possible") is False:
-        legal = []                          # stated: there is no hex to retreat into
+    """Finish a defender's retreat: the named hex(es), else the only way the units may go:
+    under WaW85 each unit on its own (§13.2.2: "A unit unable to retreat is eliminated" is said
+    of each unit, ``retreat_unit_by_unit``), under EG/TUS §6.3 the defender into one hex; a
+    unit with no hex is eliminated. Where the owner has a choice and none is named, the answer
+    lists the hexes."""
+    section = ctx.rules.section("retreat")
+    fits = _fits(ctx, units, attackers)
     if named is not None:
-        chosen: str | None = named
-    elif legal is None:
+        plans: list[dict[str, str | None]] | None = [_named_plan(ctx, units, named)]
+    elif fits is None and ctx.game.facts.get("retreat_possible") is False:
+        plans = [{u.key: None for u in units}]       # stated: there is no hex to retreat into
+    elif fits is None:
         for unit in units:
-            ans.gap(f"units.{unit.key}.hex", f"not stated: retreat hex ({ctx.rules.cite(section)})")
+            ctx.answer.gap(f"units.{unit.key}.hex", f"not stated: retreat hex ({ctx.rules.cite(section)})")
         return
-    elif not legal and len(units) > 1 and any(retreat_hexes(ctx, [u], attackers) for u in units):
-        # no hex takes the whole stack, but a unit alone has one: "A unit unable to retreat is
-        # eliminated" is said of each unit, and splitting the stack is not judged here
-        for unit in units:
-            ans.gap(f"units.{unit.key}.hex", f"not supported: {ctx.rules.cite(section)} (no hex takes the whole "
-                    "retreating stack; retreating its units into separate hexes is not judged)")
-        return
-    elif not legal:
-        for unit in units:
-            ctx.emit(UnitEliminated(unit.key))
-        ans.because(section, "no hex to retreat into: the defender is eliminated")
-        return
-    elif len(legal) == 1:
-        chosen = legal[0]
+    elif ctx.params.retreat_unit_by_unit:
+        plans = retreat_plans(units, fits)
     else:
+        plans = [{u.key: h for u in units} for h in fits(units)]
+        if not plans and len(units) > 1 and any(fits([u]) for u in units):
+            for unit in units:
+                ctx.answer.gap(f"units.{unit.key}.hex", f"not supported: {ctx.rules.cite(section)} (no hex takes the "
+                               "whole retreating stack; whether its units may retreat into separate hexes is not "
+                               "stated)")
+            return
+        plans = plans or [{u.key: None for u in units}]
+    if plans is None:
         for unit in units:
-            ans.gap(f"units.{unit.key}.hex", f"not stated: retreat hex (name one with retreat=HEX: "
-                    f"{', '.join(legal)})")
+            ctx.answer.gap(f"units.{unit.key}.hex", f"not supported: {ctx.rules.cite(section)} (the ways to split "
+                           f"a retreating stack of {len(units)} are not enumerated)")
         return
-    moving = [*units, *_commanders(ctx, units)]
-    for unit in moving:
-        ctx.emit(UnitMoved(unit.key, chosen))
-        ans.unit(unit.key, retreat=1)
-    ans.because(section, f"the defender retreats into {chosen}")
+    apply_retreat(ctx, units, plans)
+
+
+def apply_retreat(ctx: Ctx, units: list[Unit], plans: list[dict[str, str | None]]) -> None:
+    """Carry out what every plan agrees on: the units no plan moves are eliminated, a unit
+    every plan sends to one hex goes there (its HQs and Leaders with it); what the plans
+    leave to the owner is a gap naming the choices."""
+    ans, section = ctx.answer, ctx.rules.section("retreat")
+    stuck = {frozenset(k for k, h in p.items() if h is None) for p in plans}
+    if len(stuck) > 1:
+        able = len(units) - len(next(iter(stuck)))
+        for unit in units:
+            ans.gap((f"units.{unit.key}.hex", f"units.{unit.key}.result", f"units.{unit.key}.location"),
+                    f"not stated: which units retreat ({ctx.rules.cite(section)}: only {able} of the "
+                    f"{len(units)} can; the others are eliminated)")
+        return
+    for key in sorted(next(iter(stuck)), key=[u.key for u in units].index):
+        ctx.emit(UnitEliminated(key))
+        ans.because(section, f"{ctx.game.unit(key).name} has no hex to retreat into: eliminated")
+    going = [u for u in units if plans[0][u.key] is not None]
+    chosen: dict[str, str] = {}
+    for unit in going:
+        hexes = sorted({str(p[unit.key]) for p in plans})
+        if len(hexes) == 1:
+            chosen[unit.key] = hexes[0]
+        else:
+            ans.gap(f"units.{unit.key}.hex", f"not stated: retreat hex (name one with retreat=HEX: "
+                    f"{', '.join(hexes)})")
+    for key, hex_id in chosen.items():
+        ctx.emit(UnitMoved(key, hex_id))
+        ans.unit(key, retreat=1)
+        ans.because(section, f"{ctx.game.unit(key).name} retreats into {hex_id}")
+    destinations = {chosen.get(u.key) for u in going}
+    going_keys = {u.key for u in going}
+    for unit in _commanders(ctx, going):
+        # an HQ or Leader stays on the unit it is deployed or assigned to (WaW85 §9.2); one
+        # with none of them goes with the survivors, which is a choice once they split
+        host = unit.attached_to if unit.attached_to in going_keys else None
+        hex_id = chosen.get(host) if host else (next(iter(destinations)) if len(destinations) == 1 else None)
+        if hex_id is not None:
+            ctx.emit(UnitMoved(unit.key, hex_id))
+            ans.unit(unit.key, retreat=1)
+        elif host:
+            ans.gap(f"units.{unit.key}.hex", f"not stated: the retreat hex of {host}, which it goes with")
+        else:
+            ans.gap(f"units.{unit.key}.hex", "not stated: which of the retreating units the HQ or Leader goes with")
 
 
 def _commanders(ctx: Ctx, units: list[Unit]) -> list[Unit]:

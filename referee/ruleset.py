@@ -89,6 +89,10 @@ class Params:
     #: §8.0: who calls fire missions: "the active Formation's HQ, recon unit, or leader" (001)
     #: or "An HQ" only (002); mortars take an HQ or recon spotter in both (§1.3.4.3).
     recon_calls_missions: bool = True
+    #: WaW85 §13.2.2 "A retreating unit ... A unit unable to retreat is eliminated": each unit of
+    #: a defending stack retreats on its own (True); EG/TUS §6.3 speak of "the defender" only,
+    #: so a stack that no hex takes whole but whose units one by one could go is not judged (False).
+    retreat_unit_by_unit: bool = False
     #: TUS §12.1 names no exception; WaW85 §16.1: "Helicopters in any mode may not benefit".
     helicopters_use_improved_positions: bool = True
     #: Unit types that cannot be attacked directly: HQs (EG/TUS §1.3.3.2), and Leaders too
@@ -378,6 +382,12 @@ class Ruleset:
 
     def retreat_check(self, ctx: Ctx) -> None:
         raise NotSupported(self.name, "retreats")
+
+    def stated_retreat_hexes(self, ctx: Ctx, units: list[Unit]) -> list[str] | None:
+        """The hexes whose stated retreat facts (``away_from_attacker``, ``enemy_units``,
+        ``friendly_units``) let ``units`` retreat into them together, when no map says;
+        ``None`` when this book does not read them or no hex states them."""
+        return None
 
     def assault_entry_cost(self, ctx: Ctx, unit: Unit, hex_id: str) -> int | None:
         """The MP an attacker pays to enter the assaulted hex, if this book prices it here."""

@@ -69,10 +69,12 @@ def test_a_wrong_expectation_fails(cases: list[dict]) -> None:
 
 
 def test_unimplemented_actions_name_their_section() -> None:
-    """The Battlefield Event Table is on a player aid card, not in the rulebook text."""
+    """§6.1 says which table a Battlefield Event roll sends to (a 7: the Friction Table), but
+    the tables themselves are on a player aid card, not in the rulebook text."""
     case = {"id": "waw85-event-roll", "ruleset": "waw85",
             "given": {"dice": {"2d6": [7]}, "query": {"action": "event_roll"}},
-            "expect": {"value": 7}}
+            "expect": {"outcome": "battlefield_friction", "value": 7}}
     [outcome] = list(run_case(case, get_ruleset))
     assert outcome.status == "gap"
-    assert outcome.details == ["value: not supported: WaW85 §6.1 (event_roll is not implemented)"]
+    assert outcome.details == ["value: not supported: WaW85 §6.1 (the Battlefield Event and Friction Tables are on "
+                               "PAC04, not in the rulebook text)"]

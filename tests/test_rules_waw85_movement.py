@@ -370,29 +370,45 @@ def test_loading_and_unloading_need_a_unit_that_may_still_act() -> None:
     assert reasons(result) == [("WaW85 §7.2.3", "TR is Out of Command: it may not execute any Action")]
 
 
-def test_a_stack_that_fits_no_retreat_hex_whole_is_not_eliminated_unjudged(sample) -> None:
-    """§13.2.2 "A unit unable to retreat is eliminated" is said of each unit: a defending stack
-    of two whose three retreat hexes (E4, F4, F5) each hold one friend could retreat unit by
-    unit into separate hexes, which is not judged: the retreat is a gap, not an elimination."""
+def test_a_stack_that_fits_no_retreat_hex_whole_retreats_unit_by_unit(sample) -> None:
+    """§13.2.2 "A retreating unit must move into one of the three hexes opposite the hex side
+    the attacker entered from ... A unit unable to retreat is eliminated" is said of each unit:
+    a defending stack of two whose three retreat hexes (E4, F4, F5) each hold one friend
+    retreats unit by unit into separate hexes, none eliminated; where each goes is the
+    owner's choice (``retreat=E4,F4``, one hex per unit in stack order). With room for only one of them, one
+    is eliminated, and which is not stated."""
     from referee.cases import build_action
-    from referee.events import UnitEliminated
+    from referee.events import UnitEliminated, UnitMoved
     from referee.rulesets import get_ruleset
 
     def put(game, key, hex_id, new=None):
         return game.with_unit(replace(game.units[key], key=new or key, hex=hex_id))
 
+    def assault(game, **named):
+        action = build_action({"action": "assault", "unit": "us-infantry", "target": "E5"})
+        action = replace(action, **named)
+        return get_ruleset("waw85").resolve(game, action, GivenDice([4, 4, 4, 1, 1, 1, 1, 1]))
+
+    def moved(result):
+        return {e.unit: e.hex for e in result.events if isinstance(e, UnitMoved)
+                and e.unit in ("si2", "soviet-infantry")}
+
     game = put(put(put(sample, "soviet-infantry", "E5"), "soviet-infantry", "E5", "si2"), "us-infantry", "D5")
     for key, hex_id in (("b1", "E4"), ("b2", "F4"), ("b3", "F5")):
         game = put(game, "bmp-1", hex_id, key)
-    action = build_action({"action": "assault", "unit": "us-infantry", "target": "E5"})
-    result = get_ruleset("waw85").resolve(game, action, GivenDice([4, 4, 4, 1, 1, 1, 1, 1]))
+    result = assault(game)
     assert result.values["hits"] == 3 and not any(isinstance(e, UnitEliminated) for e in result.events)
     assert set(result.gaps) == {"units.si2.hex", "units.soviet-infantry.hex"}
-    assert result.gaps["units.si2.hex"].startswith("not supported: WaW85 §13.2.2")
-    alone = put(game, "b3", "H8")                 # F5 empty: the whole stack goes there
-    result = get_ruleset("waw85").resolve(alone, action, GivenDice([4, 4, 4, 1, 1, 1, 1, 1]))
-    assert {e.hex for e in result.events if type(e).__name__ == "UnitMoved" and e.unit in ("si2", "soviet-infantry")} \
-        == {"F5"}
+    assert result.gaps["units.si2.hex"] == "not stated: retreat hex (name one with retreat=HEX: E4, F4, F5)"
+    assert moved(assault(game, retreat="E4,F4")) == {"si2": "E4", "soviet-infantry": "F4"}    # in stack order
+    refused = assault(game, retreat="E4")
+    assert refused.legal is False and refused.reasons[-1].text.startswith("E4 is not a hex the defenders may retreat")
+    alone = put(game, "b3", "H8")                 # F5 empty: the whole stack may go there, or split
+    assert moved(assault(alone, retreat="F5")) == {"soviet-infantry": "F5", "si2": "F5"}
+    full = put(put(game, "bmp-1", "F4", "b4"), "bmp-1", "F5", "b5")     # room for one, in E4
+    result = assault(full)
+    assert not any(isinstance(e, UnitEliminated) for e in result.events)
+    assert result.gaps["units.si2.result"].startswith("not stated: which units retreat (WaW85 §13.2.2: only 1 of the 2")
 
 
 def test_an_assault_route_is_paid_within_the_mps(sample) -> None:

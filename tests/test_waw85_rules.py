@@ -34,7 +34,7 @@ def test_every_action_of_the_vocabulary_is_answered_or_refused_with_a_section() 
     actions = schema["$defs"]["given"]["properties"]["query"]["properties"]["action"]["enum"]
     assert set(actions) == set(PROCEDURES) - EXTRA_ACTIONS
     refused = set(NOT_SUPPORTED) | set(NOT_WAW85)
-    assert refused == {"event_roll", "battlegen", "airstrike", "overrun", "conditional_morale",
+    assert refused == {"battlegen", "airstrike", "overrun", "conditional_morale",
                        "hq_replacement", "sw_loss_check"}
     answer, _ = run({"query": {"action": "overrun", "unit": "A"}, "units": {"A": {}}})
     assert answer.gaps == {"*": "not supported: WaW85 §13.0 (overrun is not a WaW85 rule)"}

@@ -21,13 +21,10 @@ EXTRA_ACTIONS = frozenset({"refresh", "leader_transfer", "hq_deployment"})
 
 #: WaW85 actions whose tables are on player aid cards, not in the rulebook text.
 NOT_SUPPORTED: dict[str, str] = {
-    "event_roll": "6.1",            # Battlefield Event and Friction Tables
     "battlegen": "17.1",            # PAC12 Turn Length & Objectives Table
 }
 #: What each of them would do, as ``wawkit actions`` lists it.
 NOT_SUPPORTED_WHAT: dict[str, str] = {
-    "event_roll": "The Battlefield Event or Friction roll (WaW85 §6.1): its tables are on PAC04, not in the "
-                  "rulebook text, so it answers \"not supported\".",
     "battlegen": "The Battle Generator's scenario size (WaW85 §17.1): its table is on PAC12, not in the rulebook "
                  "text, so it answers \"not supported\".",
 }
@@ -63,6 +60,7 @@ PROCEDURES: dict[str, Procedure] = {
     "hq_deployment": command.hq_deployment,
     "operations_phase": phases.operations_phase,
     "ew_side_roll": phases.ew_side_roll,
+    "event_roll": phases.event_roll,
     "event_side_roll": phases.event_side_roll,
     "marker_removal": phases.marker_removal,
     "fire_burn_out": phases.fire_burn_out,
@@ -123,7 +121,8 @@ def waw85_params() -> Params:
     return Params(ruleset="waw85", book="waw85", tec="classic", soft_save=5, hard_db_cap=2,
                   features=frozenset({"improved_positions"}), helicopters_use_improved_positions=False,
                   untargetable=frozenset({"hq", "leader"}), disrupted_adjacent_stays=True,
-                  disrupted_stops_in_los=True, hq_needs_own_formation=False)
+                  disrupted_stops_in_los=True, hq_needs_own_formation=False,
+                  retreat_unit_by_unit=True)
 
 
 class Waw85Ruleset(Ruleset):
@@ -185,6 +184,7 @@ class Waw85Ruleset(Ruleset):
     assault_stated_hits = staticmethod(given_hits)
     retreat_hexes = staticmethod(assault.retreat_hexes)
     retreat_check = staticmethod(assault.retreat_check)
+    stated_retreat_hexes = staticmethod(assault.stated_retreat_hexes)
     fire_mission = staticmethod(artillery.fire_mission)
     accuracy = staticmethod(artillery.accuracy)
     strike = staticmethod(artillery.strike)

@@ -61,6 +61,8 @@ def fire_mission(ctx: Ctx) -> Strike | None:
         _needs_a_spotter(ctx, unit, spotter)
     if spotter is not None:
         _spotter(ctx, spotter, on_board=unit is not None)
+    if ctx.action.bonus_from:
+        because(ctx, "1.9.11", "an HQ's or Leader's Command Bonus adds no dice to Indirect Fire (§1.9.13)")
     if unit is None:
         ans.set("max_count", 2)        # §7.5: at most two Off-Board Strikes per Formation Impulse
         if ctx.game.facts.get("strikes_left") == 0:
@@ -75,9 +77,16 @@ def fire_mission(ctx: Ctx) -> Strike | None:
             ans.set("max_markers", markers[where])
     if ans.legal is False or mission is None:
         return None
+    if spotter is not None and ctx.stage(("passed", "cancelled", "units"),
+                                         lambda: _spotter_night_check(ctx, spotter, unit is not None)) is False:
+        return None
     target = ctx.action.target
     if isinstance(target, str) and target in ctx.game.units:
         target = ctx.game.unit(target).hex
+    if ctx.action.choice and isinstance(target, str):
+        ctx.stage(("legal",), lambda: further_hexes(ctx, mission, unit, target))     # the choice, before any die
+        if ans.legal is False:
+            return None
     return Strike(target if isinstance(target, str) else None, mission, firer=unit, caller=spotter)
 
 
@@ -146,13 +155,17 @@ def _spotter(ctx: Ctx, spotter: Unit, *, on_board: bool) -> None:
                 ctx.emit(StatusChanged(ctx.action.actor, "ops_complete", True))
                 because(ctx, "14.3", "the on-board asset is marked Ops Complete; the Spotter is not")
     target = ctx.action.target if isinstance(ctx.action.target, str) else None
-    if ctx.game.facts.get("night") and not on_board and target in ctx.game.hexes:
-        # §16.6.1 "The maximum LOS for Direct Fire and Indirect Fire Spotting becomes 7 hexes";
-        # an Off-Board Strike's stated range is the Spotter's (there is no firing unit)
-        reach = ctx.game.facts.relation(spotter.key).distance
+    if target in ctx.game.units:
+        target = ctx.game.unit(target).hex
+    if ctx.game.facts.get("night") and target is not None:
+        # §16.6.1 "The maximum LOS for Direct Fire and Indirect Fire Spotting becomes 7 hexes":
+        # the Spotter's LOS to the target hex, for Off-Board and On-Board Strikes alike
+        reach = _spotting_reach(ctx, spotter, target, on_board=on_board)
         if reach is None:
-            reach = ctx.game.facts.hex_fact(target, "distance")
-        if reach is not None and reach > tables()["night_max_los"]:
+            ctx.answer.gap("legal", f"not stated: the distance from {spotter.key} to {target} (WaW85 §16.6.1: "
+                           f"the maximum LOS for Spotting at night is 7 hexes; units.{spotter.key}.hex with its "
+                           "to_target, or map positions)")
+        elif reach > tables()["night_max_los"]:
             illegal(ctx, "16.6.1", f"{spotter.name} is {reach} hexes from {target}: the maximum LOS for "
                     "Spotting at night is 7 hexes")
     sees = ctx.game.facts.relation(spotter.key).los
@@ -162,6 +175,61 @@ def _spotter(ctx: Ctx, spotter: Unit, *, on_board: bool) -> None:
     if sees is False:
         why = ctx.answer.reasons[-1].text if ctx.game.facts.relation(spotter.key).los is None else ""
         illegal(ctx, "14.3", f"{spotter.name} has no LOS to the target hex" + (f": {why}" if why else ""))
+
+
+def _spotter_night_check(ctx: Ctx, spotter: Unit, on_board: bool) -> bool:
+    """§16.6.1 "When firing or Spotting, and immediately after the LOS has been verified, an
+    attacker or Spotter must then make a successful Night Targeting Check": the Spotter's 2d6,
+    against its Morale/Training halved (rounded up) unless the target hex is adjacent or it has
+    Advanced Night-Fighting. "If the NTC is failed, the attack or Spotting attempt is canceled,
+    and the unit which attempted it is marked with an Ops Complete marker." Rolled when the dice
+    give a 2d6 (the first of the Strike's); returns whether the Spotting goes ahead."""
+    if not ctx.game.facts.get("night"):
+        return True
+    if not ctx.has_dice("2d6"):
+        because(ctx, "16.6.1", f"at night {spotter.name} spots after a successful Night Targeting Check "
+                "(not rolled here)")
+        return True
+    target = ctx.action.target if isinstance(ctx.action.target, str) else None
+    target = ctx.game.unit(target).hex if target in ctx.game.units else target
+    reach = _spotting_reach(ctx, spotter, need(target, "query.target"), on_board=on_board)
+    if reach is None:
+        raise NotStated(f"the distance from {spotter.key} to {target} (its Night Targeting Check)")
+    value = check_for(ctx, spotter)
+    number = value.target_number
+    if reach > 1 and "night_fighting" not in spotter.type.abilities:
+        number = -(-number // 2)
+        because(ctx, "16.6.1", f"{spotter.name}: the target hex is not adjacent, Morale/Training halved to {number}")
+    if roll(ctx, Check(number, value.modifier), section="16.6.1"):
+        return True
+    ctx.answer.set("cancelled", True)
+    ctx.emit(StatusChanged(spotter.key, "ops_complete", True))
+    because(ctx, "16.6.1", f"{spotter.name} failed its Night Targeting Check: the Spotting attempt is cancelled, "
+            "and it is marked Ops Complete")
+    return False
+
+
+def _spotting_reach(ctx: Ctx, spotter: Unit, target: str, *, on_board: bool) -> int | None:
+    """The Spotter's range to the target hex: on the map; else its hex's stated ``to_target``;
+    for an Off-Board Strike (no firing unit) its stated ``distance`` or the target hex's; for
+    an On-Board Strike the target hex's distance from the firer when the Spotter shares its hex
+    (stated distances are the firer's, not the Spotter's). ``None`` when nothing says."""
+    here = ctx.game.hex(spotter.hex).at if spotter.hex in ctx.game.hexes else None
+    there = ctx.game.hex(target).at
+    if here is not None and there is not None:
+        return here.distance(there)
+    if spotter.hex is not None and spotter.hex == target:
+        return 0
+    stated = ctx.game.hex(spotter.hex).to_target if spotter.hex in ctx.game.hexes else None
+    if stated is not None:
+        return stated
+    relation = ctx.game.facts.relation(spotter.key).distance
+    firer = ctx.game.units.get(ctx.action.actor) if ctx.action.actor else None
+    if not on_board:
+        return relation if relation is not None else ctx.game.facts.hex_fact(target, "distance")
+    together = relation == 0 or (firer is not None and firer.hex is not None and firer.hex == spotter.hex) \
+        or (firer is not None and firer.key == spotter.key)
+    return ctx.game.facts.hex_fact(target, "distance") if together else None
 
 
 def _strike_hexes(ctx: Ctx, mission: str, target: str) -> list[str]:
@@ -179,8 +247,15 @@ def _strike(ctx: Ctx, mission: str, firer: Unit | None, landed: str) -> None:
     target = hexes[0]
     if mission in ("smoke", "adm", "chemical"):
         marker = {"smoke": "smoke", "adm": "minefield_random", "chemical": "chemical"}[mission]
-        ctx.emit(MarkerPlaced(target, marker))
-        because(ctx, "14.6", f"{marker.replace('_', ' ')} marker placed in {target}")
+        aimed = ctx.action.target if isinstance(ctx.action.target, str) else None
+        aimed = ctx.game.unit(aimed).hex if aimed in ctx.game.units else aimed
+        further = further_hexes(ctx, mission, firer, landed, aimed=aimed) if aimed != landed \
+            else _chosen(ctx)       # checked before the dice (fire_mission)
+        for hex_id in [target, *further]:
+            ctx.emit(MarkerPlaced(hex_id, marker))
+            because(ctx, "14.6", f"{marker.replace('_', ' ')} marker placed in {hex_id}")
+        if mission == "adm":
+            hexes = [target, *further]      # §14.10 "Each unit in a hex that receives a Minefield-Random marker"
     units = [u for h in hexes for u in ctx.game.stack(h)
              if u.carried_by is None and u.type.target_type not in ("hq", "leader", "support_weapon", "aircraft")]
     if mission in ("he", "dpicm", "mlrs") and units:
@@ -193,8 +268,7 @@ def _strike(ctx: Ctx, mission: str, firer: Unit | None, landed: str) -> None:
             if stack:
                 results.rubble_and_fire(ctx, hex_id, ctx.answer.values.get("net_hits", 0) - before)  # §10.9
     elif mission == "adm":
-        for unit in units:
-            mine_attack(ctx, unit, "14.10")
+        scattered_mines(ctx, units)
     elif mission == "chemical":
         for unit in units:
             _chemical_attack(ctx, unit)
@@ -203,6 +277,68 @@ def _strike(ctx: Ctx, mission: str, firer: Unit | None, landed: str) -> None:
         because(ctx, "14.7.2", f"{firer.name} fired: Ops Complete")
     elif ctx.game.facts.get("strikes_left") is not None:
         ctx.answer.set("situation", {"strikes_left": ctx.game.facts.get("strikes_left") - 1})
+
+
+#: Where the further markers of a Smoke or ADM Strike are told apart in the book.
+FURTHER_SECTION = {"smoke": "14.8", "adm": "14.10"}
+
+
+def _adjacent(ctx: Ctx, a: str, b: str) -> bool:
+    """Whether hexes ``a`` and ``b`` are adjacent: on the map, else by a stated ``adjacent_to``."""
+    here, there = ctx.game.hex(a), ctx.game.hex(b)
+    if here.at is not None and there.at is not None:
+        return here.at.distance(there.at) == 1
+    near = {h: set(ctx.game.facts.hex_fact(h, "adjacent_to") or ()) for h in (a, b)}
+    if b in near[a] or a in near[b]:
+        return True
+    if near[a] or near[b]:
+        return False
+    raise NotStated(f"hexes.{b}.adjacent_to")
+
+
+def _chosen(ctx: Ctx) -> list[str]:
+    choice = ctx.action.choice
+    return [choice] if isinstance(choice, str) else list(choice or ())
+
+
+def further_hexes(ctx: Ctx, mission: str, firer: Unit | None, landed: str, *, aimed: str | None = None) -> list[str]:
+    """The hexes the player chose (``query.choice``) for a Smoke or ADM Strike's further
+    markers: "Two further ... markers are then placed; the first in any hex adjacent to the
+    target hex, the second adjacent to either. You do NOT have to place either or both"
+    (§14.8, §14.10); a mortar's Smoke places one marker only (§14.6 chart). Checked against
+    the hex aimed at before the dice; a choice that no longer fits once the Strike scattered
+    (``landed`` is not ``aimed``) is a gap: the player chooses where it landed."""
+    chosen = _chosen(ctx)
+    scattered = aimed is not None and aimed != landed
+
+    def refuse(section: str, why: str) -> list[str]:
+        if scattered:
+            ctx.answer.gap("hexes", f"not stated: the further markers' hexes once the Strike scattered to {landed} "
+                           f"(§{section}: {why})")
+        else:
+            illegal(ctx, section, why)
+        return []
+
+    if not chosen:
+        return []
+    section = FURTHER_SECTION.get(mission)
+    if section is None:
+        raise NotStated(f"query.choice: a {mission.upper()} Strike places no further markers")
+    where = "off_board" if firer is None else need(firer.type.arty_type, f"units.{firer.key}.arty_type")
+    most = tables()["strike_markers"][mission].get(where, 1) - 1
+    if len(chosen) > most:
+        return refuse("14.6", f"a {mission.upper()} Strike from {where.replace('_', '-')} places "
+                      f"{most} further marker(s), not {len(chosen)}")
+    placed = [landed]
+    for hex_id in chosen:
+        if hex_id in placed:
+            return refuse(section, f"{hex_id} already receives a marker of this Strike")
+        if not any(_adjacent(ctx, h, hex_id) for h in placed):
+            return refuse(section, f"{hex_id} is not adjacent to " + ("the target hex" if len(placed) == 1
+                                                                      else "the target hex or the first further marker"))
+        placed.append(hex_id)
+    because(ctx, section, f"further marker(s) in {', '.join(placed[1:])}, the player's choice")
+    return placed[1:]
 
 
 def _strike_numbers(ctx: Ctx, mission: str, firer: Unit | None) -> tuple[int, int]:
@@ -252,6 +388,17 @@ def _record(ctx: Ctx, hits: int, saves: int, net: int, roll_: "DefenceRoll | Non
         values[name] = values.get(name, 0) + value
     if roll_ is not None:
         put(ctx, roll_)
+
+
+def scattered_mines(ctx: Ctx, units: list[Unit]) -> None:
+    """§14.10 "Each unit in a hex that receives a Minefield-Random marker rolls 1d6", in the
+    order given; a Helicopter only if Landed (§9.7: "only affected by minefields if they land
+    in them")."""
+    for unit in units:
+        if unit.type.target_type == "helicopter" and unit.mode != "landed":
+            because(ctx, "9.7", f"{unit.name}: Helicopters are only affected by minefields if they land in them")
+            continue
+        mine_attack(ctx, unit, "14.10")
 
 
 def mine_attack(ctx: Ctx, unit: Unit, section: str) -> int:

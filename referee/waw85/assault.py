@@ -6,14 +6,15 @@ Passengers unloading into an Assault (§9.8.3) and the retreat hexes (§13.2.2):
 from __future__ import annotations
 
 from referee.assault import Numbers, entry_hex, target_hex
-from referee.errors import NotStated
+from referee.errors import NotStated, NotSupported
 from referee.events import StatusChanged, UnitEliminated, UnitMoved
 from referee.hexes import Hex
 from referee.model import AssaultValue, Unit, need
 from referee.ruleset import Ctx
 from referee.waw85.common import VEHICLES, because, illegal, may_act, tec_line
 from referee.waw85.artillery import MINES
-from referee.waw85.movement import minefield_attacks, minefield_attacks_on_route, minefield_in, river_crossing, step_cost
+from referee.waw85.movement import (barred_by_water, minefield_attacks, minefield_attacks_on_route, minefield_in,
+                                    river_crossing, step_cost)
 from referee.waw85.transport import STACKING_LIMIT
 
 RIVER_HEXSIDES = frozenset({"bridge", "river"})
@@ -299,29 +300,74 @@ def retreat_hexes(ctx: Ctx, defenders: list[Unit], attackers: list[Unit], came_f
     return legal
 
 
+def _refusals(ctx: Ctx, units: list[Unit], hex_id: str) -> list[str] | None:
+    """Why ``units`` may not retreat together into ``hex_id`` by its stated facts (§13.2.2),
+    or ``None`` when the hex does not state them: not a hex opposite the attacker, an enemy
+    in it, friends already up to the stacking limit, Prohibited terrain."""
+    stated = ctx.game.hex(hex_id).stated
+    listed = [u for u in ctx.game.stack(hex_id) if u.key not in {m.key for m in units}]
+    side = units[0].side
+    away = need(stated.get("away_from_attacker"), f"hexes.{hex_id}.away_from_attacker")
+    enemies = (stated.get("enemy_units") or 0) + sum(1 for u in listed if u.side and side and u.side != side)
+    if "enemy_units" not in stated and not enemies:
+        raise NotStated(f"hexes.{hex_id}.enemy_units")
+    friends = [u for u in listed if not (u.side and side and u.side != side) and u.carried_by is None
+               and u.type.target_type not in ("hq", "leader", "support_weapon")]
+    if "friendly_units" not in stated and not friends and not enemies:
+        raise NotStated(f"hexes.{hex_id}.friendly_units")
+    moving = [u for u in units if u.type.target_type not in ("hq", "leader", "support_weapon")]
+    why = []
+    if not away:
+        why.append("a retreat goes into one of the three hexes opposite the attacker")
+    if enemies:
+        why.append("a retreat may not enter an enemy-occupied hex")
+    if (stated.get("friendly_units") or 0) + len(friends) + len(moving) > STACKING_LIMIT:
+        why.append("a retreat may not overstack a friendly hex"
+                   + (f" ({len(moving)} retreating units)" if len(moving) > 1 else ""))
+    if stated.get("prohibited"):
+        why.append("a retreat may not enter Prohibited terrain")
+    wet = [u.name for u in units if barred_by_water(ctx, u, hex_id)]
+    if wet:
+        why.append(f"a retreat may not enter a hex it is Prohibited from entering: {', '.join(wet)} may not enter "
+                   f"{ctx.game.hex(hex_id).terrain} (§1.9.8)")
+    return why
+
+
+def stated_retreat_hexes(ctx: Ctx, units: list[Unit]) -> list[str] | None:
+    """§13.2.2 without a map: the hexes stated to lie opposite the attacker's entry hexside
+    (``away_from_attacker``) that ``units`` may enter together; ``None`` when no hex says."""
+    candidates = [h for h, hx in ctx.game.hexes.items() if hx.stated.get("away_from_attacker") is not None
+                  and h not in {u.hex for u in units}]
+    if not candidates:
+        return None
+    return [h for h in candidates if not _refusals(ctx, units, h)]
+
+
 def retreat_check(ctx: Ctx) -> None:
     """§13.2.2: into one of the three hexes opposite the attacker's entry hexside, not
     enemy-occupied, not full of friends, not Prohibited; no Opportunity Fire. A unit with
-    nowhere to go is eliminated."""
-    unit = ctx.unit(ctx.action.actor)
-    if ctx.game.facts.get("retreat_possible") is False:
-        ctx.emit(UnitEliminated(unit.key))
-        because(ctx, "13.2.2", f"{unit.name} cannot retreat and is eliminated")
-        return
+    nowhere to go is eliminated. ``query.unit`` may be a stack: into one hex it must fit
+    whole; with no hex named, each of its units retreats on its own where it can."""
+    units = [ctx.unit(k) for k in ctx.action.actors] or [ctx.unit(None)]
     hex_id = ctx.action.target if isinstance(ctx.action.target, str) else None
-    stated = ctx.game.hex(need(hex_id, "query.target")).stated
-    away = need(stated.get("away_from_attacker"), f"hexes.{hex_id}.away_from_attacker")
-    enemies = need(stated.get("enemy_units"), f"hexes.{hex_id}.enemy_units")
-    friends = need(stated.get("friendly_units"), f"hexes.{hex_id}.friendly_units")
-    if not away:
-        illegal(ctx, "13.2.2", "a retreat goes into one of the three hexes opposite the attacker")
-    if enemies:
-        illegal(ctx, "13.2.2", "a retreat may not enter an enemy-occupied hex")
-    if friends + 1 > STACKING_LIMIT:
-        illegal(ctx, "13.2.2", "a retreat may not overstack a friendly hex")
-    if ctx.game.hex(hex_id).stated.get("prohibited"):
-        illegal(ctx, "13.2.2", "a retreat may not enter Prohibited terrain")
+    if hex_id is None:
+        from referee.assault import apply_retreat, retreat_plans
+        if ctx.game.facts.get("retreat_possible") is False:
+            plans = [{u.key: None for u in units}]
+        else:
+            if stated_retreat_hexes(ctx, units) is None:
+                raise NotStated("query.target (the retreat hex) or situation.retreat_possible")
+            plans = retreat_plans(units, lambda group: stated_retreat_hexes(ctx, group) or [])
+            if plans is None:
+                raise NotSupported("WaW85 §13.2.2", f"splitting a retreating stack of {len(units)}")
+        ctx.answer.set("triggers_opportunity_fire", False)
+        apply_retreat(ctx, units, plans)
+        return
+    for why in _refusals(ctx, units, hex_id) or ():
+        illegal(ctx, "13.2.2", why)
     if ctx.answer.legal is None:
         ctx.answer.set("legal", True)
+        for unit in units:
+            ctx.emit(UnitMoved(unit.key, hex_id))
     ctx.answer.set("triggers_opportunity_fire", False)
     because(ctx, "13.2.2", "units retreating from an Assault do not trigger Opportunity Fire")

@@ -411,12 +411,56 @@ def cas_weapon(ctx: Ctx, actor: Unit, target: Unit) -> str:
 
 
 def _contributions(ctx: Ctx, attack: Attack) -> None:
-    """§4.2, §16.7.3: +1 FP die per contributing unit, at most +2."""
-    count = len(ctx.action.supporting)
+    """§4.2, §16.7.3: "Additional eligible enemy units within Range and LOS may contribute
+    their fire to the attack, but by adding one FP dice for each contributing unit to a maximum
+    of +2 FP dice"; a unit stated not eligible, out of LOS or out of range adds nothing."""
+    target = ctx.game.units.get(ctx.action.target) if isinstance(ctx.action.target, str) else None
+    count = 0
+    for key in ctx.action.supporting:
+        unit = ctx.game.unit(key)
+        why = _not_contributing(ctx, unit, target)
+        if why:
+            because(ctx, "4.2", f"{unit.name} {why}: it does not contribute")
+        else:
+            count += 1
     if count:
         bonus = min(count, 2)
         attack.fp += bonus
         modify(ctx, "fp", bonus, f"{count} contributing unit(s), at most +2", "4.2")
+
+
+def _not_contributing(ctx: Ctx, unit: Unit, target: Unit | None) -> str | None:
+    """Why ``unit`` may not contribute to an Anti-Aircraft attack, by what the situation
+    states: AA Fire at a CAS counter "is a form of Opportunity Fire" (§4.2), which Ops Complete
+    or Disrupted units may not use (§10.11); only the enemy's units; LOS to the target; its
+    Range (a black or orange value at aircraft reaches the printed Range only, §10.6.1)."""
+    if unit.status.ops_complete or unit.status.disrupted:
+        return "is Ops Complete or Disrupted, so it may not use Opportunity Fire (§10.11)"
+    if target is not None and unit.side and target.side and unit.side == target.side:
+        return "is not an enemy of the target"
+    if ctx.game.facts.relation(unit.key).los is False:
+        return "has no LOS to the target"
+    reach = _contributor_range(ctx, unit, target)
+    weapons = [w for w in (unit.current.aa, unit.current.ap, unit.current.he) if w is not None and w.range is not None]
+    if reach is not None and weapons:
+        most = max(Bands(w.range).max_range if w.colour == "blue" else w.range for w in weapons)
+        if reach > most:
+            return f"is {reach} hexes from the target, beyond its Range ({most})"
+    return None
+
+
+def _contributor_range(ctx: Ctx, unit: Unit, target: Unit | None) -> int | None:
+    """A contributor's range to the target: on the map, or the firer's when it shares the
+    firer's hex (stated distances are the firer's); else not known."""
+    if target is None:
+        return None
+    actor = ctx.game.units.get(ctx.action.actor) if ctx.action.actor else None
+    if actor is not None and unit.hex is not None and unit.hex == actor.hex \
+            or ctx.game.facts.relation(unit.key).distance == 0:
+        return ctx.game.facts.relation(target.key).distance
+    here = ctx.game.hex(unit.hex).at if unit.hex else None
+    there = ctx.game.hex(target.hex).at if target.hex else None
+    return here.distance(there) if here is not None and there is not None else None
 
 
 def _aa_fire(ctx: Ctx, weapon: Weapon, target: Unit | None, attack: Attack) -> None:

@@ -44,6 +44,19 @@ def river_crossing(ctx: Ctx, unit: Unit) -> bool:
     return True
 
 
+#: Hex terrain that is Water: only amphibious units enter it (§1.9.8, §9.5).
+WATER_TERRAIN = frozenset({"water", "all_water", "lake"})
+
+
+def barred_by_water(ctx: Ctx, unit: Unit, hex_id: str) -> bool:
+    """§1.9.8 "A green circle behind the MP value indicates a non-amphibious unit that can only
+    move into non-water hexes"; §9.5 amphibious units "may enter all Water hexes". Helicopters
+    and Aircraft fly; a Passenger goes where its Transport goes."""
+    if unit.type.target_type in ("helicopter", "aircraft") or unit.carried_by is not None:
+        return False
+    return ctx.game.hex(hex_id).terrain in WATER_TERRAIN and "amphibious" not in unit.type.abilities
+
+
 def move(ctx: Ctx) -> None:
     """A Towed unit does not move on its own (§9.6); a River crossing (§9.5); a move along
     ``path`` on a board whose Terrain Effects Chart a module maker transcribed
@@ -62,6 +75,13 @@ def move(ctx: Ctx) -> None:
             ctx.answer.set("legal", True)
         return
     route = list(ctx.action.path or ())
+    ahead = [*route, *([ctx.action.target] if isinstance(ctx.action.target, str)
+                       and ctx.action.target not in ctx.game.units else [])]
+    wet = next((h for h in ahead if barred_by_water(ctx, unit, h)), None)
+    if wet is not None:
+        illegal(ctx, "9.5", f"{unit.name} is not amphibious: it may only move into non-water hexes, and {wet} is "
+                f"{ctx.game.hex(wet).terrain} (§1.9.8)")
+        return
     if route and unit.hex and all("tec_mp" in ctx.game.hex(h).stated for h in route):
         _charted_move(ctx, unit, route)
         return

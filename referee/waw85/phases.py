@@ -42,6 +42,21 @@ def ew_side_roll(ctx: Ctx) -> None:
     _side_roll(ctx, "5.1", modifiers[advantage])
 
 
+def event_roll(ctx: Ctx) -> None:
+    """§6.1: the Battlefield Event card's 2d6: 2-6 or 8-12 the Battlefield Event Table, a 7 the
+    Battlefield Friction Table; what the tables say is on PAC04, not in the text (not supported)."""
+    total = ctx.roll_2d6("2d6")
+    friction = total in tables()["battlefield_friction_on"]
+    outcome = "battlefield_friction" if friction else "battlefield_event"
+    ctx.answer.set("outcome", outcome)
+    ctx.answer.set("modified_roll", total)
+    because(ctx, "6.1", f"2d6 {total}: " + ("roll another 2d6 on the Battlefield Friction Table" if friction
+                                            else "something has happened: the Battlefield Event Table"))
+    ctx.answer.gap(("value", "side", "units", "hexes", "situation"),
+                   "not supported: WaW85 §6.1 (the Battlefield Event and Friction Tables are on PAC04, "
+                   "not in the rulebook text)")
+
+
 def event_side_roll(ctx: Ctx) -> None:
     """§6.2: which side executes a one-sided Battlefield Event or Friction."""
     _side_roll(ctx, "6.2", 0)
@@ -181,13 +196,21 @@ def _ignite(ctx: Ctx, hex_state: HexState, section: str) -> None:
 
 def place_marker(ctx: Ctx) -> None:
     """Place marker ``query.choice`` in hex ``query.target`` with its immediate effect:
-    a Fire drives units out (§10.9, §9.7); Smoke and others simply go down."""
+    a Fire drives units out (§10.9, §9.7); a Minefield-Random marker attacks every unit in the
+    hex (§14.10); Smoke and others simply go down."""
     hex_state = ctx.game.hex(ctx.action.target if isinstance(ctx.action.target, str) else None)
     marker = need(ctx.action.choice if isinstance(ctx.action.choice, str) else None, "query.choice")
     if marker == "fire":
         _ignite(ctx, hex_state, "10.9")
     elif marker in ("smoke", "smoke_thinning", "chemical", "rubble", "wrecks"):
         ctx.emit(MarkerPlaced(hex_state.id, marker))
+    elif marker == "minefield_random":
+        # §14.10: an ADM Strike's marker (its further ones too): every unit in the hex rolls 1d6
+        from referee.waw85.artillery import scattered_mines
+        ctx.emit(MarkerPlaced(hex_state.id, marker))
+        because(ctx, "14.10", f"a Minefield-Random marker is placed in {hex_state.id}")
+        scattered_mines(ctx, [u for u in ctx.game.stack(hex_state.id) if u.carried_by is None
+                              and u.type.target_type not in ("hq", "leader", "support_weapon", "aircraft")])
     else:
         raise NotSupported("WaW85 §1.7", f"the effect of placing a {marker} marker")
 

@@ -57,6 +57,13 @@ def load(ctx: Ctx) -> None:
         illegal(ctx, "9.8", f"{passenger.name} is Disrupted and may not load")
     for unit in (passenger, carrier):       # loading is part of a Movement Action (§9.8)
         may_act(ctx, unit)
+    kind = passenger.type.target_type
+    if kind in ("heavy_armor", "light_armor", "soft_vehicle", "vehicle", "helicopter", "aircraft") \
+            and "towed" not in passenger.type.abilities:
+        # §1.9.8: a Transport "can load and Transport one Infantry unit and its Support Weapon and
+        # HQ, or tow one Towed unit ... and its Support Weapon and its HQ"
+        illegal(ctx, "1.9.8", f"{passenger.name} is neither Infantry nor a Towed unit: a Transport carries one "
+                "Infantry unit or tows one Towed unit")
     aboard = [u for u in ctx.game.passengers(carrier.key) if u.type.target_type not in NOT_COUNTED]
     if aboard:
         illegal(ctx, "9.8", f"{carrier.name} already carries {aboard[0].name}: a Transport is loaded with one "
