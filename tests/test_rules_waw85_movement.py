@@ -62,7 +62,10 @@ def test_a_towed_unit_loads_only_in_its_transports_hex() -> None:
     assert result.values == {"legal": True, "triggers_opportunity_fire": True}
     result, _ = waw85({"units": {"G": {**towed, "carried_by": "TR"}, "TR": {"mp": 6, "hex": "a"}},
                        "query": {"action": "move", "unit": "G", "target": "b"}})
-    assert result.gaps == {"*": "not supported: WaW85 §9.1 (movement costs from the WaW85 Terrain Effects Chart)"}
+    # loaded, it moves with its Transport: "Passengers must be unloaded to move ... on their own" (§9.8)
+    assert (result.values["legal"], result.values["reason_rule"]) == (False, "9.8")
+    assert reasons(result) == [("WaW85 §9.8", "T-12 ATG is a Passenger of TR: Passengers must be unloaded to move "
+                                              "on their own")]
 
 
 def test_a_transport_carries_one_passenger() -> None:

@@ -9,7 +9,8 @@ or with each hex's cost stated (``mp_cost``); else it answers "not supported: Wa
 from __future__ import annotations
 
 from referee.errors import NotStated, NotSupported
-from referee.events import MarkerPlaced, MarkerRemoved, ModeChanged, StatusChanged, UnitEliminated, UnitMoved
+from referee.events import (MarkerPlaced, MarkerRemoved, ModeChanged, PassengerUnloaded, StatusChanged,
+                            UnitEliminated, UnitMoved)
 from referee.model import Unit, need
 from referee.ruleset import Ctx
 from referee.disrupted import disrupted_move
@@ -45,12 +46,16 @@ def river_crossing(ctx: Ctx, unit: Unit) -> bool:
 
 
 def move(ctx: Ctx) -> None:
-    """A Towed unit does not move on its own (§9.6); a River crossing (§9.5); a move along
+    """A Passenger does not move on its own (§9.8), nor a Towed unit (§9.6); a River crossing (§9.5); a move along
     ``path`` on a board whose Terrain Effects Chart a module maker transcribed
     (:func:`_charted_move`); else the Chemical Strike surcharge (§14.12) and "not
     supported": the chart is printed only on PAC03."""
     unit = ctx.unit(ctx.action.actor)
-    if "towed" in unit.type.abilities and unit.carried_by is None:
+    if unit.carried_by is not None:
+        illegal(ctx, "9.8", f"{unit.name} is a Passenger of {unit.carried_by}: Passengers must be unloaded to move "
+                "on their own")
+        return
+    if "towed" in unit.type.abilities:
         illegal(ctx, "9.6", f"{unit.name} is a Towed unit: it moves only loaded in a Transport")
         return
     if "bridge" in unit.type.abilities and unit.mode == "deployed":
@@ -148,12 +153,14 @@ def _opportunity_trigger(ctx: Ctx, unit: Unit) -> None:
 def _stated_move(ctx: Ctx, unit: Unit, route: list[str], arriving: int = 1) -> None:
     """§9.0 with the hexes' MP costs stated (the TEC is PAC03, not in the text): the cost of
     each hex entered, with the Minefield exit (§16.2) and Chemical (§14.12) surcharges, never
-    more than the printed MPs; not into an enemy hex (an Assault, §13.0), nor over the
+    more than the printed MPs, from hex to contiguous hex; not into an enemy hex (an Assault, §13.0), nor over the
     stacking limit (§9.2); Out of Command units do not act (§7.2.3); a Disrupted unit by
     §10.8.2. All MPs spent: Ops Complete (§9.0)."""
     may_act(ctx, unit)
     total, previous, extras = 0, unit.hex, 0
     for index, hex_id in enumerate(route):
+        if not _stated_contiguous(ctx, previous, hex_id, first=index == 0):
+            return
         if _in_hex(ctx, unit, hex_id, enemy=True):
             illegal(ctx, "13.0", f"{hex_id} holds enemy units: a unit enters it only by Assault")
             return
@@ -211,6 +218,17 @@ def _stated_move(ctx: Ctx, unit: Unit, route: list[str], arriving: int = 1) -> N
         ctx.emit(StatusChanged(unit.key, "ops_complete", True))
 
 
+def _stated_contiguous(ctx: Ctx, previous: str | None, hex_id: str, *, first: bool) -> bool:
+    """§9.0 "from hex to contiguous hex" by stated facts: the first hex of a move stated
+    farther than 1 from the mover is refused. (A hex's ``adjacent_to`` lists only the
+    neighbours that matter to a case, so a hex it leaves out may still be next to it.)"""
+    far = ctx.game.hex(hex_id).stated.get("distance") if first else None
+    if isinstance(far, int) and far > 1:
+        illegal(ctx, "9.0", f"{hex_id} is {far} hexes from {previous}: a unit moves from hex to contiguous hex")
+        return False
+    return True
+
+
 def _stated_disrupted(ctx: Ctx, unit: Unit, hex_id: str) -> bool:
     """§10.8.2 by stated facts: never into a hex adjacent to an enemy unit; staying put when
     already adjacent; stopping on entering a hex in an enemy's LOS (a stated ``los`` of an
@@ -261,13 +279,21 @@ def _free_move(ctx: Ctx, unit: Unit, hex_id: str) -> None:
 
 def _stated_helicopter_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
     """§9.7 without a map: Flying has unlimited MPs (§9.7.1), Nap-of-Earth 12, 1 per hex
-    whatever the terrain (§9.7.2); Hovering and Landed are stationary; never into Fire."""
+    whatever the terrain, hex to adjacent hex, and Ops Complete once all 12 are spent
+    (§9.7.2, §9.0); Hovering and Landed are stationary; never into Fire; a Helicopter that has
+    completed its Action does not move again (§7.6)."""
     mode = need(unit.mode, f"units.{unit.key}.mode")
+    may_act(ctx, unit)
     if mode in ("hovering", "landed"):
         illegal(ctx, "9.7.3" if mode == "hovering" else "9.7.4",
                 f"{unit.name} is {mode}: stationary in its hex")
+    if ctx.answer.legal is False:
         return
-    for hex_id in route:
+    previous = unit.hex
+    for index, hex_id in enumerate(route):
+        if mode == "nap_of_earth" and not _stated_contiguous(ctx, previous, hex_id, first=index == 0):
+            return          # "the unit moves like a ground unit, from hex to adjacent hex" (§9.7.2)
+        previous = hex_id
         if "fire" in ctx.game.hex(hex_id).markers:
             illegal(ctx, "9.7", f"{hex_id} holds a Fire marker: Helicopters may not enter it")
             return
@@ -299,6 +325,9 @@ def _stated_helicopter_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
     ctx.answer.set("legal", True)
     _opportunity_trigger(ctx, unit)
     ctx.emit(UnitMoved(unit.key, route[-1]), StatusChanged(unit.key, "moving", True))
+    if mode == "nap_of_earth" and spent + cost == tables()["helicopter_noe_mp"]:
+        because(ctx, "9.0", f"{unit.name} has spent all its MPs: Ops Complete")
+        ctx.emit(StatusChanged(unit.key, "ops_complete", True))
 
 
 def _crossing(ctx: Ctx, mover: str, previous: str, hex_id: str) -> tuple[int, list[str]]:
@@ -584,11 +613,18 @@ LIFT_OFF_MODES = ("hovering", "nap_of_earth", "flying")
 
 def lift_off(ctx: Ctx) -> None:
     """§9.9 Combat Lift-Off: after loading or unloading, 2d6 at or under Morale/Training
-    lets a Landed Helicopter Transport change to another mode. (The text also calls a
-    roll equal to the value a failure; the at-or-under rule of every other check wins.)"""
+    lets a Landed Helicopter Transport change to Hovering, Nap-of-Earth or Flying, and move
+    in the latter two; a fail leaves it Landed. (The text also calls a roll equal to the
+    value a failure; the at-or-under rule of every other check wins.)"""
     unit = ctx.unit(ctx.action.actor)
     if unit.type.target_type != "helicopter" or unit.mode != "landed":
         illegal(ctx, "9.9", "only a Landed Helicopter may attempt a Combat Lift-Off")
+        return
+    if "transport" not in unit.type.abilities:
+        # "Roll 2d6 immediately after the Helicopter Transport unit loads or unloads": only a
+        # Helicopter Transport loads or unloads (§9.8.5), so only it lifts off
+        illegal(ctx, "9.9", f"{unit.name} is no Helicopter Transport: a Combat Lift-Off follows loading or unloading "
+                "Passengers")
         return
     mode = ctx.action.choice
     if mode is not None and mode not in LIFT_OFF_MODES:
@@ -607,6 +643,18 @@ def lift_off(ctx: Ctx) -> None:
         ctx.answer.set("passed", passed)
     if passed and mode in LIFT_OFF_MODES:
         ctx.emit(ModeChanged(unit.key, mode))
+        # a mode change triggers Opportunity Fire (§10.11; the §9.9 Design Note: "change to
+        # Flying mode (again subject to Opportunity Fire for changing mode)")
+        ctx.answer.set("triggers_opportunity_fire", True)
+        # "If successful in switching to one of the latter two modes, the Helicopter unit may
+        # then move": Hovering stays in the hex; Nap-of-Earth has its 12 MPs (§9.7.2; Flying's
+        # are unlimited, §9.7.1)
+        if mode == "hovering":
+            ctx.answer.unit(unit.key, mp_after=0)
+        elif mode == "nap_of_earth":
+            ctx.answer.unit(unit.key, mp_after=tables()["helicopter_noe_mp"])
+    elif not passed:
+        ctx.answer.unit(unit.key, mp_after=0)         # "the unit remains Landed" (stationary, §9.7.4)
     because(ctx, "9.9", "Combat Lift-Off " + ("succeeds" if passed else "fails: Landed until its next activation"))
 
 
@@ -627,7 +675,8 @@ def _within_one_hex(ctx: Ctx, carrier: Unit, target: str) -> None:
 def unload(ctx: Ctx) -> None:
     """§9.8.2: the Passenger unloads into its Transport's hex or an adjacent hex and is
     Ops Complete (unless unloading into an Assault, §9.8.3); unloading always triggers
-    Opportunity Fire (§9.8.4). A Transport that had not moved may still move half its MPs."""
+    Opportunity Fire (§9.8.4). A Transport that had not moved may still move half its MPs; a
+    Landed Helicopter Transport stays in its hex, a Combat Lift-Off aside (§9.7.4, §9.9)."""
     passenger = ctx.unit(ctx.action.actor)
     carrier = ctx.game.unit(need(passenger.carried_by, f"units.{passenger.key}.carried_by"))
     may_act(ctx, carrier)                   # the Transport's Movement Action (§7.6, §11.0, §7.2.3)
@@ -648,16 +697,23 @@ def unload(ctx: Ctx) -> None:
         illegal(ctx, "9.2", f"{into} already holds {STACKING_LIMIT} friendly units: Passengers count for stacking "
                 "once unloaded, and stacking restrictions apply at all times")
     spent = carrier.status.mp_spent
-    if isinstance(spent, int) and carrier.current.mp is not None and spent > carrier.current.mp // 2:
+    if not helicopter and isinstance(spent, int) and carrier.current.mp is not None and spent > carrier.current.mp // 2:
         illegal(ctx, "9.8.2", f"{carrier.name} moved {spent} MPs: a Transport moves at most half its MPs "
                 f"({carrier.current.mp // 2}) before its Passengers unload")
     if ctx.answer.legal is False:
         return
     ctx.answer.set("legal", True)
     ctx.answer.set("triggers_opportunity_fire", True)
-    ctx.emit(StatusChanged(passenger.key, "ops_complete", True))
+    ctx.emit(PassengerUnloaded(passenger.key), StatusChanged(passenger.key, "ops_complete", True))
     if into is not None and into != passenger.hex:     # "or directly into a hex adjacent to the Transport unit"
         ctx.emit(UnitMoved(passenger.key, into))
+    if helicopter:
+        # "A Helicopter in Landed mode is stationary in its hex. If it is a Transport unit,
+        # Passengers can load or unload, then it may attempt a Combat Lift-Off" (§9.7.4, §9.9)
+        ctx.answer.unit(carrier.key, mp_after=0)
+        because(ctx, "9.8.5", f"{passenger.name} unloads and is Ops Complete; {carrier.name} stays Landed in its hex "
+                "and may attempt a Combat Lift-Off (§9.9)")
+        return
     spent = carrier.status.mp_spent
     half = need(carrier.current.mp, f"units.{carrier.key}.mp") // 2
     moved = need(spent, f"units.{carrier.key}.status.mp_spent")

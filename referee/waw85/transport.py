@@ -1,8 +1,8 @@
 """Stacking (§9.2) and loading Passengers (§9.8.1, §9.8.4, §9.8.5)."""
 from __future__ import annotations
 
-from referee.errors import NotStated
-from referee.events import StatusChanged
+from referee.errors import NotStated, NotSupported
+from referee.events import PassengerLoaded, StatusChanged
 from referee.headquarters import lone_hqs
 from referee.model import Unit, need
 from referee.ruleset import Ctx
@@ -43,8 +43,32 @@ def stacking(ctx: Ctx) -> None:
         ctx.answer.set("legal", True)
 
 
+#: §9.8: "A Transport unit can be loaded with a unit, together with a Support Weapon and an HQ
+#: counter": one of each place.
+LOAD_PLACES = ("unit", "support_weapon", "hq")
+
+
+def load_place(unit: Unit) -> str:
+    """Which of a Transport's three places (§9.8) ``unit`` takes. A Leader is "assigned to a
+    specific unit" and rides with it (§1.9.13, §9.2); the book gives it no place of its own."""
+    kind = unit.type.target_type
+    if kind == "leader":
+        raise NotSupported("WaW85 §9.8", "a Leader loading on its own (a Transport is loaded with a unit, a "
+                           "Support Weapon and an HQ; a Leader rides with the unit it is assigned to)")
+    return kind if kind in LOAD_PLACES else "unit"
+
+
+def aboard(ctx: Ctx, carrier: Unit) -> list[Unit]:
+    """What ``carrier`` carries (§9.8): its Passengers and the Support Weapon, HQ or Leader
+    riding with a Passenger unit; Leaders take no place (§9.2)."""
+    carried = ctx.game.passengers(carrier.key)
+    riding = [a for p in carried for a in ctx.game.attached(p.key) if a.carried_by is None]
+    return [u for u in carried + riding if u.type.target_type != "leader"]
+
+
 def load(ctx: Ctx) -> None:
-    """§9.8: one Passenger unit per Transport (with a Support Weapon and an HQ); §9.8.1: from
+    """§9.8: one Passenger unit per Transport, beside it one Support Weapon and one HQ; the
+    Passenger goes aboard, "stacked immediately beneath the Transport unit"; §9.8.1: from
     the same hex the Passenger loads and the Transport may then move half
     its MPs; from different hexes the Transport moves up to half, the Passenger up to 1 MP,
     and the Transport is Ops Complete. Loading without having moved triggers Opportunity
@@ -57,9 +81,10 @@ def load(ctx: Ctx) -> None:
         illegal(ctx, "9.8", f"{passenger.name} is Disrupted and may not load")
     for unit in (passenger, carrier):       # loading is part of a Movement Action (§9.8)
         may_act(ctx, unit)
-    aboard = [u for u in ctx.game.passengers(carrier.key) if u.type.target_type not in NOT_COUNTED]
-    if aboard:
-        illegal(ctx, "9.8", f"{carrier.name} already carries {aboard[0].name}: a Transport is loaded with one "
+    place = load_place(passenger)
+    taken = [u for u in aboard(ctx, carrier) if load_place(u) == place and u.key != passenger.key]
+    if taken:
+        illegal(ctx, "9.8", f"{carrier.name} already carries {taken[0].name}: a Transport is loaded with one "
                 "unit, with a Support Weapon and an HQ")
     if carrier.type.target_type == "helicopter" and carrier.mode != "landed":
         illegal(ctx, "9.8.5", "Helicopter Transports load only in Landed mode")
@@ -73,6 +98,8 @@ def load(ctx: Ctx) -> None:
         raise NotStated("units.<passenger and transport>.hex")
     if carrier.type.target_type == "helicopter":
         _helicopter_load(ctx, passenger, carrier)
+        if ctx.answer.legal is not False:
+            ctx.emit(PassengerLoaded(passenger.key, carrier.key))
         return
     half = need(carrier.current.mp, f"units.{carrier.key}.mp") // 2
     spent = {u.key: u.status.mp_spent if isinstance(u.status.mp_spent, int) else None for u in (passenger, carrier)}
@@ -104,6 +131,7 @@ def load(ctx: Ctx) -> None:
         because(ctx, "9.8.1", f"different hexes: Transport up to {half} MPs, Passenger up to 1 MP, "
                 "then the Transport is Ops Complete")
     ctx.answer.set("triggers_opportunity_fire", triggers)
+    ctx.emit(PassengerLoaded(passenger.key, carrier.key))
     because(ctx, "9.8.4", "loading triggers Opportunity Fire" if triggers else
             "loading triggers no Opportunity Fire (the Passenger moved, or was already fired on here)")
 
