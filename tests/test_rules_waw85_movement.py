@@ -12,7 +12,7 @@ import pytest
 from converter.actions_text import ActionSpec, parse
 from converter.resolve import read_position, resolve_actions, ruleset_named
 from referee.dice import GivenDice
-from referee.events import StatusChanged
+from referee.events import StatusChanged, UnitMoved
 from tests.case_support import answer, reasons
 
 RULEBOOKS = ("WaW85",)
@@ -31,8 +31,12 @@ def test_the_movement_point_colours() -> None:
     across = {"situation": {"hexside": "river"}, "query": {"action": "move", "unit": "A", "target": "y"}}
     result, after = waw85({**across, "units": {"A": {"mp": 6, "abilities": ["amphibious"], "status": {"mp_spent": 0}}}})
     assert result.values == {"cost": 6, "legal": True}
-    assert result.events == [StatusChanged("A", "ops_complete", True)]
-    assert reasons(result) == [("WaW85 §9.5", "amphibious River crossing: all 6 MPs, then Ops Complete")]
+    # the crossing is a move into the hex across the River, paid with all its MPs (§9.5, §9.0)
+    assert result.events == [UnitMoved("A", "y"), StatusChanged("A", "moving", True),
+                             StatusChanged("A", "ops_complete", True)]
+    assert reasons(result) == [("WaW85 §9.5", "amphibious River crossing: all 6 MPs, then Ops Complete"),
+                               ("WaW85 §9.0", "6 MP to enter y after 0 MP spent, of 6"),
+                               ("WaW85 §9.0", "A has spent all its MPs: Ops Complete")]
     result, _ = waw85({**across, "units": {"A": {"mp": 6, "status": {"mp_spent": 0}}}})
     assert (result.values["legal"], result.values["reason_rule"]) == (False, "9.5")
     assert reasons(result) == [("WaW85 §9.5", "A is not amphibious: Rivers only at a Bridge or Ford")]

@@ -202,8 +202,14 @@ def numbers(ctx: Ctx, unit: Unit, foes: list[Unit], hex_id: str | None, *, attac
 def _movement(ctx: Ctx, unit: Unit, hex_id: str | None) -> None:
     """§13.0 note: MPs enough to enter the target hex, or Ops Complete one hex short;
     §9.5: an amphibious River crossing spends every MP."""
-    if river_crossing(ctx, unit):
+    refused = ctx.answer.legal is False
+    crossing = river_crossing(ctx, unit)
+    if crossing is not None:            # "This must be a Movement Action, or Assault" (§9.5)
+        ctx.answer.set("cost", crossing)
+        ctx.emit(StatusChanged(unit.key, "ops_complete", True))
         return
+    if ctx.answer.legal is False and not refused:
+        return                          # a River it may not cross
     left = unit.status.mp_left
     if left is None and isinstance(unit.status.mp_spent, int) and unit.current.mp is not None:
         left = unit.current.mp - unit.status.mp_spent

@@ -23,26 +23,25 @@ from referee.waw85.transport import STACKING_LIMIT, counts_for_stacking
 HELICOPTER_MODES = ("flying", "nap_of_earth", "hovering", "landed")
 
 
-def river_crossing(ctx: Ctx, unit: Unit) -> bool:
+def river_crossing(ctx: Ctx, unit: Unit) -> int | None:
     """§9.5: across an unbridged, unforded River only amphibious units, starting adjacent
-    (no MP spent yet) and spending all their MPs; then they are Ops Complete. Returns
-    whether the move crosses such a River."""
+    (no MP spent yet) and spending all their MPs; then they are Ops Complete. Returns the MP
+    cost of the crossing (all the unit's MPs), or ``None`` when the move crosses no such
+    River or may not cross it (then the answer says why)."""
     if ctx.game.facts.get("hexside") != "river":
-        return False
+        return None
     if unit.type.target_type == "helicopter":
         because(ctx, "9.7", "Helicopters are not affected by hex side terrain")
-        return False
+        return None
     if "amphibious" not in unit.type.abilities:
         illegal(ctx, "9.5", f"{unit.name} is not amphibious: Rivers only at a Bridge or Ford")
-        return True
+        return None
     if isinstance(unit.status.mp_spent, int) and unit.status.mp_spent > 0:
         illegal(ctx, "9.5", "an amphibious River crossing starts the Movement Action adjacent to the River")
-        return True
+        return None
     cost = need(unit.current.mp, f"units.{unit.key}.mp")
-    ctx.answer.set("cost", cost)
-    ctx.emit(StatusChanged(unit.key, "ops_complete", True))
     because(ctx, "9.5", f"amphibious River crossing: all {cost} MPs, then Ops Complete")
-    return True
+    return cost
 
 
 def move(ctx: Ctx) -> None:
@@ -62,9 +61,14 @@ def move(ctx: Ctx) -> None:
         illegal(ctx, "16.3.3", f"{unit.name} has its Bridge deployed: unless the Bridge marker is removed, it may "
                 "not move at all")
         return
-    if river_crossing(ctx, unit):
-        if ctx.answer.legal is None:
-            ctx.answer.set("legal", True)
+    crossing = river_crossing(ctx, unit)
+    if ctx.answer.legal is False:
+        return
+    if crossing is not None:
+        # the crossing is a move like any other into the hex across the River: who may act,
+        # no enemy hex, the stacking limit, Minefields, and "An amphibious unit crossing Water
+        # is still subject to Opportunity Fire in its destination hex, if not Assaulting"
+        _stated_move(ctx, unit, [need(_target_hex(ctx), "query.target")], crossing=crossing)
         return
     route = list(ctx.action.path or ())
     if route and unit.hex and all("tec_mp" in ctx.game.hex(h).stated for h in route):
@@ -97,6 +101,14 @@ def move(ctx: Ctx) -> None:
     if extra:
         ctx.answer.set("modifiers", {"cost": extra})
     raise NotSupported("WaW85 §9.1", "movement costs from the WaW85 Terrain Effects Chart")
+
+
+def _target_hex(ctx: Ctx) -> str | None:
+    """The hex ``query.target`` names: a hex id, or the hex of the unit it names."""
+    target = ctx.action.target if isinstance(ctx.action.target, str) else None
+    if target in ctx.game.units:
+        return ctx.game.unit(target).hex
+    return target
 
 
 def _enemies(ctx: Ctx, unit: Unit) -> list[Unit]:
@@ -150,12 +162,13 @@ def _opportunity_trigger(ctx: Ctx, unit: Unit) -> None:
             + (": Opportunity Fire may be declared" if eligible else ""))
 
 
-def _stated_move(ctx: Ctx, unit: Unit, route: list[str], arriving: int = 1) -> None:
+def _stated_move(ctx: Ctx, unit: Unit, route: list[str], arriving: int = 1, crossing: int | None = None) -> None:
     """§9.0 with the hexes' MP costs stated (the TEC is PAC03, not in the text): the cost of
     each hex entered, with the Minefield exit (§16.2) and Chemical (§14.12) surcharges, never
     more than the printed MPs, from hex to contiguous hex; not into an enemy hex (an Assault, §13.0), nor over the
     stacking limit (§9.2); Out of Command units do not act (§7.2.3); a Disrupted unit by
-    §10.8.2. All MPs spent: Ops Complete (§9.0)."""
+    §10.8.2. All MPs spent: Ops Complete (§9.0). An amphibious River crossing (§9.5) costs
+    ``crossing`` MPs, all the unit's, whatever the hex's cost."""
     may_act(ctx, unit)
     total, previous, extras = 0, unit.hex, 0
     for index, hex_id in enumerate(route):
@@ -168,7 +181,7 @@ def _stated_move(ctx: Ctx, unit: Unit, route: list[str], arriving: int = 1) -> N
             illegal(ctx, "9.2", f"{hex_id} already holds {STACKING_LIMIT} friendly units"
                     + (": the move must be made around the hex" if index < len(route) - 1 else ""))
             return
-        cost = int(ctx.game.hex(hex_id).mp_cost)
+        cost = crossing if crossing is not None else int(ctx.game.hex(hex_id).mp_cost)
         if previous is not None and minefield_in(ctx, previous) is not None:
             extra = tables()["minefield_exit_mp"]
             modify(ctx, "cost", extra, f"leaving the Minefield of {previous}", "16.2")
@@ -548,7 +561,8 @@ def minefield_attacks_on_route(ctx: Ctx, unit: Unit, route: list[str], mined: li
 
 def mode_change(ctx: Ctx) -> None:
     """§9.7: a Helicopter picks its mode when activated and keeps it for the activation
-    (§9.9 Combat Lift-Off excepted); changing mode triggers Opportunity Fire (§10.11)."""
+    (§9.9 Combat Lift-Off excepted); changing mode triggers Opportunity Fire (§10.11); landing
+    in a Minefield hex is attacked by it (§9.7, §16.2)."""
     unit = ctx.unit(ctx.action.actor)
     mode = ctx.action.choice
     if "bridge" in unit.type.abilities and unit.type.target_type != "helicopter":
@@ -568,6 +582,33 @@ def mode_change(ctx: Ctx) -> None:
     if mode != unit.mode:
         ctx.emit(ModeChanged(unit.key, mode))
     because(ctx, "9.7", f"{unit.name} takes {mode.replace('_', '-')} mode for this activation")
+    if mode == "landed" and unit.mode != "landed" and unit.hex is not None and minefield_attacks(ctx, unit, unit.hex):
+        _landing_in_a_minefield(ctx, unit, unit.hex)
+
+
+def _landing_in_a_minefield(ctx: Ctx, unit: Unit, hex_id: str) -> None:
+    """§9.7: Helicopters "are only affected by minefields if they land in them": landing there
+    is entering the Minefield, attacked as §16.2 says (1d6, 4-5 one hit, 6 two, no saves),
+    then the §16.2.2 depletion roll. A hit unit "retreats to the hex it entered the Minefield
+    from, and is marked Ops Complete"; a Helicopter landing entered from no hex, so where it
+    goes is not stated."""
+    ctx.answer.set("mines_attacks", [hex_id])
+    if not ctx.has_dice("d6"):
+        ctx.answer.gap(("units", "hexes"), "not stated: dice.d6 (the §16.2 Minefield attack on landing)")
+        return
+    hits = mine_attack(ctx, unit, "16.2")
+    eliminated = any(isinstance(e, UnitEliminated) and e.unit == unit.key for e in ctx.answer.events)
+    die = ctx.roll(1, "d6")[0]
+    depleted = die == tables()["mine_depleted_on"]
+    because(ctx, "16.2.2", f"depletion 1d6 {die}: " + (f"the Minefield of {hex_id} is removed" if depleted
+                                                      else f"the Minefield of {hex_id} remains"))
+    if depleted:
+        ctx.emit(MarkerRemoved(hex_id, str(minefield_in(ctx, hex_id))))
+    if hits and not eliminated:
+        ctx.emit(StatusChanged(unit.key, "ops_complete", True))
+        ctx.answer.gap((f"units.{unit.key}.hex", f"units.{unit.key}.retreat"),
+                       "not stated: where a Helicopter hit on landing retreats (§16.2 \"the hex it entered the "
+                       "Minefield from\")")
 
 
 def _bridge_mode(ctx: Ctx, unit: Unit) -> None:
