@@ -47,7 +47,8 @@ def test_the_movement_point_colours() -> None:
     result, _ = waw85({"units": {"A": {"mp": 6}}, "hexes": [{"id": "b"}],
                        "query": {"action": "move", "unit": "A", "target": "b"}})
     assert result.gaps == {"*": "not supported: WaW85 §9.1 (movement costs from the WaW85 Terrain Effects Chart)"}
-    result, _ = waw85({"units": {"P": {"target_type": "troops", "hex": "a"}, "TR": {"mp": 7, "hex": "a"}},
+    result, _ = waw85({"units": {"P": {"target_type": "troops", "hex": "a"},
+                                 "TR": {"mp": 7, "abilities": ["transport"], "hex": "a"}},
                        "query": {"action": "load", "unit": "P", "target": "TR"}})
     assert result.values == {"legal": True, "triggers_opportunity_fire": True}
     assert result.unit_values == {"P": {"mp_max": 0}, "TR": {"mp_max": 3, "mp_after": 3}}
@@ -57,14 +58,15 @@ def test_a_towed_unit_loads_only_in_its_transports_hex() -> None:
     """§9.6: "It cannot move when not loaded in, or on, a Transport unit"; §9.8.1: the
     same-hex load "is the only way that Towed units may be loaded"."""
     towed = {"name": "T-12 ATG", "abilities": ["towed"], "hex": "a"}
-    result, _ = waw85({"units": {"G": towed, "TR": {"mp": 6, "hex": "b"}},
+    truck = {"mp": 6, "abilities": ["transport"]}
+    result, _ = waw85({"units": {"G": towed, "TR": {**truck, "hex": "b"}},
                        "query": {"action": "load", "unit": "G", "target": "TR"}})
     assert (result.values["legal"], result.values["reason_rule"]) == (False, "9.8.1")
     assert reasons(result) == [("WaW85 §9.8.1", "T-12 ATG is Towed: it loads only in its Transport's hex")]
-    result, _ = waw85({"units": {"G": towed, "TR": {"mp": 6, "hex": "a"}},
+    result, _ = waw85({"units": {"G": towed, "TR": {**truck, "hex": "a"}},
                        "query": {"action": "load", "unit": "G", "target": "TR"}})
     assert result.values == {"legal": True, "triggers_opportunity_fire": True}
-    result, _ = waw85({"units": {"G": {**towed, "carried_by": "TR"}, "TR": {"mp": 6, "hex": "a"}},
+    result, _ = waw85({"units": {"G": {**towed, "carried_by": "TR"}, "TR": {**truck, "hex": "a"}},
                        "query": {"action": "move", "unit": "G", "target": "b"}})
     # loaded, it moves with its Transport: "Passengers must be unloaded to move ... on their own" (§9.8)
     assert (result.values["legal"], result.values["reason_rule"]) == (False, "9.8")
@@ -74,9 +76,11 @@ def test_a_towed_unit_loads_only_in_its_transports_hex() -> None:
 
 def test_a_transport_carries_one_passenger() -> None:
     """§9.8: "A Transport unit can be loaded with a unit, together with a Support Weapon and an
-    HQ counter": a second unit may not load, a Support Weapon and an HQ ride along."""
+    HQ counter": a second unit may not load, a Support Weapon and an HQ ride along; "If a unit
+    has a green or blue/green circle behind its Movement value, it is a Transport unit": no
+    other unit carries Passengers."""
     units = {"P": {"name": "Infantry", "target_type": "troops", "hex": "a"},
-             "TR": {"name": "BMP-2", "mp": 6, "hex": "a"},
+             "TR": {"name": "BMP-2", "mp": 6, "abilities": ["transport"], "hex": "a"},
              "P2": {"name": "Infantry 2", "target_type": "troops", "carried_by": "TR", "hex": "a"}}
     result, _ = waw85({"units": units, "query": {"action": "load", "unit": "P", "target": "TR"}})
     assert (result.values["legal"], result.values["reason_rule"]) == (False, "9.8")
@@ -86,6 +90,9 @@ def test_a_transport_carries_one_passenger() -> None:
               "H": {"target_type": "hq", "carried_by": "TR", "hex": "a"}}
     result, _ = waw85({"units": riding, "query": {"action": "load", "unit": "P", "target": "TR"}})
     assert result.values["legal"] is True
+    tank = {**units, "TR": {"name": "Leopard", "mp": 6, "hex": "a"}, "P2": {"target_type": "troops", "hex": "b"}}
+    result, _ = waw85({"units": tank, "query": {"action": "load", "unit": "P", "target": "TR"}})
+    assert (result.values["legal"], result.values["reason_rule"]) == (False, "9.8")
 
 
 def test_loading_into_a_landed_helicopter_transport() -> None:
