@@ -21,6 +21,8 @@ from referee.waw85.common import because, illegal, may_act, modify, morale_value
 from referee.waw85.transport import STACKING_LIMIT, counts_for_stacking
 
 HELICOPTER_MODES = ("flying", "nap_of_earth", "hovering", "landed")
+#: Water hexes (§1.9.8, §9.5): only amphibious units (and Helicopters, §9.7) enter them.
+WATER = frozenset({"water", "lake"})
 
 
 def river_crossing(ctx: Ctx, unit: Unit) -> int | None:
@@ -173,6 +175,11 @@ def _stated_move(ctx: Ctx, unit: Unit, route: list[str], arriving: int = 1, cros
     total, previous, extras = 0, unit.hex, 0
     for index, hex_id in enumerate(route):
         if not _stated_contiguous(ctx, previous, hex_id, first=index == 0):
+            return
+        if ctx.game.hex(hex_id).terrain in WATER and "amphibious" not in unit.type.abilities:
+            # §1.9.8: a green circle "indicates a non-amphibious unit that can only move into
+            # non-water hexes"; §9.5: amphibious units "may enter all Water hexes"
+            illegal(ctx, "9.5", f"{hex_id} is a Water hex: only amphibious units enter it")
             return
         if _in_hex(ctx, unit, hex_id, enemy=True):
             illegal(ctx, "13.0", f"{hex_id} holds enemy units: a unit enters it only by Assault")

@@ -85,6 +85,12 @@ def load(ctx: Ctx) -> None:
     for unit in (passenger, carrier):       # loading is part of a Movement Action (§9.8)
         may_act(ctx, unit)
     place = load_place(passenger)
+    if place == "unit" and "towed" not in passenger.type.abilities \
+            and need(passenger.type.target_type, f"units.{passenger.key}.target_type") != "troops":
+        # §1.9.8: a Transport "can load and Transport one Infantry unit and its Support Weapon
+        # and HQ, or tow one Towed unit"
+        illegal(ctx, "1.9.8", f"{passenger.name} is neither an Infantry unit nor a Towed unit: a Transport carries "
+                "one Infantry unit or tows one Towed unit")
     taken = [u for u in aboard(ctx, carrier) if load_place(u) == place and u.key != passenger.key]
     if taken:
         illegal(ctx, "9.8", f"{carrier.name} already carries {taken[0].name}: a Transport is loaded with one "
