@@ -115,8 +115,9 @@ class UnitAttached:
 @dataclass(frozen=True)
 class PassengerLoaded:
     """A Passenger goes aboard a Transport: its counter "is stacked immediately beneath the
-    Transport unit to indicate it is being transported by that Transport unit" (WaW85 §9.8.1),
-    and from then on it moves, and counts for stacking, only with it (§9.2, §9.8)."""
+    Transport unit to indicate it is being transported by that Transport unit" (WaW85 §9.8.1;
+    EG/TUS §5.2.1), and from then on it moves, and counts for stacking, only with it (WaW85
+    §9.2, §9.8)."""
 
     unit: str
     transport: str
@@ -124,7 +125,8 @@ class PassengerLoaded:
 
 @dataclass(frozen=True)
 class PassengerUnloaded:
-    """A Passenger leaves its Transport (WaW85 §9.8.2); where it goes is a :class:`UnitMoved`."""
+    """A Passenger leaves its Transport (WaW85 §9.8.2; EG/TUS §5.2.2); where it goes is a
+    :class:`UnitMoved`."""
 
     unit: str
 
