@@ -763,6 +763,10 @@ def unload(ctx: Ctx) -> None:
                 "and may attempt a Combat Lift-Off (§9.9)")
         return
     spent = carrier.status.mp_spent
+    if spent is None and carrier.status.mp_left is not None and carrier.current.mp is not None:
+        spent = carrier.current.mp - carrier.status.mp_left
+    if spent is None and carrier.status.moving is False:
+        spent = 0                           # it has not begun moving (as for a move, §9.0)
     half = need(carrier.current.mp, f"units.{carrier.key}.mp") // 2
     moved = need(spent, f"units.{carrier.key}.status.mp_spent")
     ctx.answer.unit(carrier.key, mp_after=0 if isinstance(moved, int) and moved > 0 else half)

@@ -86,9 +86,9 @@ def load(ctx: Ctx) -> None:
         may_act(ctx, unit)
     place = load_place(passenger)
     if place == "unit" and "towed" not in passenger.type.abilities \
-            and need(passenger.type.target_type, f"units.{passenger.key}.target_type") != "troops":
+            and passenger.type.target_type not in (None, "troops"):
         # §1.9.8: a Transport "can load and Transport one Infantry unit and its Support Weapon
-        # and HQ, or tow one Towed unit"
+        # and HQ, or tow one Towed unit" (a unit of no stated type is not refused for it)
         illegal(ctx, "1.9.8", f"{passenger.name} is neither an Infantry unit nor a Towed unit: a Transport carries "
                 "one Infantry unit or tows one Towed unit")
     taken = [u for u in aboard(ctx, carrier) if load_place(u) == place and u.key != passenger.key]
