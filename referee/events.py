@@ -199,6 +199,12 @@ def apply(game: Game, event: Event) -> Game:
     return game.with_unit(unit)
 
 
+def move_with_riders(game: Game, key: str, hex_id: str | None) -> list[UnitMoved]:
+    """``key`` moves to ``hex_id``, and with it every counter riding on it (its Passengers,
+    the HQ, Leader or Support Weapon stacked on it: :meth:`Game.riders`)."""
+    return [UnitMoved(key, hex_id)] + [UnitMoved(r.key, hex_id) for r in game.riders(key) if r.hex != hex_id]
+
+
 def apply_all(game: Game, events: Iterable[Event]) -> Game:
     for event in events:
         game = apply(game, event)
