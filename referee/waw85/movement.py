@@ -733,7 +733,8 @@ def unload(ctx: Ctx) -> None:
     if helicopter and carrier.mode != "landed":
         illegal(ctx, "9.8.5", "Helicopter Transports unload only in Landed mode")
     target = ctx.action.target if isinstance(ctx.action.target, str) else None
-    enemy = target is not None and ctx.game.hex(target).stated.get("enemy_units")
+    # enemy units in the hex, stated or placed (not an enemy Helicopter flying above, §9.7.1-§9.7.3)
+    enemy = target is not None and _in_hex(ctx, passenger, target, enemy=True)
     if enemy and helicopter:
         illegal(ctx, "9.8.5", "no unloading from Helicopters into an enemy-occupied hex")
     elif enemy:
