@@ -327,6 +327,8 @@ def _stated_helicopter_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
                         "there is a ground unit, and Helicopters do not assault")
                 return
     spent = unit.status.mp_spent if isinstance(unit.status.mp_spent, int) else 0
+    if unit.status.mp_spent is None and isinstance(unit.status.mp_left, int) and mode == "nap_of_earth":
+        spent = tables()["helicopter_noe_mp"] - unit.status.mp_left     # of its 12 MPs (§9.7.2)
     cost = len(route)
     if mode == "nap_of_earth":
         limit = tables()["helicopter_noe_mp"]
