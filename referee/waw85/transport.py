@@ -66,6 +66,15 @@ def aboard(ctx: Ctx, carrier: Unit) -> list[Unit]:
     return [u for u in carried + riding if u.type.target_type != "leader"]
 
 
+def mp_spent(unit: Unit) -> int | None:
+    """MPs ``unit`` has spent this activation: stated, or its MPs less those stated as left."""
+    if isinstance(unit.status.mp_spent, int):
+        return unit.status.mp_spent
+    if isinstance(unit.status.mp_left, int) and isinstance(unit.current.mp, int):
+        return unit.current.mp - unit.status.mp_left
+    return None
+
+
 def load(ctx: Ctx) -> None:
     """§9.8: one Passenger unit per Transport, beside it one Support Weapon and one HQ; the
     Passenger goes aboard, "stacked immediately beneath the Transport unit"; §9.8.1: from
@@ -111,7 +120,7 @@ def load(ctx: Ctx) -> None:
             ctx.emit(PassengerLoaded(passenger.key, carrier.key))
         return
     half = need(carrier.current.mp, f"units.{carrier.key}.mp") // 2
-    spent = {u.key: u.status.mp_spent if isinstance(u.status.mp_spent, int) else None for u in (passenger, carrier)}
+    spent = {u.key: mp_spent(u) for u in (passenger, carrier)}
     # in one hex having moved already, they began the activation apart: the second method
     same_hex = passenger.hex == carrier.hex and not any(v for v in spent.values())
     already_fired_on = (ctx.game.facts.get("opfire_count") or 0) >= 1
