@@ -18,7 +18,7 @@ from referee.situation import road_between
 from referee.waw85.artillery import MINES, chemical_move_cost, mine_attack
 from referee.waw85.command import Check, check_for, roll
 from referee.waw85.common import because, illegal, may_act, modify, morale_value, tables
-from referee.waw85.transport import STACKING_LIMIT, counts_for_stacking
+from referee.waw85.transport import STACKING_LIMIT, counts_for_stacking, mp_spent
 
 HELICOPTER_MODES = ("flying", "nap_of_earth", "hovering", "landed")
 #: Water hexes (§1.9.8, §9.5): only amphibious units (and Helicopters, §9.7) enter them.
@@ -747,7 +747,7 @@ def unload(ctx: Ctx) -> None:
     if into is not None and not enemy and _in_hex(ctx, passenger, into, enemy=False) + 1 > STACKING_LIMIT:
         illegal(ctx, "9.2", f"{into} already holds {STACKING_LIMIT} friendly units: Passengers count for stacking "
                 "once unloaded, and stacking restrictions apply at all times")
-    spent = carrier.status.mp_spent
+    spent = mp_spent(carrier)
     if not helicopter and isinstance(spent, int) and carrier.current.mp is not None and spent > carrier.current.mp // 2:
         illegal(ctx, "9.8.2", f"{carrier.name} moved {spent} MPs: a Transport moves at most half its MPs "
                 f"({carrier.current.mp // 2}) before its Passengers unload")
@@ -765,9 +765,7 @@ def unload(ctx: Ctx) -> None:
         because(ctx, "9.8.5", f"{passenger.name} unloads and is Ops Complete; {carrier.name} stays Landed in its hex "
                 "and may attempt a Combat Lift-Off (§9.9)")
         return
-    spent = carrier.status.mp_spent
-    if spent is None and carrier.status.mp_left is not None and carrier.current.mp is not None:
-        spent = carrier.current.mp - carrier.status.mp_left
+    spent = mp_spent(carrier)
     if spent is None and carrier.status.moving is False:
         spent = 0                           # it has not begun moving (as for a move, §9.0)
     half = need(carrier.current.mp, f"units.{carrier.key}.mp") // 2
