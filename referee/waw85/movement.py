@@ -15,7 +15,7 @@ from referee.model import Unit, need
 from referee.ruleset import Ctx
 from referee.disrupted import disrupted_move
 from referee.situation import road_between
-from referee.waw85.artillery import MINES, chemical_move_cost, mine_attack
+from referee.waw85.artillery import MINES, chemical_move_cost, depletion_roll, mine_attack
 from referee.waw85.command import Check, check_for, roll
 from referee.waw85.common import because, illegal, may_act, modify, morale_value, tables
 from referee.waw85.transport import STACKING_LIMIT, counts_for_stacking, mp_spent
@@ -47,8 +47,8 @@ def river_crossing(ctx: Ctx, unit: Unit) -> int | None:
 
 
 def move(ctx: Ctx) -> None:
-    """A Passenger does not move on its own (§9.8), nor a Towed unit (§9.6); a River crossing (§9.5); a move along
-    ``path`` on a board whose Terrain Effects Chart a module maker transcribed
+    """A Passenger does not move on its own (§9.8), nor a Towed unit (§9.6); a River crossing
+    (§9.5); a move along ``path`` on a board whose Terrain Effects Chart a module maker transcribed
     (:func:`_charted_move`); else the Chemical Strike surcharge (§14.12) and "not
     supported": the chart is printed only on PAC03."""
     unit = ctx.unit(ctx.action.actor)
@@ -167,8 +167,9 @@ def _opportunity_trigger(ctx: Ctx, unit: Unit) -> None:
 def _stated_move(ctx: Ctx, unit: Unit, route: list[str], arriving: int = 1, crossing: int | None = None) -> None:
     """§9.0 with the hexes' MP costs stated (the TEC is PAC03, not in the text): the cost of
     each hex entered, with the Minefield exit (§16.2) and Chemical (§14.12) surcharges, never
-    more than the printed MPs, from hex to contiguous hex; not into an enemy hex (an Assault, §13.0), nor over the
-    stacking limit (§9.2); Out of Command units do not act (§7.2.3); a Disrupted unit by
+    more than the printed MPs, from hex to contiguous hex, never into a Water hex unless
+    amphibious (§9.5); not into an enemy hex (an Assault, §13.0), nor over the stacking limit
+    (§9.2); Out of Command units do not act (§7.2.3); a Disrupted unit by
     §10.8.2. All MPs spent: Ops Complete (§9.0). An amphibious River crossing (§9.5) costs
     ``crossing`` MPs, all the unit's, whatever the hex's cost."""
     may_act(ctx, unit)
@@ -552,12 +553,7 @@ def minefield_attacks_on_route(ctx: Ctx, unit: Unit, route: list[str], mined: li
         if hits and not eliminated:
             because(ctx, "16.2", f"{unit.name} is hit in {hex_id}: it retreats to {back}, the hex it entered "
                     "the Minefield from, and is Ops Complete")
-        die = ctx.roll(1, "d6")[0]
-        depleted = die == tables()["mine_depleted_on"]
-        because(ctx, "16.2.2", f"depletion 1d6 {die}: " + (f"the Minefield of {hex_id} is removed" if depleted
-                                                          else f"the Minefield of {hex_id} remains"))
-        if depleted:
-            ctx.emit(MarkerRemoved(hex_id, str(minefield_in(ctx, hex_id))))
+        depletion_roll(ctx, hex_id)
         if eliminated:
             return True
         if hits:
@@ -607,12 +603,7 @@ def _landing_in_a_minefield(ctx: Ctx, unit: Unit, hex_id: str) -> None:
         return
     hits = mine_attack(ctx, unit, "16.2")
     eliminated = any(isinstance(e, UnitEliminated) and e.unit == unit.key for e in ctx.answer.events)
-    die = ctx.roll(1, "d6")[0]
-    depleted = die == tables()["mine_depleted_on"]
-    because(ctx, "16.2.2", f"depletion 1d6 {die}: " + (f"the Minefield of {hex_id} is removed" if depleted
-                                                      else f"the Minefield of {hex_id} remains"))
-    if depleted:
-        ctx.emit(MarkerRemoved(hex_id, str(minefield_in(ctx, hex_id))))
+    depletion_roll(ctx, hex_id)
     if hits and not eliminated:
         ctx.emit(StatusChanged(unit.key, "ops_complete", True))
         ctx.answer.gap((f"units.{unit.key}.hex", f"units.{unit.key}.retreat"),

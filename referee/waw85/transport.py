@@ -87,8 +87,8 @@ def load(ctx: Ctx) -> None:
     if passenger.side and carrier.side and passenger.side != carrier.side:
         illegal(ctx, "9.8", f"{carrier.name} is an enemy unit: you load your Passengers into your own Transport units")
     if "transport" not in carrier.type.abilities:
-        illegal(ctx, "9.8", f"{carrier.name} is no Transport unit: only a unit with a green or blue/green circle behind "
-                "its Movement value (a Helicopter Transport: the green \"H\", §9.8.5) carries Passengers")
+        illegal(ctx, "9.8", f"{carrier.name} is no Transport unit: only a unit with a green or blue/green circle "
+                "behind its Movement value (a Helicopter Transport: the green \"H\", §9.8.5) carries Passengers")
     if passenger.status.disrupted:
         illegal(ctx, "9.8", f"{passenger.name} is Disrupted and may not load")
     for unit in (passenger, carrier):       # loading is part of a Movement Action (§9.8)
