@@ -12,7 +12,7 @@ import pytest
 from converter.actions_text import ActionSpec, parse
 from converter.resolve import read_position, resolve_actions, ruleset_named
 from referee.dice import GivenDice
-from referee.events import StatusChanged, UnitMoved
+from referee.events import PassengerLoaded, PassengerUnloaded, StatusChanged, UnitMoved, describe
 from tests.case_support import answer, reasons
 
 RULEBOOKS = ("WaW85",)
@@ -93,6 +93,29 @@ def test_a_transport_carries_one_passenger() -> None:
     tank = {**units, "TR": {"name": "Leopard", "mp": 6, "hex": "a"}, "P2": {"target_type": "troops", "hex": "b"}}
     result, _ = waw85({"units": tank, "query": {"action": "load", "unit": "P", "target": "TR"}})
     assert (result.values["legal"], result.values["reason_rule"]) == (False, "9.8")
+
+
+def test_a_passenger_goes_aboard_and_rides_with_its_transport() -> None:
+    """§9.8.1: "The Passenger unit counter is stacked immediately beneath the Transport unit to
+    indicate it is being transported by that Transport unit"; a moving Transport takes it, and
+    the Support Weapon deployed with it, along (§9.2, §9.8); §9.8.2: unloaded, it leaves it."""
+    units = {"TR": {"name": "BMP-2", "side": "pact", "target_type": "light_armor", "abilities": ["transport"], "mp": 6,
+                    "hex": "a", "status": {"mp_spent": 0}},
+             "P": {"name": "Infantry", "side": "pact", "target_type": "troops", "mp": 3, "hex": "a",
+                   "status": {"mp_spent": 0}},
+             "SW": {"name": "RPG", "side": "pact", "target_type": "support_weapon", "attached_to": "P", "hex": "a"}}
+    result, after = waw85({"units": units, "query": {"action": "load", "unit": "P", "target": "TR"}})
+    assert PassengerLoaded("P", "TR") in result.events
+    assert after.units["P"].carried_by == "TR"
+    assert describe(PassengerLoaded("P", "TR"), after) == "Infantry loads into BMP-2"
+    aboard = {**units, "P": {**units["P"], "carried_by": "TR"}}
+    result, after = waw85({"units": aboard, "hexes": [{"id": "b", "distance": 1, "mp_cost": 2}],
+                           "query": {"action": "move", "unit": "TR", "target": "b"}})
+    assert result.events[:3] == [UnitMoved("TR", "b"), UnitMoved("P", "b"), UnitMoved("SW", "b")]
+    result, after = waw85({"units": aboard, "hexes": [{"id": "b", "distance": 1}],
+                           "query": {"action": "unload", "unit": "P", "target": "b"}})
+    assert result.events[:3] == [PassengerUnloaded("P"), StatusChanged("P", "ops_complete", True), UnitMoved("P", "b")]
+    assert after.units["P"].carried_by is None and after.units["SW"].hex == "b" and after.units["TR"].hex == "a"
 
 
 def test_loading_into_a_landed_helicopter_transport() -> None:
