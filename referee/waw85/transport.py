@@ -86,6 +86,10 @@ def load(ctx: Ctx) -> None:
     carrier = ctx.unit(ctx.action.target if isinstance(ctx.action.target, str) else None, "target")
     if passenger.side and carrier.side and passenger.side != carrier.side:
         illegal(ctx, "9.8", f"{carrier.name} is an enemy unit: you load your Passengers into your own Transport units")
+    if passenger.carried_by is not None:
+        illegal(ctx, "9.8", f"{passenger.name} is already a Passenger of {passenger.carried_by}: it loads again only "
+                "once unloaded, and not in the activation it unloads (\"load or unload during an activation, but not "
+                "both\")")
     if "transport" not in carrier.type.abilities:
         illegal(ctx, "9.8", f"{carrier.name} is no Transport unit: only a unit with a green or blue/green circle "
                 "behind its Movement value (a Helicopter Transport: the green \"H\", §9.8.5) carries Passengers")
