@@ -28,9 +28,9 @@ from converter.vassal.module import Module, PieceSlot
 from converter.vassal.obfuscation import VCSK, Obfuscation
 from converter.vassal.save import SavedGame
 from converter.vassal.sequence import join
-from referee.events import (MissionsSpent, Event, MarkerFlipped, MarkerPlaced, MarkerRemoved, StatusChanged, UnitDisrupted,
-                            UnitAttached, UnitEliminated, UnitMoved, UnitPlaced, UnitRallied, UnitReduced,
-                            UnitRemoved, UnitRestored)
+from referee.events import (MissionsSpent, Event, MarkerFlipped, MarkerPlaced, MarkerRemoved, PassengerLoaded,
+                            PassengerUnloaded, StatusChanged, UnitDisrupted, UnitAttached, UnitEliminated, UnitMoved,
+                            UnitPlaced, UnitRallied, UnitReduced, UnitRemoved, UnitRestored)
 from referee.diff import NoEvent
 from referee.diff import events_between as diff_events
 from referee.events import apply as apply_event
@@ -324,6 +324,8 @@ class _Writer:
             self.status_event(key, event.field, event.value, before.unit(key).status)
         elif isinstance(event, UnitAttached):
             pass        # WaW85 §7.2.1: the Leader stays in its hex; a save shows no assignment but the stack
+        elif isinstance(event, (PassengerLoaded, PassengerUnloaded)):
+            pass        # WaW85 §9.8.1: a Passenger shares its Transport's hex; a save shows the load only by the stack
         else:
             raise ProfileError(f"the profile cannot write a {type(event).__name__} event into a save",
                                file=self.profile.file, piece=self.pieces.get(key))

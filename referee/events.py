@@ -113,6 +113,25 @@ class UnitAttached:
 
 
 @dataclass(frozen=True)
+class PassengerLoaded:
+    """A Passenger goes aboard a Transport: its counter "is stacked immediately beneath the
+    Transport unit to indicate it is being transported by that Transport unit" (WaW85 §9.8.1;
+    EG/TUS §5.2.1), and from then on it moves, and counts for stacking, only with it (WaW85
+    §9.2, §9.8)."""
+
+    unit: str
+    transport: str
+
+
+@dataclass(frozen=True)
+class PassengerUnloaded:
+    """A Passenger leaves its Transport (WaW85 §9.8.2; EG/TUS §5.2.2); where it goes is a
+    :class:`UnitMoved`."""
+
+    unit: str
+
+
+@dataclass(frozen=True)
 class MissionsSpent:
     """Fire missions used from a side's allotment (EG/TUS §8.0 "1 x 4/5", WaW85 §14.2)."""
 
@@ -122,7 +141,7 @@ class MissionsSpent:
 
 Event = Union[UnitDisrupted, UnitRallied, UnitReduced, UnitRestored, UnitEliminated, UnitRemoved, UnitPlaced,
               UnitMoved, StatusChanged, ModeChanged, MarkerPlaced, MarkerRemoved, MarkerFlipped, MissionsSpent,
-              UnitAttached]
+              UnitAttached, PassengerLoaded, PassengerUnloaded]
 
 #: Events that count as a combat result on a unit, in the order they are reported.
 RESULT_EVENTS = (UnitDisrupted, UnitReduced, UnitEliminated)
@@ -172,7 +191,18 @@ def apply(game: Game, event: Event) -> Game:
         unit = replace(unit, mode=event.mode)
     elif isinstance(event, UnitAttached):
         unit = replace(unit, attached_to=event.to)
+    elif isinstance(event, PassengerLoaded):
+        transport = game.unit(event.transport)
+        unit = replace(unit, carried_by=event.transport, hex=transport.hex if transport.hex is not None else unit.hex)
+    elif isinstance(event, PassengerUnloaded):
+        unit = replace(unit, carried_by=None)
     return game.with_unit(unit)
+
+
+def move_with_riders(game: Game, key: str, hex_id: str | None) -> list[UnitMoved]:
+    """``key`` moves to ``hex_id``, and with it every counter riding on it (its Passengers,
+    the HQ, Leader or Support Weapon stacked on it: :meth:`Game.riders`)."""
+    return [UnitMoved(key, hex_id)] + [UnitMoved(r.key, hex_id) for r in game.riders(key) if r.hex != hex_id]
 
 
 def apply_all(game: Game, events: Iterable[Event]) -> Game:
@@ -240,6 +270,10 @@ def describe(event: Event, game: Game) -> str:
         return f"{name(event.unit)} changes to {event.mode}"
     if isinstance(event, UnitAttached):
         return f"{name(event.unit)} is assigned to {name(event.to)}"
+    if isinstance(event, PassengerLoaded):
+        return f"{name(event.unit)} loads into {name(event.transport)}"
+    if isinstance(event, PassengerUnloaded):
+        return f"{name(event.unit)} unloads"
     if isinstance(event, MarkerPlaced):
         return f"{event.marker.replace('_', ' ').title()} marker placed in {event.hex}"
     if isinstance(event, MarkerRemoved):

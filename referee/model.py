@@ -341,6 +341,20 @@ class Game:
     def passengers(self, transport: str) -> list[Unit]:
         return [u for u in self.units.values() if u.carried_by == transport and u.on_map]
 
+    def riders(self, key: str) -> list[Unit]:
+        """The counters that go wherever ``key`` goes: its Passengers and the HQs, Leaders and
+        Support Weapons stacked on it (WaW85 §9.2, §9.8.1), and theirs in turn."""
+        found: list[Unit] = []
+        todo = [key]
+        while todo:
+            host = todo.pop(0)
+            for unit in self.units.values():
+                if unit.on_map and unit.key not in (key, *(f.key for f in found)) \
+                        and host in (unit.carried_by, unit.attached_to):
+                    found.append(unit)
+                    todo.append(unit.key)
+        return found
+
     def attached(self, key: str) -> list[Unit]:
         """The units attached to ``key`` (its leader, its Support Weapons), in the order of :attr:`units`."""
         if key is not None and isinstance(self.units, MappingProxyType):      # read-only: indexed once per Game

@@ -44,11 +44,28 @@ def check(ctx: Ctx) -> None:
             _may_close(ctx, actor)
     if kind in FIRE:
         _targetable(ctx, targets)
+        _fire_individually(ctx, actors)
     if kind == "assault" and len(actors) > 1 and all(_lacks_assault(ctx, a) for a in actors):
         ctx.answer.illegal(ctx.rules.section("assault"), "no unit of the stack has an Assault Factor")
     if kind in CLOSE_COMBAT and actors:
         _side_stacking(ctx, actors)
         _reach(ctx, actors, targets)
+
+
+#: Ranged attacks each unit makes on its own (an Anti-Aircraft Fire names its contributors in
+#: ``query.supporting``, a Support Weapon fires with its platoon).
+SINGLE_FIRERS = frozenset({"direct_fire", "opportunity_fire", "move_and_fire"})
+
+
+def _fire_individually(ctx: Ctx, actors: list[Unit]) -> None:
+    """A stack does not fire as one: "Stacks may move together, and Assault together, but
+    perform any Direct Fire or the fire portion of Move & Direct Fire separately" (WaW85 §7.6);
+    "Units attack individually with the exception of Support Weapons" (EG/TUS §6.1)."""
+    firers = [a for a in actors if a.type.target_type != "support_weapon"]
+    if ctx.action.kind in SINGLE_FIRERS and len(firers) > 1:
+        ctx.answer.illegal(ctx.rules.section("fire_individually"),
+                           f"{', '.join(a.name for a in firers)} fire one at a time: each unit of a stack attacks "
+                           "on its own")
 
 
 def _targets(ctx: Ctx) -> list[Unit]:

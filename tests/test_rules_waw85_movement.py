@@ -12,7 +12,7 @@ import pytest
 from converter.actions_text import ActionSpec, parse
 from converter.resolve import read_position, resolve_actions, ruleset_named
 from referee.dice import GivenDice
-from referee.events import StatusChanged
+from referee.events import PassengerLoaded, PassengerUnloaded, StatusChanged, UnitMoved, describe
 from tests.case_support import answer, reasons
 
 RULEBOOKS = ("WaW85",)
@@ -31,8 +31,12 @@ def test_the_movement_point_colours() -> None:
     across = {"situation": {"hexside": "river"}, "query": {"action": "move", "unit": "A", "target": "y"}}
     result, after = waw85({**across, "units": {"A": {"mp": 6, "abilities": ["amphibious"], "status": {"mp_spent": 0}}}})
     assert result.values == {"cost": 6, "legal": True}
-    assert result.events == [StatusChanged("A", "ops_complete", True)]
-    assert reasons(result) == [("WaW85 §9.5", "amphibious River crossing: all 6 MPs, then Ops Complete")]
+    # the crossing is a move into the hex across the River, paid with all its MPs (§9.5, §9.0)
+    assert result.events == [UnitMoved("A", "y"), StatusChanged("A", "moving", True),
+                             StatusChanged("A", "ops_complete", True)]
+    assert reasons(result) == [("WaW85 §9.5", "amphibious River crossing: all 6 MPs, then Ops Complete"),
+                               ("WaW85 §9.0", "6 MP to enter y after 0 MP spent, of 6"),
+                               ("WaW85 §9.0", "A has spent all its MPs: Ops Complete")]
     result, _ = waw85({**across, "units": {"A": {"mp": 6, "status": {"mp_spent": 0}}}})
     assert (result.values["legal"], result.values["reason_rule"]) == (False, "9.5")
     assert reasons(result) == [("WaW85 §9.5", "A is not amphibious: Rivers only at a Bridge or Ford")]
@@ -43,7 +47,8 @@ def test_the_movement_point_colours() -> None:
     result, _ = waw85({"units": {"A": {"mp": 6}}, "hexes": [{"id": "b"}],
                        "query": {"action": "move", "unit": "A", "target": "b"}})
     assert result.gaps == {"*": "not supported: WaW85 §9.1 (movement costs from the WaW85 Terrain Effects Chart)"}
-    result, _ = waw85({"units": {"P": {"target_type": "troops", "hex": "a"}, "TR": {"mp": 7, "hex": "a"}},
+    result, _ = waw85({"units": {"P": {"target_type": "troops", "hex": "a"},
+                                 "TR": {"mp": 7, "abilities": ["transport"], "hex": "a"}},
                        "query": {"action": "load", "unit": "P", "target": "TR"}})
     assert result.values == {"legal": True, "triggers_opportunity_fire": True}
     assert result.unit_values == {"P": {"mp_max": 0}, "TR": {"mp_max": 3, "mp_after": 3}}
@@ -53,23 +58,29 @@ def test_a_towed_unit_loads_only_in_its_transports_hex() -> None:
     """§9.6: "It cannot move when not loaded in, or on, a Transport unit"; §9.8.1: the
     same-hex load "is the only way that Towed units may be loaded"."""
     towed = {"name": "T-12 ATG", "abilities": ["towed"], "hex": "a"}
-    result, _ = waw85({"units": {"G": towed, "TR": {"mp": 6, "hex": "b"}},
+    truck = {"mp": 6, "abilities": ["transport"]}
+    result, _ = waw85({"units": {"G": towed, "TR": {**truck, "hex": "b"}},
                        "query": {"action": "load", "unit": "G", "target": "TR"}})
     assert (result.values["legal"], result.values["reason_rule"]) == (False, "9.8.1")
     assert reasons(result) == [("WaW85 §9.8.1", "T-12 ATG is Towed: it loads only in its Transport's hex")]
-    result, _ = waw85({"units": {"G": towed, "TR": {"mp": 6, "hex": "a"}},
+    result, _ = waw85({"units": {"G": towed, "TR": {**truck, "hex": "a"}},
                        "query": {"action": "load", "unit": "G", "target": "TR"}})
     assert result.values == {"legal": True, "triggers_opportunity_fire": True}
-    result, _ = waw85({"units": {"G": {**towed, "carried_by": "TR"}, "TR": {"mp": 6, "hex": "a"}},
+    result, _ = waw85({"units": {"G": {**towed, "carried_by": "TR"}, "TR": {**truck, "hex": "a"}},
                        "query": {"action": "move", "unit": "G", "target": "b"}})
-    assert result.gaps == {"*": "not supported: WaW85 §9.1 (movement costs from the WaW85 Terrain Effects Chart)"}
+    # loaded, it moves with its Transport: "Passengers must be unloaded to move ... on their own" (§9.8)
+    assert (result.values["legal"], result.values["reason_rule"]) == (False, "9.8")
+    assert reasons(result) == [("WaW85 §9.8", "T-12 ATG is a Passenger of TR: Passengers must be unloaded to move "
+                                              "on their own")]
 
 
 def test_a_transport_carries_one_passenger() -> None:
     """§9.8: "A Transport unit can be loaded with a unit, together with a Support Weapon and an
-    HQ counter": a second unit may not load, a Support Weapon and an HQ ride along."""
+    HQ counter": a second unit may not load, a Support Weapon and an HQ ride along; "If a unit
+    has a green or blue/green circle behind its Movement value, it is a Transport unit": no
+    other unit carries Passengers."""
     units = {"P": {"name": "Infantry", "target_type": "troops", "hex": "a"},
-             "TR": {"name": "BMP-2", "mp": 6, "hex": "a"},
+             "TR": {"name": "BMP-2", "mp": 6, "abilities": ["transport"], "hex": "a"},
              "P2": {"name": "Infantry 2", "target_type": "troops", "carried_by": "TR", "hex": "a"}}
     result, _ = waw85({"units": units, "query": {"action": "load", "unit": "P", "target": "TR"}})
     assert (result.values["legal"], result.values["reason_rule"]) == (False, "9.8")
@@ -79,6 +90,32 @@ def test_a_transport_carries_one_passenger() -> None:
               "H": {"target_type": "hq", "carried_by": "TR", "hex": "a"}}
     result, _ = waw85({"units": riding, "query": {"action": "load", "unit": "P", "target": "TR"}})
     assert result.values["legal"] is True
+    tank = {**units, "TR": {"name": "Leopard", "mp": 6, "hex": "a"}, "P2": {"target_type": "troops", "hex": "b"}}
+    result, _ = waw85({"units": tank, "query": {"action": "load", "unit": "P", "target": "TR"}})
+    assert (result.values["legal"], result.values["reason_rule"]) == (False, "9.8")
+
+
+def test_a_passenger_goes_aboard_and_rides_with_its_transport() -> None:
+    """§9.8.1: "The Passenger unit counter is stacked immediately beneath the Transport unit to
+    indicate it is being transported by that Transport unit"; a moving Transport takes it, and
+    the Support Weapon deployed with it, along (§9.2, §9.8); §9.8.2: unloaded, it leaves it."""
+    units = {"TR": {"name": "BMP-2", "side": "pact", "target_type": "light_armor", "abilities": ["transport"], "mp": 6,
+                    "hex": "a", "status": {"mp_spent": 0}},
+             "P": {"name": "Infantry", "side": "pact", "target_type": "troops", "mp": 3, "hex": "a",
+                   "status": {"mp_spent": 0}},
+             "SW": {"name": "RPG", "side": "pact", "target_type": "support_weapon", "attached_to": "P", "hex": "a"}}
+    result, after = waw85({"units": units, "query": {"action": "load", "unit": "P", "target": "TR"}})
+    assert PassengerLoaded("P", "TR") in result.events
+    assert after.units["P"].carried_by == "TR"
+    assert describe(PassengerLoaded("P", "TR"), after) == "Infantry loads into BMP-2"
+    aboard = {**units, "P": {**units["P"], "carried_by": "TR"}}
+    result, after = waw85({"units": aboard, "hexes": [{"id": "b", "distance": 1, "mp_cost": 2}],
+                           "query": {"action": "move", "unit": "TR", "target": "b"}})
+    assert result.events[:3] == [UnitMoved("TR", "b"), UnitMoved("P", "b"), UnitMoved("SW", "b")]
+    result, after = waw85({"units": aboard, "hexes": [{"id": "b", "distance": 1}],
+                           "query": {"action": "unload", "unit": "P", "target": "b"}})
+    assert result.events[:3] == [PassengerUnloaded("P"), StatusChanged("P", "ops_complete", True), UnitMoved("P", "b")]
+    assert after.units["P"].carried_by is None and after.units["SW"].hex == "b" and after.units["TR"].hex == "a"
 
 
 def test_loading_into_a_landed_helicopter_transport() -> None:

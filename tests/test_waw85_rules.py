@@ -233,7 +233,7 @@ def test_victory_points_follow_the_prose() -> None:
 
 
 def test_combat_lift_off_and_mode_choice() -> None:
-    helicopter = {"target_type": "helicopter", "mode": "landed", "morale": 7}
+    helicopter = {"target_type": "helicopter", "abilities": ["transport"], "mode": "landed", "morale": 7}
     answer, after = run({"units": {"A": helicopter},
                          "query": {"action": "lift_off", "unit": "A", "choice": "flying"}}, {"2d6": [7]})
     assert answer.values["passed"] is True and after.units["A"].mode == "flying"

@@ -182,7 +182,7 @@ class ClassicRuleset(Ruleset):
     strike = staticmethod(artillery.strike)
 
     SECTIONS = {
-        "marker_removal": "3.2", "elimination": "6.1.7", "ranged_combat": "6.1", "fire_factor": "6.1", "fire_disrupted": "6.1.7", "fire_ops_complete": "6.1",
+        "marker_removal": "3.2", "elimination": "6.1.7", "ranged_combat": "6.1", "fire_factor": "6.1", "fire_individually": "6.1", "fire_disrupted": "6.1.7", "fire_ops_complete": "6.1",
         "out_of_command": "4.2", "passenger_fire": "5.2.3", "movement": "5.0", "operations": "4.4",
         "assault": "6.3", "overrun": "6.4", "opportunity_fire": "6.2", "moving_fire": "6.1.3",
         "stacking": "1.4", "artillery": "8.0", "los": "7.0", "helicopters_as_targets": "9.3",

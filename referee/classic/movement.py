@@ -11,7 +11,7 @@ import yaml
 
 from referee.disrupted import disrupted_move
 from referee.errors import NotStated
-from referee.events import StatusChanged, UnitDisrupted, UnitMoved
+from referee.events import PassengerLoaded, PassengerUnloaded, StatusChanged, UnitDisrupted, UnitMoved
 from referee.headquarters import companion_text, hqs_alone, lone_hqs
 from referee.model import Unit, need
 from referee.ruleset import Ctx
@@ -601,6 +601,7 @@ def load(ctx: Ctx) -> None:
                         f"costs half its MP ({half})")
             return
         ans.because("001 §5.2.5", f"loading a T unit costs the transport {half} MP")
+        ctx.emit(PassengerLoaded(passenger.key, transport.key))
         ans.gap(f"units.{transport.key}.mp_max", "not stated: MF left after loading a T unit (001 §5.2.5)")
         return
     ans.unit(transport.key, mp_max=half)
@@ -612,11 +613,13 @@ def load(ctx: Ctx) -> None:
         ans.unit(transport.key, mp_before=0, mp_after=half)
         ans.unit(passenger.key, mp_before=0)
         ans.because("§5.2.1", f"loaded where they began together, the transport moves up to half its MF ({half})")
+        ctx.emit(PassengerLoaded(passenger.key, transport.key))
         return
     ans.unit(transport.key, mp_before=half, mp_after=0)
     ans.unit(passenger.key, mp_before=1, mp_after=0)
     ans.because("§5.2.1", f"the transport moves at most half its MF ({half}) and the infantry 1 MF to meet; "
                 "having loaded, neither moves any farther this turn")
+    ctx.emit(PassengerLoaded(passenger.key, transport.key))
 
 
 def unload(ctx: Ctx) -> None:
@@ -647,7 +650,7 @@ def unload(ctx: Ctx) -> None:
         ans.set("legal", True)
         ans.unit(transport.key, mp_after=mp - spent - half)
         ans.unit(passenger.key, hexes_after=0)
-        ctx.emit(StatusChanged(passenger.key, "ops_complete", True))
+        ctx.emit(PassengerUnloaded(passenger.key), StatusChanged(passenger.key, "ops_complete", True))
         ans.because("001 §5.2.5", f"unloading costs the transport {half} MP; the T unit stays in the hex, "
                     "Ops Complete")
         return
@@ -656,6 +659,7 @@ def unload(ctx: Ctx) -> None:
                     f"({half}) and then unloads")
         return
     ans.set("legal", True)
+    ctx.emit(PassengerUnloaded(passenger.key))
     ans.unit(transport.key, mp_max=half)
     ans.unit(passenger.key, hexes_after=1)
     if not spent and transport.status.mp_spent != "up_to_half":

@@ -194,7 +194,7 @@ class Waw85Ruleset(Ruleset):
         return assault.helicopter_counter(unit)
 
     SECTIONS = {
-        "marker_removal": "2.3", "elimination": "10.7.1", "ranged_combat": "10.0", "fire_factor": "10.1", "fire_disrupted": "10.0", "fire_ops_complete": "10.0",
+        "marker_removal": "2.3", "elimination": "10.7.1", "ranged_combat": "10.0", "fire_factor": "10.1", "fire_individually": "7.6", "fire_disrupted": "10.0", "fire_ops_complete": "10.0",
         "out_of_command": "7.2.3", "passenger_fire": "9.8", "movement": "9.0", "operations": "7.6",
         "assault": "13.0", "overrun": "13.0", "opportunity_fire": "10.11", "moving_fire": "11.0",
         "stacking": "9.2", "artillery": "14.0", "los": "10.2", "helicopters_as_targets": "10.6.1",

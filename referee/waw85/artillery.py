@@ -669,14 +669,22 @@ def minefield_breach(ctx: Ctx) -> None:
         because(ctx, "16.3.1", "breach failed: retreats to the hex it entered from, Ops Complete")
 
 
+def depletion_roll(ctx: Ctx, hex_id: str) -> None:
+    """§16.2.2: "After a unit has been attacked by a Minefield marker of either type, roll 1d6.
+    If a 6 is rolled, the Minefield marker is removed." One roll for the Minefield of ``hex_id``.
+    """
+    die = ctx.roll(1, "d6")[0]
+    depleted = die == tables()["mine_depleted_on"]
+    because(ctx, "16.2.2", f"depletion 1d6 {die}: " + (f"the Minefield of {hex_id} is removed" if depleted
+                                                      else f"the Minefield of {hex_id} remains"))
+    if depleted:
+        ctx.emit(MarkerRemoved(hex_id, str(next(m for m in MINES if m in ctx.game.hex(hex_id).markers))))
+
+
 def minefield_depletion(ctx: Ctx) -> None:
     """§16.2.2: after a Minefield attack, 1d6 of 6 removes the marker."""
     hex_state = ctx.game.hex(ctx.action.target if isinstance(ctx.action.target, str) else None)
     marker = next((m for m in MINES if m in hex_state.markers), None)
     if marker is None:
         raise NotStated(f"hexes.{hex_state.id}.markers (a Minefield marker)")
-    die = ctx.roll(1, "d6")[0]
-    depleted = die == tables()["mine_depleted_on"]
-    if depleted:
-        ctx.emit(MarkerRemoved(hex_state.id, marker))
-    because(ctx, "16.2.2", f"1d6 {die}: " + ("Minefield depleted" if depleted else "it remains"))
+    depletion_roll(ctx, hex_state.id)

@@ -15,7 +15,7 @@ from referee.waw85.common import VEHICLES, because, illegal, may_act, tec_line
 from referee.waw85.artillery import MINES
 from referee.waw85.movement import (barred_by_water, minefield_attacks, minefield_attacks_on_route, minefield_in,
                                     river_crossing, step_cost)
-from referee.waw85.transport import STACKING_LIMIT
+from referee.waw85.transport import STACKING_LIMIT, mp_spent
 
 RIVER_HEXSIDES = frozenset({"bridge", "river"})
 INFANTRY_BONUS_TERRAIN = frozenset({"city", "town"})
@@ -121,7 +121,8 @@ def may_fight(ctx: Ctx, unit: Unit, foes: list[Unit], *, attacking: bool) -> boo
 
 def _may_unload_into(ctx: Ctx, passenger: Unit) -> bool:
     """§9.8: "Non-Towed Passengers may unload directly into an Assault"; §9.8.3: "Passengers
-    not transported by Helicopter Transports may unload into an enemy occupied hex"."""
+    not transported by Helicopter Transports may unload into an enemy occupied hex adjacent to
+    their Transport unit", as part of the Transport's Movement Action (§9.8.2)."""
     carrier = ctx.game.unit(passenger.carried_by)
     if "towed" in passenger.type.abilities:
         illegal(ctx, "9.8", f"{passenger.name} is Towed: only Non-Towed Passengers unload directly into an Assault")
@@ -130,7 +131,21 @@ def _may_unload_into(ctx: Ctx, passenger: Unit) -> bool:
         illegal(ctx, "9.8.3", f"{passenger.name} is carried by a Helicopter Transport: it may not unload into an "
                 "enemy occupied hex")
         return False
-    return True
+    # the unloading is part of the Transport's Movement Action (§9.8): it may still act, and has
+    # moved at most half its MPs (§9.8.2 "The Transport unit may remain in its hex, or it can move
+    # up to half its Movement Points, and then the Passenger may unload")
+    may_act(ctx, carrier)
+    spent = mp_spent(carrier)
+    if isinstance(spent, int) and isinstance(carrier.current.mp, int) and spent > carrier.current.mp // 2:
+        illegal(ctx, "9.8.2", f"{carrier.name} moved {spent} MPs: a Transport moves at most half its MPs "
+                f"({carrier.current.mp // 2}) before its Passengers unload")
+    # "into an enemy occupied hex adjacent to their Transport unit" (§9.8.3)
+    hex_id = ctx.action.target if isinstance(ctx.action.target, str) and ctx.action.target in ctx.game.hexes else None
+    far = ctx.game.hex(hex_id).stated.get("distance") if hex_id is not None else None
+    if isinstance(far, int) and far > 1:
+        illegal(ctx, "9.8.3", f"{hex_id} is {far} hexes away: Passengers unload into an enemy hex adjacent to their "
+                "Transport unit")
+    return ctx.answer.legal is not False
 
 
 def _assault_hqs(ctx: Ctx, unit: Unit, attacking: bool) -> list[Unit]:
@@ -203,8 +218,14 @@ def numbers(ctx: Ctx, unit: Unit, foes: list[Unit], hex_id: str | None, *, attac
 def _movement(ctx: Ctx, unit: Unit, hex_id: str | None) -> None:
     """§13.0 note: MPs enough to enter the target hex, or Ops Complete one hex short;
     §9.5: an amphibious River crossing spends every MP."""
-    if river_crossing(ctx, unit):
+    refused = ctx.answer.legal is False
+    crossing = river_crossing(ctx, unit)
+    if crossing is not None:            # "This must be a Movement Action, or Assault" (§9.5)
+        ctx.answer.set("cost", crossing)
+        ctx.emit(StatusChanged(unit.key, "ops_complete", True))
         return
+    if ctx.answer.legal is False and not refused:
+        return                          # a River it may not cross
     left = unit.status.mp_left
     if left is None and isinstance(unit.status.mp_spent, int) and unit.current.mp is not None:
         left = unit.current.mp - unit.status.mp_spent

@@ -9,39 +9,41 @@ or with each hex's cost stated (``mp_cost``); else it answers "not supported: Wa
 from __future__ import annotations
 
 from referee.errors import NotStated, NotSupported
-from referee.events import MarkerPlaced, MarkerRemoved, ModeChanged, StatusChanged, UnitEliminated, UnitMoved
+from referee.events import (MarkerPlaced, MarkerRemoved, ModeChanged, PassengerUnloaded, StatusChanged,
+                            UnitEliminated, move_with_riders)
 from referee.model import Unit, need
 from referee.ruleset import Ctx
 from referee.disrupted import disrupted_move
 from referee.situation import road_between
-from referee.waw85.artillery import MINES, chemical_move_cost, mine_attack
+from referee.waw85.artillery import MINES, chemical_move_cost, depletion_roll, mine_attack
 from referee.waw85.command import Check, check_for, roll
 from referee.waw85.common import because, illegal, may_act, modify, morale_value, tables
-from referee.waw85.transport import STACKING_LIMIT, counts_for_stacking
+from referee.waw85.transport import STACKING_LIMIT, counts_for_stacking, mp_spent
 
 HELICOPTER_MODES = ("flying", "nap_of_earth", "hovering", "landed")
+#: Water hexes (§1.9.8, §9.5): only amphibious units (and Helicopters, §9.7) enter them.
+WATER = frozenset({"water", "lake"})
 
 
-def river_crossing(ctx: Ctx, unit: Unit) -> bool:
+def river_crossing(ctx: Ctx, unit: Unit) -> int | None:
     """§9.5: across an unbridged, unforded River only amphibious units, starting adjacent
-    (no MP spent yet) and spending all their MPs; then they are Ops Complete. Returns
-    whether the move crosses such a River."""
+    (no MP spent yet) and spending all their MPs; then they are Ops Complete. Returns the MP
+    cost of the crossing (all the unit's MPs), or ``None`` when the move crosses no such
+    River or may not cross it (then the answer says why)."""
     if ctx.game.facts.get("hexside") != "river":
-        return False
+        return None
     if unit.type.target_type == "helicopter":
         because(ctx, "9.7", "Helicopters are not affected by hex side terrain")
-        return False
+        return None
     if "amphibious" not in unit.type.abilities:
         illegal(ctx, "9.5", f"{unit.name} is not amphibious: Rivers only at a Bridge or Ford")
-        return True
+        return None
     if isinstance(unit.status.mp_spent, int) and unit.status.mp_spent > 0:
         illegal(ctx, "9.5", "an amphibious River crossing starts the Movement Action adjacent to the River")
-        return True
+        return None
     cost = need(unit.current.mp, f"units.{unit.key}.mp")
-    ctx.answer.set("cost", cost)
-    ctx.emit(StatusChanged(unit.key, "ops_complete", True))
     because(ctx, "9.5", f"amphibious River crossing: all {cost} MPs, then Ops Complete")
-    return True
+    return cost
 
 
 #: Hex terrain that is Water: only amphibious units enter it (§1.9.8, §9.5).
@@ -58,21 +60,30 @@ def barred_by_water(ctx: Ctx, unit: Unit, hex_id: str) -> bool:
 
 
 def move(ctx: Ctx) -> None:
-    """A Towed unit does not move on its own (§9.6); a River crossing (§9.5); a move along
-    ``path`` on a board whose Terrain Effects Chart a module maker transcribed
+    """A Passenger does not move on its own (§9.8), nor a Towed unit (§9.6); a River crossing
+    (§9.5); a move along ``path`` on a board whose Terrain Effects Chart a module maker transcribed
     (:func:`_charted_move`); else the Chemical Strike surcharge (§14.12) and "not
     supported": the chart is printed only on PAC03."""
     unit = ctx.unit(ctx.action.actor)
-    if "towed" in unit.type.abilities and unit.carried_by is None:
+    if unit.carried_by is not None:
+        illegal(ctx, "9.8", f"{unit.name} is a Passenger of {unit.carried_by}: Passengers must be unloaded to move "
+                "on their own")
+        return
+    if "towed" in unit.type.abilities:
         illegal(ctx, "9.6", f"{unit.name} is a Towed unit: it moves only loaded in a Transport")
         return
     if "bridge" in unit.type.abilities and unit.mode == "deployed":
         illegal(ctx, "16.3.3", f"{unit.name} has its Bridge deployed: unless the Bridge marker is removed, it may "
                 "not move at all")
         return
-    if river_crossing(ctx, unit):
-        if ctx.answer.legal is None:
-            ctx.answer.set("legal", True)
+    crossing = river_crossing(ctx, unit)
+    if ctx.answer.legal is False:
+        return
+    if crossing is not None:
+        # the crossing is a move like any other into the hex across the River: who may act,
+        # no enemy hex, the stacking limit, Minefields, and "An amphibious unit crossing Water
+        # is still subject to Opportunity Fire in its destination hex, if not Assaulting"
+        _stated_move(ctx, unit, [need(_target_hex(ctx), "query.target")], crossing=crossing)
         return
     route = list(ctx.action.path or ())
     ahead = [*route, *([ctx.action.target] if isinstance(ctx.action.target, str)
@@ -112,6 +123,14 @@ def move(ctx: Ctx) -> None:
     if extra:
         ctx.answer.set("modifiers", {"cost": extra})
     raise NotSupported("WaW85 §9.1", "movement costs from the WaW85 Terrain Effects Chart")
+
+
+def _target_hex(ctx: Ctx) -> str | None:
+    """The hex ``query.target`` names: a hex id, or the hex of the unit it names."""
+    target = ctx.action.target if isinstance(ctx.action.target, str) else None
+    if target in ctx.game.units:
+        return ctx.game.unit(target).hex
+    return target
 
 
 def _enemies(ctx: Ctx, unit: Unit) -> list[Unit]:
@@ -165,15 +184,24 @@ def _opportunity_trigger(ctx: Ctx, unit: Unit) -> None:
             + (": Opportunity Fire may be declared" if eligible else ""))
 
 
-def _stated_move(ctx: Ctx, unit: Unit, route: list[str], arriving: int = 1) -> None:
+def _stated_move(ctx: Ctx, unit: Unit, route: list[str], arriving: int = 1, crossing: int | None = None) -> None:
     """§9.0 with the hexes' MP costs stated (the TEC is PAC03, not in the text): the cost of
     each hex entered, with the Minefield exit (§16.2) and Chemical (§14.12) surcharges, never
-    more than the printed MPs; not into an enemy hex (an Assault, §13.0), nor over the
-    stacking limit (§9.2); Out of Command units do not act (§7.2.3); a Disrupted unit by
-    §10.8.2. All MPs spent: Ops Complete (§9.0)."""
+    more than the printed MPs, from hex to contiguous hex, never into a Water hex unless
+    amphibious (§9.5); not into an enemy hex (an Assault, §13.0), nor over the stacking limit
+    (§9.2); Out of Command units do not act (§7.2.3); a Disrupted unit by
+    §10.8.2. All MPs spent: Ops Complete (§9.0). An amphibious River crossing (§9.5) costs
+    ``crossing`` MPs, all the unit's, whatever the hex's cost."""
     may_act(ctx, unit)
     total, previous, extras = 0, unit.hex, 0
     for index, hex_id in enumerate(route):
+        if not _stated_contiguous(ctx, previous, hex_id, first=index == 0):
+            return
+        if ctx.game.hex(hex_id).terrain in WATER and "amphibious" not in unit.type.abilities:
+            # §1.9.8: a green circle "indicates a non-amphibious unit that can only move into
+            # non-water hexes"; §9.5: amphibious units "may enter all Water hexes"
+            illegal(ctx, "9.5", f"{hex_id} is a Water hex: only amphibious units enter it")
+            return
         if _in_hex(ctx, unit, hex_id, enemy=True):
             illegal(ctx, "13.0", f"{hex_id} holds enemy units: a unit enters it only by Assault")
             return
@@ -181,7 +209,7 @@ def _stated_move(ctx: Ctx, unit: Unit, route: list[str], arriving: int = 1) -> N
             illegal(ctx, "9.2", f"{hex_id} already holds {STACKING_LIMIT} friendly units"
                     + (": the move must be made around the hex" if index < len(route) - 1 else ""))
             return
-        cost = int(ctx.game.hex(hex_id).mp_cost)
+        cost = crossing if crossing is not None else int(ctx.game.hex(hex_id).mp_cost)
         if previous is not None and minefield_in(ctx, previous) is not None:
             extra = tables()["minefield_exit_mp"]
             modify(ctx, "cost", extra, f"leaving the Minefield of {previous}", "16.2")
@@ -225,10 +253,21 @@ def _stated_move(ctx: Ctx, unit: Unit, route: list[str], arriving: int = 1) -> N
             return
         if minefield_attacks_on_route(ctx, unit, route, mined):
             return
-    ctx.emit(UnitMoved(unit.key, route[-1]), StatusChanged(unit.key, "moving", not stops))
+    ctx.emit(*move_with_riders(ctx.game, unit.key, route[-1]), StatusChanged(unit.key, "moving", not stops))
     if left == 0:
         because(ctx, "9.0", f"{unit.name} has spent all its MPs: Ops Complete")
         ctx.emit(StatusChanged(unit.key, "ops_complete", True))
+
+
+def _stated_contiguous(ctx: Ctx, previous: str | None, hex_id: str, *, first: bool) -> bool:
+    """§9.0 "from hex to contiguous hex" by stated facts: the first hex of a move stated
+    farther than 1 from the mover is refused. (A hex's ``adjacent_to`` lists only the
+    neighbours that matter to a case, so a hex it leaves out may still be next to it.)"""
+    far = ctx.game.hex(hex_id).stated.get("distance") if first else None
+    if isinstance(far, int) and far > 1:
+        illegal(ctx, "9.0", f"{hex_id} is {far} hexes from {previous}: a unit moves from hex to contiguous hex")
+        return False
+    return True
 
 
 def _stated_disrupted(ctx: Ctx, unit: Unit, hex_id: str) -> bool:
@@ -276,18 +315,26 @@ def _free_move(ctx: Ctx, unit: Unit, hex_id: str) -> None:
     ctx.answer.set("triggers_opportunity_fire", False)
     for mover in movers:
         because(ctx, "13.1.5", f"{mover.name} makes its free move into {hex_id}, not subject to Opportunity Fire")
-        ctx.emit(UnitMoved(mover.key, hex_id), StatusChanged(mover.key, "ops_complete", True))
+        ctx.emit(*move_with_riders(ctx.game, mover.key, hex_id), StatusChanged(mover.key, "ops_complete", True))
 
 
 def _stated_helicopter_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
     """§9.7 without a map: Flying has unlimited MPs (§9.7.1), Nap-of-Earth 12, 1 per hex
-    whatever the terrain (§9.7.2); Hovering and Landed are stationary; never into Fire."""
+    whatever the terrain, hex to adjacent hex, and Ops Complete once all 12 are spent
+    (§9.7.2, §9.0); Hovering and Landed are stationary; never into Fire; a Helicopter that has
+    completed its Action does not move again (§7.6)."""
     mode = need(unit.mode, f"units.{unit.key}.mode")
+    may_act(ctx, unit)
     if mode in ("hovering", "landed"):
         illegal(ctx, "9.7.3" if mode == "hovering" else "9.7.4",
                 f"{unit.name} is {mode}: stationary in its hex")
+    if ctx.answer.legal is False:
         return
-    for hex_id in route:
+    previous = unit.hex
+    for index, hex_id in enumerate(route):
+        if mode == "nap_of_earth" and not _stated_contiguous(ctx, previous, hex_id, first=index == 0):
+            return          # "the unit moves like a ground unit, from hex to adjacent hex" (§9.7.2)
+        previous = hex_id
         if "fire" in ctx.game.hex(hex_id).markers:
             illegal(ctx, "9.7", f"{hex_id} holds a Fire marker: Helicopters may not enter it")
             return
@@ -301,6 +348,8 @@ def _stated_helicopter_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
                         "there is a ground unit, and Helicopters do not assault")
                 return
     spent = unit.status.mp_spent if isinstance(unit.status.mp_spent, int) else 0
+    if unit.status.mp_spent is None and isinstance(unit.status.mp_left, int) and mode == "nap_of_earth":
+        spent = tables()["helicopter_noe_mp"] - unit.status.mp_left     # of its 12 MPs (§9.7.2)
     cost = len(route)
     if mode == "nap_of_earth":
         limit = tables()["helicopter_noe_mp"]
@@ -318,7 +367,10 @@ def _stated_helicopter_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
                 + ("; more than 12 MPs: it may not fire this activation" if spent + cost > 12 else ""))
     ctx.answer.set("legal", True)
     _opportunity_trigger(ctx, unit)
-    ctx.emit(UnitMoved(unit.key, route[-1]), StatusChanged(unit.key, "moving", True))
+    ctx.emit(*move_with_riders(ctx.game, unit.key, route[-1]), StatusChanged(unit.key, "moving", True))
+    if mode == "nap_of_earth" and spent + cost == tables()["helicopter_noe_mp"]:
+        because(ctx, "9.0", f"{unit.name} has spent all its MPs: Ops Complete")
+        ctx.emit(StatusChanged(unit.key, "ops_complete", True))
 
 
 def _crossing(ctx: Ctx, mover: str, previous: str, hex_id: str) -> tuple[int, list[str]]:
@@ -397,7 +449,7 @@ def _helicopter_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
         because(ctx, "9.7.1", f"Flying: {cost} hexes, no MP limit"
                 + ("; more than 12 MPs: it may not fire this activation" if cost > 12 else ""))
     ctx.answer.set("legal", True)
-    ctx.emit(UnitMoved(unit.key, route[-1]), StatusChanged(unit.key, "ops_complete", True),
+    ctx.emit(*move_with_riders(ctx.game, unit.key, route[-1]), StatusChanged(unit.key, "ops_complete", True),
              StatusChanged(unit.key, "moving", True))
 
 
@@ -450,7 +502,7 @@ def _charted_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
         ctx.answer.set("mines_attacks", [hex_id for _, hex_id in mined])
         if ctx.dice is not None and minefield_attacks_on_route(ctx, unit, route, mined):
             return
-    ctx.emit(UnitMoved(unit.key, route[-1]), StatusChanged(unit.key, "ops_complete", True),
+    ctx.emit(*move_with_riders(ctx.game, unit.key, route[-1]), StatusChanged(unit.key, "ops_complete", True),
              StatusChanged(unit.key, "moving", True))
 
 
@@ -521,17 +573,12 @@ def minefield_attacks_on_route(ctx: Ctx, unit: Unit, route: list[str], mined: li
         if hits and not eliminated:
             because(ctx, "16.2", f"{unit.name} is hit in {hex_id}: it retreats to {back}, the hex it entered "
                     "the Minefield from, and is Ops Complete")
-        die = ctx.roll(1, "d6")[0]
-        depleted = die == tables()["mine_depleted_on"]
-        because(ctx, "16.2.2", f"depletion 1d6 {die}: " + (f"the Minefield of {hex_id} is removed" if depleted
-                                                          else f"the Minefield of {hex_id} remains"))
-        if depleted:
-            ctx.emit(MarkerRemoved(hex_id, str(minefield_in(ctx, hex_id))))
+        depletion_roll(ctx, hex_id)
         if eliminated:
             return True
         if hits:
             if back != unit.hex:
-                ctx.emit(UnitMoved(unit.key, back))
+                ctx.emit(*move_with_riders(ctx.game, unit.key, back))
             ctx.emit(StatusChanged(unit.key, "ops_complete", True))
             return True
     return False
@@ -539,7 +586,8 @@ def minefield_attacks_on_route(ctx: Ctx, unit: Unit, route: list[str], mined: li
 
 def mode_change(ctx: Ctx) -> None:
     """§9.7: a Helicopter picks its mode when activated and keeps it for the activation
-    (§9.9 Combat Lift-Off excepted); changing mode triggers Opportunity Fire (§10.11)."""
+    (§9.9 Combat Lift-Off excepted); changing mode triggers Opportunity Fire (§10.11); landing
+    in a Minefield hex is attacked by it (§9.7, §16.2)."""
     unit = ctx.unit(ctx.action.actor)
     mode = ctx.action.choice
     if "bridge" in unit.type.abilities and unit.type.target_type != "helicopter":
@@ -559,6 +607,28 @@ def mode_change(ctx: Ctx) -> None:
     if mode != unit.mode:
         ctx.emit(ModeChanged(unit.key, mode))
     because(ctx, "9.7", f"{unit.name} takes {mode.replace('_', '-')} mode for this activation")
+    if mode == "landed" and unit.mode != "landed" and unit.hex is not None and minefield_attacks(ctx, unit, unit.hex):
+        _landing_in_a_minefield(ctx, unit, unit.hex)
+
+
+def _landing_in_a_minefield(ctx: Ctx, unit: Unit, hex_id: str) -> None:
+    """§9.7: Helicopters "are only affected by minefields if they land in them": landing there
+    is entering the Minefield, attacked as §16.2 says (1d6, 4-5 one hit, 6 two, no saves),
+    then the §16.2.2 depletion roll. A hit unit "retreats to the hex it entered the Minefield
+    from, and is marked Ops Complete"; a Helicopter landing entered from no hex, so where it
+    goes is not stated."""
+    ctx.answer.set("mines_attacks", [hex_id])
+    if not ctx.has_dice("d6"):
+        ctx.answer.gap(("units", "hexes"), "not stated: dice.d6 (the §16.2 Minefield attack on landing)")
+        return
+    hits = mine_attack(ctx, unit, "16.2")
+    eliminated = any(isinstance(e, UnitEliminated) and e.unit == unit.key for e in ctx.answer.events)
+    depletion_roll(ctx, hex_id)
+    if hits and not eliminated:
+        ctx.emit(StatusChanged(unit.key, "ops_complete", True))
+        ctx.answer.gap((f"units.{unit.key}.hex", f"units.{unit.key}.retreat"),
+                       "not stated: where a Helicopter hit on landing retreats (§16.2 \"the hex it entered the "
+                       "Minefield from\")")
 
 
 def _bridge_mode(ctx: Ctx, unit: Unit) -> None:
@@ -604,11 +674,18 @@ LIFT_OFF_MODES = ("hovering", "nap_of_earth", "flying")
 
 def lift_off(ctx: Ctx) -> None:
     """§9.9 Combat Lift-Off: after loading or unloading, 2d6 at or under Morale/Training
-    lets a Landed Helicopter Transport change to another mode. (The text also calls a
-    roll equal to the value a failure; the at-or-under rule of every other check wins.)"""
+    lets a Landed Helicopter Transport change to Hovering, Nap-of-Earth or Flying, and move
+    in the latter two; a fail leaves it Landed. (The text also calls a roll equal to the
+    value a failure; the at-or-under rule of every other check wins.)"""
     unit = ctx.unit(ctx.action.actor)
     if unit.type.target_type != "helicopter" or unit.mode != "landed":
         illegal(ctx, "9.9", "only a Landed Helicopter may attempt a Combat Lift-Off")
+        return
+    if "transport" not in unit.type.abilities:
+        # "Roll 2d6 immediately after the Helicopter Transport unit loads or unloads": only a
+        # Helicopter Transport loads or unloads (§9.8.5), so only it lifts off
+        illegal(ctx, "9.9", f"{unit.name} is no Helicopter Transport: a Combat Lift-Off follows loading or unloading "
+                "Passengers")
         return
     mode = ctx.action.choice
     if mode is not None and mode not in LIFT_OFF_MODES:
@@ -627,6 +704,18 @@ def lift_off(ctx: Ctx) -> None:
         ctx.answer.set("passed", passed)
     if passed and mode in LIFT_OFF_MODES:
         ctx.emit(ModeChanged(unit.key, mode))
+        # a mode change triggers Opportunity Fire (§10.11; the §9.9 Design Note: "change to
+        # Flying mode (again subject to Opportunity Fire for changing mode)")
+        ctx.answer.set("triggers_opportunity_fire", True)
+        # "If successful in switching to one of the latter two modes, the Helicopter unit may
+        # then move": Hovering stays in the hex; Nap-of-Earth has its 12 MPs (§9.7.2; Flying's
+        # are unlimited, §9.7.1)
+        if mode == "hovering":
+            ctx.answer.unit(unit.key, mp_after=0)
+        elif mode == "nap_of_earth":
+            ctx.answer.unit(unit.key, mp_after=tables()["helicopter_noe_mp"])
+    elif not passed:
+        ctx.answer.unit(unit.key, mp_after=0)         # "the unit remains Landed" (stationary, §9.7.4)
     because(ctx, "9.9", "Combat Lift-Off " + ("succeeds" if passed else "fails: Landed until its next activation"))
 
 
@@ -647,7 +736,8 @@ def _within_one_hex(ctx: Ctx, carrier: Unit, target: str) -> None:
 def unload(ctx: Ctx) -> None:
     """§9.8.2: the Passenger unloads into its Transport's hex or an adjacent hex and is
     Ops Complete (unless unloading into an Assault, §9.8.3); unloading always triggers
-    Opportunity Fire (§9.8.4). A Transport that had not moved may still move half its MPs."""
+    Opportunity Fire (§9.8.4). A Transport that had not moved may still move half its MPs; a
+    Landed Helicopter Transport stays in its hex, a Combat Lift-Off aside (§9.7.4, §9.9)."""
     passenger = ctx.unit(ctx.action.actor)
     carrier = ctx.game.unit(need(passenger.carried_by, f"units.{passenger.key}.carried_by"))
     may_act(ctx, carrier)                   # the Transport's Movement Action (§7.6, §11.0, §7.2.3)
@@ -656,7 +746,8 @@ def unload(ctx: Ctx) -> None:
     if helicopter and carrier.mode != "landed":
         illegal(ctx, "9.8.5", "Helicopter Transports unload only in Landed mode")
     target = ctx.action.target if isinstance(ctx.action.target, str) else None
-    enemy = target is not None and ctx.game.hex(target).stated.get("enemy_units")
+    # enemy units in the hex, stated or placed (not an enemy Helicopter flying above, §9.7.1-§9.7.3)
+    enemy = target is not None and _in_hex(ctx, passenger, target, enemy=True)
     if enemy and helicopter:
         illegal(ctx, "9.8.5", "no unloading from Helicopters into an enemy-occupied hex")
     elif enemy:
@@ -667,18 +758,27 @@ def unload(ctx: Ctx) -> None:
     if into is not None and not enemy and _in_hex(ctx, passenger, into, enemy=False) + 1 > STACKING_LIMIT:
         illegal(ctx, "9.2", f"{into} already holds {STACKING_LIMIT} friendly units: Passengers count for stacking "
                 "once unloaded, and stacking restrictions apply at all times")
-    spent = carrier.status.mp_spent
-    if isinstance(spent, int) and carrier.current.mp is not None and spent > carrier.current.mp // 2:
+    spent = mp_spent(carrier)
+    if not helicopter and isinstance(spent, int) and carrier.current.mp is not None and spent > carrier.current.mp // 2:
         illegal(ctx, "9.8.2", f"{carrier.name} moved {spent} MPs: a Transport moves at most half its MPs "
                 f"({carrier.current.mp // 2}) before its Passengers unload")
     if ctx.answer.legal is False:
         return
     ctx.answer.set("legal", True)
     ctx.answer.set("triggers_opportunity_fire", True)
-    ctx.emit(StatusChanged(passenger.key, "ops_complete", True))
+    ctx.emit(PassengerUnloaded(passenger.key), StatusChanged(passenger.key, "ops_complete", True))
     if into is not None and into != passenger.hex:     # "or directly into a hex adjacent to the Transport unit"
-        ctx.emit(UnitMoved(passenger.key, into))
-    spent = carrier.status.mp_spent
+        ctx.emit(*move_with_riders(ctx.game, passenger.key, into))
+    if helicopter:
+        # "A Helicopter in Landed mode is stationary in its hex. If it is a Transport unit,
+        # Passengers can load or unload, then it may attempt a Combat Lift-Off" (§9.7.4, §9.9)
+        ctx.answer.unit(carrier.key, mp_after=0)
+        because(ctx, "9.8.5", f"{passenger.name} unloads and is Ops Complete; {carrier.name} stays Landed in its hex "
+                "and may attempt a Combat Lift-Off (§9.9)")
+        return
+    spent = mp_spent(carrier)
+    if spent is None and carrier.status.moving is False:
+        spent = 0                           # it has not begun moving (as for a move, §9.0)
     half = need(carrier.current.mp, f"units.{carrier.key}.mp") // 2
     moved = need(spent, f"units.{carrier.key}.status.mp_spent")
     ctx.answer.unit(carrier.key, mp_after=0 if isinstance(moved, int) and moved > 0 else half)

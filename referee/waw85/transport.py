@@ -1,8 +1,8 @@
 """Stacking (§9.2) and loading Passengers (§9.8.1, §9.8.4, §9.8.5)."""
 from __future__ import annotations
 
-from referee.errors import NotStated
-from referee.events import StatusChanged
+from referee.errors import NotStated, NotSupported
+from referee.events import PassengerLoaded, StatusChanged
 from referee.headquarters import lone_hqs
 from referee.model import Unit, need
 from referee.ruleset import Ctx
@@ -43,8 +43,41 @@ def stacking(ctx: Ctx) -> None:
         ctx.answer.set("legal", True)
 
 
+#: §9.8: "A Transport unit can be loaded with a unit, together with a Support Weapon and an HQ
+#: counter": one of each place.
+LOAD_PLACES = ("unit", "support_weapon", "hq")
+
+
+def load_place(unit: Unit) -> str:
+    """Which of a Transport's three places (§9.8) ``unit`` takes. A Leader is "assigned to a
+    specific unit" and rides with it (§1.9.13, §9.2); the book gives it no place of its own."""
+    kind = unit.type.target_type
+    if kind == "leader":
+        raise NotSupported("WaW85 §9.8", "a Leader loading on its own (a Transport is loaded with a unit, a "
+                           "Support Weapon and an HQ; a Leader rides with the unit it is assigned to)")
+    return kind if kind in LOAD_PLACES else "unit"
+
+
+def aboard(ctx: Ctx, carrier: Unit) -> list[Unit]:
+    """What ``carrier`` carries (§9.8): its Passengers and the Support Weapon, HQ or Leader
+    riding with a Passenger unit; Leaders take no place (§9.2)."""
+    carried = ctx.game.passengers(carrier.key)
+    riding = [a for p in carried for a in ctx.game.attached(p.key) if a.carried_by is None]
+    return [u for u in carried + riding if u.type.target_type != "leader"]
+
+
+def mp_spent(unit: Unit) -> int | None:
+    """MPs ``unit`` has spent this activation: stated, or its MPs less those stated as left."""
+    if isinstance(unit.status.mp_spent, int):
+        return unit.status.mp_spent
+    if isinstance(unit.status.mp_left, int) and isinstance(unit.current.mp, int):
+        return unit.current.mp - unit.status.mp_left
+    return None
+
+
 def load(ctx: Ctx) -> None:
-    """§9.8: one Passenger unit per Transport (with a Support Weapon and an HQ); §9.8.1: from
+    """§9.8: one Passenger unit per Transport, beside it one Support Weapon and one HQ; the
+    Passenger goes aboard, "stacked immediately beneath the Transport unit"; §9.8.1: from
     the same hex the Passenger loads and the Transport may then move half
     its MPs; from different hexes the Transport moves up to half, the Passenger up to 1 MP,
     and the Transport is Ops Complete. Loading without having moved triggers Opportunity
@@ -53,20 +86,27 @@ def load(ctx: Ctx) -> None:
     carrier = ctx.unit(ctx.action.target if isinstance(ctx.action.target, str) else None, "target")
     if passenger.side and carrier.side and passenger.side != carrier.side:
         illegal(ctx, "9.8", f"{carrier.name} is an enemy unit: you load your Passengers into your own Transport units")
+    if passenger.carried_by is not None:
+        illegal(ctx, "9.8", f"{passenger.name} is already a Passenger of {passenger.carried_by}: it loads again only "
+                "once unloaded, and not in the activation it unloads (\"load or unload during an activation, but not "
+                "both\")")
+    if "transport" not in carrier.type.abilities:
+        illegal(ctx, "9.8", f"{carrier.name} is no Transport unit: only a unit with a green or blue/green circle "
+                "behind its Movement value (a Helicopter Transport: the green \"H\", §9.8.5) carries Passengers")
     if passenger.status.disrupted:
         illegal(ctx, "9.8", f"{passenger.name} is Disrupted and may not load")
     for unit in (passenger, carrier):       # loading is part of a Movement Action (§9.8)
         may_act(ctx, unit)
-    kind = passenger.type.target_type
-    if kind in ("heavy_armor", "light_armor", "soft_vehicle", "vehicle", "helicopter", "aircraft") \
-            and "towed" not in passenger.type.abilities:
-        # §1.9.8: a Transport "can load and Transport one Infantry unit and its Support Weapon and
-        # HQ, or tow one Towed unit ... and its Support Weapon and its HQ"
-        illegal(ctx, "1.9.8", f"{passenger.name} is neither Infantry nor a Towed unit: a Transport carries one "
-                "Infantry unit or tows one Towed unit")
-    aboard = [u for u in ctx.game.passengers(carrier.key) if u.type.target_type not in NOT_COUNTED]
-    if aboard:
-        illegal(ctx, "9.8", f"{carrier.name} already carries {aboard[0].name}: a Transport is loaded with one "
+    place = load_place(passenger)
+    if place == "unit" and "towed" not in passenger.type.abilities \
+            and passenger.type.target_type not in (None, "troops"):
+        # §1.9.8: a Transport "can load and Transport one Infantry unit and its Support Weapon
+        # and HQ, or tow one Towed unit" (a unit of no stated type is not refused for it)
+        illegal(ctx, "1.9.8", f"{passenger.name} is neither an Infantry unit nor a Towed unit: a Transport carries "
+                "one Infantry unit or tows one Towed unit")
+    taken = [u for u in aboard(ctx, carrier) if load_place(u) == place and u.key != passenger.key]
+    if taken:
+        illegal(ctx, "9.8", f"{carrier.name} already carries {taken[0].name}: a Transport is loaded with one "
                 "unit, with a Support Weapon and an HQ")
     if carrier.type.target_type == "helicopter" and carrier.mode != "landed":
         illegal(ctx, "9.8.5", "Helicopter Transports load only in Landed mode")
@@ -80,9 +120,11 @@ def load(ctx: Ctx) -> None:
         raise NotStated("units.<passenger and transport>.hex")
     if carrier.type.target_type == "helicopter":
         _helicopter_load(ctx, passenger, carrier)
+        if ctx.answer.legal is not False:
+            ctx.emit(PassengerLoaded(passenger.key, carrier.key))
         return
     half = need(carrier.current.mp, f"units.{carrier.key}.mp") // 2
-    spent = {u.key: u.status.mp_spent if isinstance(u.status.mp_spent, int) else None for u in (passenger, carrier)}
+    spent = {u.key: mp_spent(u) for u in (passenger, carrier)}
     # in one hex having moved already, they began the activation apart: the second method
     same_hex = passenger.hex == carrier.hex and not any(v for v in spent.values())
     already_fired_on = (ctx.game.facts.get("opfire_count") or 0) >= 1
@@ -111,6 +153,7 @@ def load(ctx: Ctx) -> None:
         because(ctx, "9.8.1", f"different hexes: Transport up to {half} MPs, Passenger up to 1 MP, "
                 "then the Transport is Ops Complete")
     ctx.answer.set("triggers_opportunity_fire", triggers)
+    ctx.emit(PassengerLoaded(passenger.key, carrier.key))
     because(ctx, "9.8.4", "loading triggers Opportunity Fire" if triggers else
             "loading triggers no Opportunity Fire (the Passenger moved, or was already fired on here)")
 
