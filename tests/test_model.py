@@ -111,6 +111,28 @@ def test_attached_lists_the_units_attached_to_a_key_in_the_order_of_the_units() 
     assert [u.key for u in read_only.attached("J")] == ["W1"]
 
 
+
+def test_passengers_are_the_units_carried_on_the_map_in_the_order_of_the_units() -> None:
+    # 001/002 §5.2, WaW85 §9.8: a read-only Game answers from an index built once and carried
+    # over by with_unit; a plain dict is read each time.
+    units = {"P2": Unit("P2", hex="h", carried_by="T"), "T": Unit("T", hex="h"),
+             "P1": Unit("P1", hex="h", carried_by="T"), "Q": Unit("Q", hex="g", carried_by="U"),
+             "X": Unit("X", hex=None, location="off_map", carried_by="T")}
+    plain = Game(units=units)
+    read_only = apply(plain, UnitMoved("T", "h"))
+    assert isinstance(read_only.units, MappingProxyType)
+    for game in (plain, read_only):
+        assert [u.key for u in game.passengers("T")] == ["P2", "P1"]
+        assert [u.key for u in game.passengers("U")] == ["Q"]
+        assert game.passengers("P1") == []
+    moved = apply(read_only, UnitMoved("P1", "k"))          # still carried, now in k
+    assert [(u.key, u.hex) for u in moved.passengers("T")] == [("P2", "h"), ("P1", "k")]
+    unloaded = moved.with_unit(dataclasses.replace(moved.units["P2"], carried_by=None))
+    assert [u.key for u in unloaded.passengers("T")] == ["P1"]
+    boarded = unloaded.with_unit(dataclasses.replace(unloaded.units["Q"], carried_by="T"))
+    assert [u.key for u in boarded.passengers("T")] == ["P1", "Q"] and boarded.passengers("U") == []
+    assert [u.key for u in read_only.passengers("T")] == ["P2", "P1"]
+
 def test_describe_names_counters_by_their_printed_name() -> None:
     game = _game()
     assert describe(UnitReduced("T"), game) == "T-64 is Reduced"
