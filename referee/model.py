@@ -366,12 +366,12 @@ class Game:
         """The counters that go wherever ``key`` goes: its Passengers and the HQs, Leaders and
         Support Weapons stacked on it (WaW85 §9.2, §9.8.1), and theirs in turn."""
         found: list[Unit] = []
+        seen = {key}
         todo = [key]
-        while todo:
-            host = todo.pop(0)
+        for host in todo:                       # todo grows as riders of riders are found
             for unit in self.units.values():
-                if unit.on_map and unit.key not in (key, *(f.key for f in found)) \
-                        and host in (unit.carried_by, unit.attached_to):
+                if unit.on_map and unit.key not in seen and host in (unit.carried_by, unit.attached_to):
+                    seen.add(unit.key)
                     found.append(unit)
                     todo.append(unit.key)
         return found
