@@ -77,6 +77,15 @@ def _checked(width: float, height: float, what: str, file: str | None, entry: st
     return size
 
 
+def _ends_after_a_tag_name(data: bytes) -> bool:
+    """Whether the bytes stop just after an element's name, inside its start tag (``<svg`` and
+    nothing more): its last ``<`` opens an element (not ``<?``, ``<!`` or ``</``) and only a
+    name follows it."""
+    last = data.rfind(b"<")
+    name = data[last + 1:].rstrip()
+    return last >= 0 and name[:1] not in (b"?", b"!", b"/", b"") and not any(c in name for c in b" \t\r\n=\"'>")
+
+
 def _svg_size(data: bytes, file: str | None, entry: str | None) -> tuple[int, int] | None:
     """width/height of the SVG root element (unitless or px), else its viewBox; None if it states neither.
 
@@ -88,6 +97,10 @@ def _svg_size(data: bytes, file: str | None, entry: str | None) -> tuple[int, in
     try:
         _, root = next(events)
     except (etree.XMLSyntaxError, StopIteration) as error:
+        if _ends_after_a_tag_name(data):
+            # A root element cut right after its name states no size: unknown, not wrong, as
+            # lxml before 6.2 reported it (6.2 raises for the unfinished tag).
+            return None
         raise ImageError(f"SVG image cannot be parsed: {error}", file=file, entry=entry) from None
     lengths = [_SVG_LENGTH.match(root.get(key, "")) for key in ("width", "height")]
     if all(lengths):
