@@ -39,7 +39,7 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import Any, Iterable, Protocol
 
-from converter.errors import GeometryError, ProfileError
+from converter.errors import GeometryError, ProfileError, WawkitError
 from converter.profile import Profile, UnitRule, prototype_texts, read_profile, seen
 from converter.terrain import TerrainMap, board_hexes, hex_states, read_tec, read_terrain
 from converter.unit_table import TableEntry, UnitTable, read_unit_table
@@ -316,6 +316,12 @@ class PositionReader:
         self._seen: dict[Texts, Piece] = {}
         self._kinds: dict[Texts, Kind] = {}
         self._facts: dict[Texts, UnitFacts] = {}
+        # The same, by the piece's texts without where it lies (``Piece.placeless_state``): a
+        # counter VASSAL moved has a new state text, and so does every counter of a kind set
+        # out in another hex; neither is classified again.
+        self._looks: dict[Texts, tuple[Any, ...] | None] = {}
+        self._kinds_placeless: dict[tuple[Any, ...], Kind] = {}
+        self._facts_placeless: dict[tuple[Any, ...], UnitFacts] = {}
         self._geometries: dict[tuple[str, Frame], MapGeometry] = {}
         self._places: dict[tuple[str, int, int, Frame], Place] = {}
         self._boards: dict[Frame, dict[str, HexState]] = {}
@@ -327,19 +333,42 @@ class PositionReader:
         found = self._seen.get(texts)
         if found is None:
             if len(self._seen) >= SEEN_CACHE:
-                self._seen.clear()
-                self._kinds.clear()
-                self._facts.clear()
+                self._forget_pieces()
             raw = decode_piece(texts[1], texts[2], quoting=texts[0], piece_id=piece_id)
             inner_of(raw, piece_id)
             found = self._seen[texts] = seen(raw, self.prototypes)
         return found
 
+    def _forget_pieces(self) -> None:
+        for cache in (self._seen, self._kinds, self._facts, self._looks, self._kinds_placeless,
+                      self._facts_placeless):
+            cache.clear()
+
+    def _placeless(self, texts: Texts, piece_id: str) -> tuple[Any, ...] | None:
+        """The piece's texts without the BasicPiece's map, x and y (None: not a BasicPiece's)."""
+        if texts in self._looks:
+            return self._looks[texts]
+        if len(self._looks) >= SEEN_CACHE:
+            self._forget_pieces()
+        try:
+            look = decode_piece(texts[1], texts[2], quoting=texts[0], piece_id=piece_id).placeless_state()
+        except WawkitError:
+            look = None                      # the full read reports it
+        found = self._looks[texts] = None if look is None else (texts[0], texts[1], look)
+        return found
+
     def kind(self, texts: Texts, piece_id: str) -> Kind:
-        """Unit, marker, hex marker, ignored or unknown (with why), cached by the piece's texts."""
+        """Unit, marker, hex marker, ignored or unknown (with why), cached by the piece's texts
+        and by its texts without where it lies."""
         found = self._kinds.get(texts)
         if found is None:
-            found = self._kinds[texts] = self._classify(self.piece(texts, piece_id), piece_id)
+            look = self._placeless(texts, piece_id)
+            found = self._kinds_placeless.get(look) if look is not None else None
+            if found is None:
+                found = self._classify(self.piece(texts, piece_id), piece_id)
+                if look is not None:
+                    self._kinds_placeless[look] = found
+            self._kinds[texts] = found
         return found
 
     def _classify(self, piece: Piece, piece_id: str) -> Kind:
@@ -372,7 +401,13 @@ class PositionReader:
         own layers and properties show), cached by the piece's texts like its kind."""
         found = self._facts.get(texts)
         if found is None:
-            found = self._facts[texts] = self._unit_facts(self.piece(texts, piece_id), piece_id, kind)
+            look = self._placeless(texts, piece_id)
+            found = self._facts_placeless.get(look) if look is not None else None
+            if found is None:
+                found = self._unit_facts(self.piece(texts, piece_id), piece_id, kind)
+                if look is not None:
+                    self._facts_placeless[look] = found  # the kind follows from the look too
+            self._facts[texts] = found
         return found
 
     def _unit_facts(self, piece: Piece, piece_id: str, kind: Kind) -> "UnitFacts":
@@ -519,6 +554,9 @@ class _State:
         self._index: dict[str, list[Unit]] = {}
         self._dirty: set[str] = set()
         self._made: dict[str, tuple[Any, ...]] = {}                 # unit key -> what its Unit was made from
+        # unit piece -> its texts, where it lies and the statuses its markers gave, when last read:
+        # a step re-reads whole stacks, and most of their units have not changed at all.
+        self._read_as: dict[str, tuple[Any, ...]] = {}
         self.hexes: dict[str, HexState] = reader.board_states(frames)
 
     def refresh(self, ids: set[str], moved: frozenset[str] = frozenset()) -> None:
@@ -543,6 +581,7 @@ class _State:
             kind = self.kinds[pid]
             self.unknown.pop(pid, None)
             if kind.what != "unit" and pid in self.key_of:
+                self._read_as.pop(pid, None)
                 self._set_unit(self.key_of[pid], None)
                 self.piece_of.pop(self.key_of[pid], None)
             if kind.what != "marker":
@@ -567,6 +606,7 @@ class _State:
     # -- pieces ------------------------------------------------------------------------------
     def _forget(self, pid: str) -> None:
         self.facts_of.pop(pid, None)
+        self._read_as.pop(pid, None)
         kind = self.kinds.pop(pid, None)
         if kind is None:
             return
@@ -649,10 +689,14 @@ class _State:
 
     def _unit(self, pid: str, texts: Texts, status: dict[str, Any]) -> None:
         key = self.key_of[pid]
+        raw = self.source.position(pid)
+        read_as = (texts, raw, status)
+        if self._read_as.get(pid) == read_as and self.piece_of.get(key) == pid and key in self.units:
+            return                           # the same texts, in the same place, with the same markers
+        self._read_as[pid] = read_as
         facts = self.facts_of.get(pid)
         if facts is None:
             facts = self.facts_of[pid] = self.reader.facts(texts, pid, self.kinds[pid])
-        raw = self.source.position(pid)
         place = self.reader.place(raw, self.frames)
         location, hex_name = self.reader.location(place)
         self.positions[key] = raw

@@ -441,7 +441,8 @@ def _judged_step(change: StepChange, ruleset: Ruleset, log: LogPosition, standin
     problems of the hexes they arrived in or left and of the units the step changed."""
     # The position before the step, on the board as it stands after it (a hex entered for the
     # first time is known only there when no terrain map lists the board's hexes).
-    before, after = replace(change.before, hexes=change.after.hexes), change.after
+    # (``but`` keeps the unit indexes the Game before built: its units are the same.)
+    before, after = change.before.but(hexes=change.after.hexes), change.after
     found: list[Finding] = []
     piece_of = log.pieces
     moved_into: set[str] = set()

@@ -83,3 +83,28 @@ def test_a_longest_day_log_is_the_same_position_as_a_full_import(name: str) -> N
     steps = len(save.log_steps)
     assert check_every_step(save, Module.read(TLD / "buildFile"), inputs, every=97) == steps // 97 + 1 + \
         (1 if (steps - 1) % 97 else 0)
+
+
+def test_a_counter_moved_elsewhere_is_not_classified_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A piece's state text holds where it lies, so a moved counter has new texts; what the
+    profile makes of it (its kind, its own statuses) is read once per look, wherever it lies."""
+    save = SavedGame.read(SAVE)
+    reader = read_inputs(PROFILE).reader(Module.read(MODULE))
+    pid = _ids()["T-64"]
+    entry = save.pieces[pid]
+    texts = (save.quoting, entry.type_text, entry.state_text)
+    head, _, inner = entry.state_text.rpartition("\t")
+    fields = inner.split(";")
+    elsewhere = (save.quoting, entry.type_text, head + "\t" + ";".join([fields[0], "999", "888", *fields[3:]]))
+    assert elsewhere != texts
+    calls: list[str] = []
+    classify = type(reader)._classify
+    monkeypatch.setattr(type(reader), "_classify", lambda self, piece, piece_id: calls.append(piece_id) or
+                        classify(self, piece, piece_id))
+    kind = reader.kind(texts, pid)
+    assert kind.what == "unit" and kind.entry.key == "t-64"
+    assert reader.kind(elsewhere, pid) is kind and calls == [pid]
+    assert reader.facts(elsewhere, pid, kind) is reader.facts(texts, pid, kind)
+    flipped = (save.quoting, entry.type_text, entry.state_text.replace("\t", "\tX", 1))   # another look
+    reader.kind(flipped, pid)
+    assert calls == [pid, pid]

@@ -96,6 +96,22 @@ def test_tld_piece_move_and_flip() -> None:
     assert piece.type_text() == TLD_TYPE
 
 
+def test_placeless_state_leaves_out_only_where_the_piece_lies() -> None:
+    here = decode_piece(TLD_TYPE, TLD_STATE).placeless_state()
+    moved = TLD_STATE.rsplit("\t", 1)[0] + "\tNormandy;100;200"
+    assert decode_piece(TLD_TYPE, moved).placeless_state() == here == ("", "false", "", "-1;")
+    flipped = decode_piece(TLD_TYPE, TLD_STATE)
+    flipped.layers()[0].set_level(1)
+    assert decode_piece(TLD_TYPE, flipped.state_text()).placeless_state() == ("", "false", "", "1;")
+    with_property = TLD_STATE + ";gpid;UniqueID;7"        # the BasicPiece's fields after x and y are kept
+    assert decode_piece(TLD_TYPE, with_property).placeless_state()[-3:] == ("gpid", "UniqueID", "7")
+    assert decode_piece(TLD_TYPE).placeless_state() is None           # a definition has no state
+    assert decode_piece("stack", "Normandy;1;2;a;b").placeless_state() is None
+    edited = decode_piece(TLD_TYPE, TLD_STATE)
+    edited.inner.move("Normandy", 1, 2)
+    assert edited.placeless_state() is None                 # its texts are no longer the decoded ones
+
+
 def test_tld_piece_type_edit_changes_one_trait() -> None:
     piece = decode_piece(TLD_TYPE, TLD_STATE)
     layer = piece.layers()[0]

@@ -21,7 +21,7 @@ import re
 from typing import TYPE_CHECKING, Iterator, Mapping, Sequence, Union
 
 from converter.errors import EncodingError, PieceError
-from converter.vassal.sequence import MODERN, TAB
+from converter.vassal.sequence import MODERN, TAB, split_raw
 from converter.vassal import traits as families
 from converter.vassal.traits import REGISTRY, Trait, UnknownTrait, decode_trait, trait_class
 from converter.vassal.traits.base import make_traits
@@ -99,6 +99,21 @@ class Piece:
         own_raw, rest_raw = ([], []) if self._state is None else \
             split_levels(self._state, limit=len(self.traits), state=True)[1:]
         return compose(values, self._states, self._state, own_raw, rest_raw, self.quoting)
+
+    def placeless_state(self) -> tuple[str | None, ...] | None:
+        """The state's levels with the BasicPiece's map, x and y (its first three fields) left
+        out: two pieces of one type whose placeless states are equal differ only in where they
+        lie, so what a profile makes of one (unit, marker, its statuses) holds for the other.
+        ``None`` for a piece with no state, one already edited, or an inner piece that is not a
+        BasicPiece (a Stack, a Deck, an unknown type)."""
+        states = self._states
+        if self._traits is not None or self._state is None or self._classes[-1] is not families.BasicPiece:
+            return None
+        inner = states[-1]
+        if inner is None:
+            return None
+        fields = split_raw(inner, ";")        # raw segments: equal raw texts decode alike
+        return (*states[:-1], *fields[3:]) if len(fields) >= 3 else None
 
     # -- structure ----------------------------------------------------------------
     @property
