@@ -37,7 +37,7 @@ import os
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any, Iterable, Protocol
+from typing import Any, Callable, Iterable, Protocol
 
 from converter.errors import GeometryError, ProfileError, WawkitError
 from converter.profile import Profile, UnitRule, prototype_texts, read_profile, seen
@@ -373,8 +373,12 @@ class PositionReader:
 
     def _classify(self, piece: Piece, piece_id: str) -> Kind:
         refused: str | None = None
-        shown = piece.name           # once: every rule that tests the name reads it
+        # The displayed name applies every trait: read once, and only when a rule tests it (a
+        # profile's unit rules mostly test images; its marker and ignore rules, names).
+        shown: str | None = None
         for rule in self.profile.units:
+            if shown is None and rule.match.reads_name:
+                shown = piece.name
             if not rule.match.matches(piece, shown):
                 continue
             key = rule.type.read(piece, rule)
@@ -388,6 +392,8 @@ class PositionReader:
                 continue
             if rule.accepts(entry):
                 return Kind("unit", rule=rule, entry=entry)
+        if shown is None:
+            shown = piece.name
         if (name := self.profile.unit_marker(piece, shown)) is not None:
             return Kind("marker", name)
         if (name := self.profile.hex_marker(piece, shown)) is not None:
@@ -529,6 +535,45 @@ class PositionReader:
         return found
 
 
+class _UnitIndex:
+    """Units by one of their fields (the hex a unit on the map is in, the unit it is attached
+    to or carried by), kept up to date unit by unit, as the read-only indexes a Game would
+    build from every unit when first asked. A replay judges step after step, and building
+    them afresh for each step's Game was a fifth of a judged replay. The index a Game got is
+    never changed: the entries changed since are copied into a new one."""
+
+    def __init__(self, field_of: Callable[[Unit], str | None]) -> None:
+        self.field_of = field_of
+        self.members: dict[str, dict[str, Unit]] = {}      # value -> its units, in the order they were set
+        self._snapshot: dict[str, list[Unit]] = {}
+        self._dirty: set[str] = set()
+
+    def remove(self, unit: Unit) -> None:
+        value = self.field_of(unit)
+        if value is not None:
+            self.members[value].pop(unit.key, None)
+            self._dirty.add(value)
+
+    def add(self, unit: Unit) -> None:
+        value = self.field_of(unit)
+        if value is not None:
+            self.members.setdefault(value, {})[unit.key] = unit
+            self._dirty.add(value)
+
+    def snapshot(self) -> dict[str, list[Unit]]:
+        if self._dirty:
+            index = dict(self._snapshot)
+            for value in self._dirty:
+                here = self.members.get(value)
+                if here:
+                    index[value] = list(here.values())
+                else:
+                    index.pop(value, None)
+            self._snapshot = index
+            self._dirty = set()
+        return self._snapshot
+
+
 class _State:
     """The units, markers and hexes of one position, kept up to date piece by piece."""
 
@@ -548,16 +593,19 @@ class _State:
         self.markers: dict[str, tuple[str, str | None]] = {}       # marker piece -> (name, owner piece)
         self.hex_markers: dict[str, tuple[str, str]] = {}          # hex marker piece -> (name, hex)
         self.unknown: dict[str, Unrecognised] = {}
-        self.stacks: dict[str, dict[str, Unit]] = {}               # hex -> the units on the map there
-        # ``stacks`` as the read-only index ``Game.stack`` reads, and the hexes changed since it
-        # was last handed to a Game (see :meth:`game`).
-        self._index: dict[str, list[Unit]] = {}
-        self._dirty: set[str] = set()
+        # The indexes a Game builds from every unit when first asked, kept up to date here
+        # unit by unit (see :class:`_UnitIndex`): the hex of the units on the map, the unit
+        # they are attached to, the one carrying them.
+        self._by_hex = _UnitIndex(lambda u: u.hex if u.location == "map" else None)
+        self._by_attached = _UnitIndex(lambda u: u.attached_to)
+        self._by_carrier = _UnitIndex(lambda u: u.carried_by)
+        self._indexes = (self._by_hex, self._by_attached, self._by_carrier)
         self._made: dict[str, tuple[Any, ...]] = {}                 # unit key -> what its Unit was made from
         # unit piece -> its texts, where it lies and the statuses its markers gave, when last read:
         # a step re-reads whole stacks, and most of their units have not changed at all.
         self._read_as: dict[str, tuple[Any, ...]] = {}
         self.hexes: dict[str, HexState] = reader.board_states(frames)
+        self._hexes_view: MappingProxyType[str, HexState] | None = None    # ``hexes`` as the last Game got them
 
     def refresh(self, ids: set[str], moved: frozenset[str] = frozenset()) -> None:
         """Read the pieces ``ids`` again (present or gone). Callers give whole stacks: a
@@ -678,7 +726,7 @@ class _State:
             self._report(pid, texts, f"{kind.name} marker off the main map's hexes")
             return touched
         self.hex_markers[pid] = (kind.name or "", place.name)
-        self.hexes.setdefault(place.name, HexState(place.name, at=place.at))
+        self._add_hex(place.name, place.at)
         return touched | {place.name}
 
     def _mark_hex(self, hex_id: str) -> None:
@@ -686,6 +734,13 @@ class _State:
         state = self.hexes.get(hex_id)
         if state is not None and state.markers != names:
             self.hexes[hex_id] = replace(state, markers=names)
+            self._hexes_view = None
+
+    def _add_hex(self, hex_id: str, at: Hex | None) -> None:
+        """A hex of the board not seen before (no terrain map lists the board's hexes)."""
+        if hex_id not in self.hexes:
+            self.hexes[hex_id] = HexState(hex_id, at=at)
+            self._hexes_view = None
 
     def _unit(self, pid: str, texts: Texts, status: dict[str, Any]) -> None:
         key = self.key_of[pid]
@@ -710,53 +765,44 @@ class _State:
                                      status=Status(**statuses), location=location, **facts.command))
             self._made[key] = made
         if hex_name is not None:
-            self.hexes.setdefault(hex_name, HexState(hex_name, at=place.at))
+            self._add_hex(hex_name, place.at)
 
     def _set_unit(self, key: str, unit: Unit | None) -> None:
-        """Put a unit in place (None: it is gone), keeping the units of each hex indexed."""
+        """Put a unit in place (None: it is gone), keeping the unit indexes up to date."""
         if unit is None:
             self._made.pop(key, None)
         old = self.units.pop(key, None)
-        if old is not None and old.on_map and old.hex:
-            self.stacks[old.hex].pop(key, None)
-            self._dirty.add(old.hex)
+        if old is not None:
+            for index in self._indexes:
+                index.remove(old)
         if unit is not None:
-            self.units[key] = unit
-            if unit.on_map and unit.hex:
-                self.stacks.setdefault(unit.hex, {})[key] = unit
-                self._dirty.add(unit.hex)
+            self.units[key] = unit           # last, as in each index: both keep one order
+            for index in self._indexes:
+                index.add(unit)
 
     def stack(self, hex_id: str) -> list[Unit]:
         """The units on the map in a hex, as ``Game.stack`` orders them."""
-        return sorted(self.stacks.get(hex_id, {}).values(), key=lambda u: (u.stack_order or 99, u.key))
+        return sorted(self._by_hex.members.get(hex_id, {}).values(), key=lambda u: (u.stack_order or 99, u.key))
 
     # -- results -----------------------------------------------------------------------------
     def game(self, turn: int | None = None, missions: dict[str, int] | None = None, *, ordered: bool = True) -> Game:
         """The position as a Game; ``ordered`` sorts units and hexes by key (a log's replay
         takes them as they come: only the result of an import is written out)."""
-        units, hexes = (dict(sorted(self.units.items())), dict(sorted(self.hexes.items()))) if ordered else \
-            (dict(self.units), dict(self.hexes))
-        game = Game(units=MappingProxyType(units), hexes=MappingProxyType(hexes), turn=turn,
+        if ordered:
+            units, hexes = dict(sorted(self.units.items())), MappingProxyType(dict(sorted(self.hexes.items())))
+        else:
+            units = dict(self.units)
+            if self._hexes_view is None:   # the board changes seldom: its Games share one view
+                self._hexes_view = MappingProxyType(dict(self.hexes))
+            hexes = self._hexes_view
+        game = Game(units=MappingProxyType(units), hexes=hexes, turn=turn,
                     missions_left=MappingProxyType(missions or {}),
                     formations=MappingProxyType(dict(self.profile.formations)))
-        game.__dict__["_on_map_by_hex"] = self._stack_index()
+        game.__dict__["_on_map_by_hex"] = self._by_hex.snapshot()
+        if not ordered:                      # lists in the order of ``units``, as the Game's own
+            game.__dict__["_attached_by_key"] = self._by_attached.snapshot()
+            game.__dict__["_carried_by_key"] = self._by_carrier.snapshot()
         return game
-
-    def _stack_index(self) -> dict[str, list[Unit]]:
-        """The units on the map by hex, for ``Game.stack``: a replay judges step after step, and
-        building it from every unit for each step's Game was a fifth of a judged replay. The
-        index a Game got is never changed: the hexes changed since are copied into a new one."""
-        if self._dirty:
-            index = dict(self._index)
-            for hex_id in self._dirty:
-                here = self.stacks.get(hex_id)
-                if here:
-                    index[hex_id] = list(here.values())
-                else:
-                    index.pop(hex_id, None)
-            self._index = index
-            self._dirty = set()
-        return self._index
 
     def imported(self, turn: int | None = None, missions: dict[str, int] | None = None) -> Imported:
         pieces = {key: pid for pid, key in sorted(self.key_of.items(), key=lambda item: _id_order(item[0]))

@@ -136,6 +136,11 @@ class Selector:
                    raw.get("prototype"), dict(raw.get("property") or {}), raw.get("layer"), raw.get("level"),
                    _regex(raw["layer_image"], f"{path}.layer_image", file) if "layer_image" in raw else None)
 
+    @property
+    def reads_name(self) -> bool:
+        """Whether a test of this selector reads the piece's displayed name."""
+        return self.piece is not None or self.name is not None
+
     def matches(self, piece: Piece, name: str | None = None) -> bool:
         """Whether the piece is one of these; ``name``: its displayed name, when the caller has
         it already (computing it applies every trait: a profile's many ignore rules ask again)."""

@@ -4,6 +4,7 @@ same markers, only read again where a step touched the pieces."""
 from __future__ import annotations
 
 from pathlib import Path
+from types import MappingProxyType
 
 import pytest
 
@@ -14,6 +15,7 @@ from converter.vassal.log import Replay
 from converter.vassal.module import Module
 from converter.vassal.save import SavedGame
 from converter.vassal.sequence import ESC, join
+from referee.model import Game
 from tests.test_validate import MODULE, PROFILE, SAVE, _ids, _log
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,6 +41,19 @@ def by_piece(units, pieces):
     return {pieces[key]: replace(unit, key="") for key, unit in units.items()}
 
 
+def assert_indexes_as_built(game: Game) -> None:
+    """The unit indexes a replay hands each Game are those the Game would build from its units."""
+    fresh = Game(units=MappingProxyType(dict(game.units)), hexes=game.hexes)
+    for name in ("_on_map_by_hex", "_attached_by_key", "_carried_by_key"):
+        handed = game.__dict__.get(name)
+        if handed is None:                    # the start's Game (units by key) builds its own
+            continue
+        built = getattr(fresh, name)
+        if name == "_on_map_by_hex":          # Game.stack sorts each hex's units
+            handed, built = ({h: sorted(u.key for u in us) for h, us in index.items()} for index in (handed, built))
+        assert handed == built, name
+
+
 def check_every_step(save: SavedGame, module: Module, inputs, every: int = 1) -> int:
     log = LogPosition(inputs.reader(module), save)
     full = inputs.reader(module)
@@ -51,6 +66,7 @@ def check_every_step(save: SavedGame, module: Module, inputs, every: int = 1) ->
         assert by_piece(log.game.units, log.pieces) == by_piece(again.game.units, again.pieces), step.index
         assert {h: s.markers for h, s in log.game.hexes.items() if s.markers} == \
             {h: s.markers for h, s in again.game.hexes.items() if s.markers}, step.index
+        assert_indexes_as_built(log.game)
         checked += 1
     return checked
 
@@ -73,6 +89,8 @@ def test_the_sample_log_is_the_same_position_at_every_step(tmp_path: Path) -> No
         (["t-64"], [], []), (["us-infantry"], [], []), ([], [], [])]
     assert not any(u.status.ops_complete for u in log.game.units.values())
     assert log.pieces["t-64"] == ids["T-64"] and log.game.units["t-64"].hex == "H4"
+    assert {"_on_map_by_hex", "_attached_by_key", "_carried_by_key"} <= set(log.game.__dict__)
+    assert_indexes_as_built(log.game)
 
 
 @pytest.mark.slow
