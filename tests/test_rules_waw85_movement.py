@@ -118,6 +118,24 @@ def test_a_passenger_goes_aboard_and_rides_with_its_transport() -> None:
     assert after.units["P"].carried_by is None and after.units["SW"].hex == "b" and after.units["TR"].hex == "a"
 
 
+def test_an_hq_and_a_leader_ride_with_the_unit_they_are_with() -> None:
+    """§9.2: HQs and Leaders "are stacked immediately on top of the unit to which they are
+    deployed (HQs) or assigned (Leaders)": they go where it goes, as its Passenger and the
+    Passenger's Support Weapon do (the classic §1.3.3.1 HQ does not: ``Params.deployed_hq_rides``).
+    The order is the book's: the Passenger, its SW and Leader, then the HQ on the Transport."""
+    units = {"H": {"name": "HQ", "side": "pact", "target_type": "hq", "attached_to": "TR", "hex": "a"},
+             "L": {"name": "Leader", "side": "pact", "target_type": "leader", "attached_to": "P", "hex": "a"},
+             "TR": {"name": "BMP-2", "side": "pact", "target_type": "light_armor", "abilities": ["transport"], "mp": 6,
+                    "hex": "a", "status": {"mp_spent": 0}},
+             "SW": {"name": "RPG", "side": "pact", "target_type": "support_weapon", "attached_to": "P", "hex": "a"},
+             "P": {"name": "Infantry", "side": "pact", "target_type": "troops", "mp": 3, "hex": "a", "carried_by": "TR"}}
+    result, after = waw85({"units": units, "hexes": [{"id": "b", "distance": 1, "mp_cost": 2}],
+                           "query": {"action": "move", "unit": "TR", "target": "b"}})
+    assert [e for e in result.events if isinstance(e, UnitMoved)] == [
+        UnitMoved("TR", "b"), UnitMoved("P", "b"), UnitMoved("SW", "b"), UnitMoved("L", "b"), UnitMoved("H", "b")]
+    assert {after.units[k].hex for k in units} == {"b"}
+
+
 def test_loading_into_a_landed_helicopter_transport() -> None:
     """§9.8.5: only a Landed Helicopter Transport loads, "The Helicopter in Landed mode and any
     Passengers it will be loading must start the activation in the same hex", and "Passengers

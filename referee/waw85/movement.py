@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from referee.errors import NotStated, NotSupported
 from referee.events import (MarkerPlaced, MarkerRemoved, ModeChanged, PassengerUnloaded, StatusChanged,
-                            UnitEliminated, move_with_riders)
+                            UnitEliminated)
 from referee.model import Unit, need
 from referee.ruleset import Ctx
 from referee.disrupted import disrupted_move
@@ -253,7 +253,7 @@ def _stated_move(ctx: Ctx, unit: Unit, route: list[str], arriving: int = 1, cros
             return
         if minefield_attacks_on_route(ctx, unit, route, mined):
             return
-    ctx.emit(*move_with_riders(ctx.game, unit.key, route[-1]), StatusChanged(unit.key, "moving", not stops))
+    ctx.emit(*ctx.moves(unit.key, route[-1]), StatusChanged(unit.key, "moving", not stops))
     if left == 0:
         because(ctx, "9.0", f"{unit.name} has spent all its MPs: Ops Complete")
         ctx.emit(StatusChanged(unit.key, "ops_complete", True))
@@ -315,7 +315,7 @@ def _free_move(ctx: Ctx, unit: Unit, hex_id: str) -> None:
     ctx.answer.set("triggers_opportunity_fire", False)
     for mover in movers:
         because(ctx, "13.1.5", f"{mover.name} makes its free move into {hex_id}, not subject to Opportunity Fire")
-        ctx.emit(*move_with_riders(ctx.game, mover.key, hex_id), StatusChanged(mover.key, "ops_complete", True))
+        ctx.emit(*ctx.moves(mover.key, hex_id), StatusChanged(mover.key, "ops_complete", True))
 
 
 def _stated_helicopter_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
@@ -367,7 +367,7 @@ def _stated_helicopter_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
                 + ("; more than 12 MPs: it may not fire this activation" if spent + cost > 12 else ""))
     ctx.answer.set("legal", True)
     _opportunity_trigger(ctx, unit)
-    ctx.emit(*move_with_riders(ctx.game, unit.key, route[-1]), StatusChanged(unit.key, "moving", True))
+    ctx.emit(*ctx.moves(unit.key, route[-1]), StatusChanged(unit.key, "moving", True))
     if mode == "nap_of_earth" and spent + cost == tables()["helicopter_noe_mp"]:
         because(ctx, "9.0", f"{unit.name} has spent all its MPs: Ops Complete")
         ctx.emit(StatusChanged(unit.key, "ops_complete", True))
@@ -449,7 +449,7 @@ def _helicopter_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
         because(ctx, "9.7.1", f"Flying: {cost} hexes, no MP limit"
                 + ("; more than 12 MPs: it may not fire this activation" if cost > 12 else ""))
     ctx.answer.set("legal", True)
-    ctx.emit(*move_with_riders(ctx.game, unit.key, route[-1]), StatusChanged(unit.key, "ops_complete", True),
+    ctx.emit(*ctx.moves(unit.key, route[-1]), StatusChanged(unit.key, "ops_complete", True),
              StatusChanged(unit.key, "moving", True))
 
 
@@ -502,7 +502,7 @@ def _charted_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
         ctx.answer.set("mines_attacks", [hex_id for _, hex_id in mined])
         if ctx.dice is not None and minefield_attacks_on_route(ctx, unit, route, mined):
             return
-    ctx.emit(*move_with_riders(ctx.game, unit.key, route[-1]), StatusChanged(unit.key, "ops_complete", True),
+    ctx.emit(*ctx.moves(unit.key, route[-1]), StatusChanged(unit.key, "ops_complete", True),
              StatusChanged(unit.key, "moving", True))
 
 
@@ -578,7 +578,7 @@ def minefield_attacks_on_route(ctx: Ctx, unit: Unit, route: list[str], mined: li
             return True
         if hits:
             if back != unit.hex:
-                ctx.emit(*move_with_riders(ctx.game, unit.key, back))
+                ctx.emit(*ctx.moves(unit.key, back))
             ctx.emit(StatusChanged(unit.key, "ops_complete", True))
             return True
     return False
@@ -768,7 +768,7 @@ def unload(ctx: Ctx) -> None:
     ctx.answer.set("triggers_opportunity_fire", True)
     ctx.emit(PassengerUnloaded(passenger.key), StatusChanged(passenger.key, "ops_complete", True))
     if into is not None and into != passenger.hex:     # "or directly into a hex adjacent to the Transport unit"
-        ctx.emit(*move_with_riders(ctx.game, passenger.key, into))
+        ctx.emit(*ctx.moves(passenger.key, into))
     if helicopter:
         # "A Helicopter in Landed mode is stationary in its hex. If it is a Transport unit,
         # Passengers can load or unload, then it may attempt a Combat Lift-Off" (§9.7.4, §9.9)
