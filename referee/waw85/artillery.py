@@ -77,6 +77,12 @@ def fire_mission(ctx: Ctx) -> Strike | None:
             ans.set("max_markers", markers[where])
     if ans.legal is False or mission is None:
         return None
+    if unit is not None and spotter is not None and ctx.action.passed is None and ctx.has_dice("2d6") \
+            and not _spots_freely(spotter) and not _spotter_check(ctx, spotter, []):
+        # §14.5 "If needed, make a Spotter Check", the Strike's first roll; §14.3 "If the result
+        # is > Morale/Training value, the on-board asset is marked Ops Complete. No attack takes place."
+        _spotter_failed(ctx, spotter)
+        return None
     if spotter is not None and ctx.stage(("passed", "cancelled", "units"),
                                          lambda: _spotter_night_check(ctx, spotter, unit is not None)) is False:
         return None
@@ -144,16 +150,13 @@ def _spotter(ctx: Ctx, spotter: Unit, *, on_board: bool) -> None:
     hq = spotter if spotter.type.target_type == "hq" else formation_hq(ctx, spotter)
     if ew_on(hq):
         illegal(ctx, "5.2", "no unit of a Formation whose HQ has an EW marker may take part in Indirect Fire")
-    free = spotter.type.target_type == "hq" or {"recon", "elite"} & spotter.type.abilities
+    free = _spots_freely(spotter)
     if not free and not on_board:
         illegal(ctx, "14.3", "Off-Board Strikes are spotted by the HQ or a Recon unit only")
     elif not free:
         because(ctx, "14.3", f"{spotter.name} must pass a Spotter Check")
         if ctx.action.passed is False:
-            illegal(ctx, "14.3", f"{spotter.name} failed its Spotter Check: no attack takes place")
-            if ctx.action.actor:
-                ctx.emit(StatusChanged(ctx.action.actor, "ops_complete", True))
-                because(ctx, "14.3", "the on-board asset is marked Ops Complete; the Spotter is not")
+            _spotter_failed(ctx, spotter)
     target = ctx.action.target if isinstance(ctx.action.target, str) else None
     if target in ctx.game.units:
         target = ctx.game.unit(target).hex
@@ -175,6 +178,20 @@ def _spotter(ctx: Ctx, spotter: Unit, *, on_board: bool) -> None:
     if sees is False:
         why = ctx.answer.reasons[-1].text if ctx.game.facts.relation(spotter.key).los is None else ""
         illegal(ctx, "14.3", f"{spotter.name} has no LOS to the target hex" + (f": {why}" if why else ""))
+
+
+def _spots_freely(spotter: Unit) -> bool:
+    """§14.3: the activated Formation's HQ and a Recon unit spot without a Spotter Check."""
+    return spotter.type.target_type == "hq" or bool({"recon", "elite"} & spotter.type.abilities)
+
+
+def _spotter_failed(ctx: Ctx, spotter: Unit) -> None:
+    """§14.3 "If the result is > Morale/Training value, the on-board asset is marked Ops
+    Complete. No attack takes place." The Spotter is not marked."""
+    illegal(ctx, "14.3", f"{spotter.name} failed its Spotter Check: no attack takes place")
+    if ctx.action.actor:
+        ctx.emit(StatusChanged(ctx.action.actor, "ops_complete", True))
+        because(ctx, "14.3", "the on-board asset is marked Ops Complete; the Spotter is not")
 
 
 def _spotter_night_check(ctx: Ctx, spotter: Unit, on_board: bool) -> bool:
@@ -535,8 +552,13 @@ def spotter_check(ctx: Ctx) -> None:
     """§14.3: 2d6 less the HQ's or the Leader's Command Bonus (one only) against the
     unit's Morale/Training."""
     unit = ctx.unit(ctx.action.actor)
+    _spotter_check(ctx, unit, [ctx.game.unit(k) for k in ctx.action.bonus_from or ()])
+
+
+def _spotter_check(ctx: Ctx, unit: Unit, named: list[Unit]) -> bool | None:
+    """The Spotter Check of ``unit`` with the bonus of ``named`` (the player's choice), else the
+    better of its HQ's and its Leader's; whether it passed (``None``: the choice is refused)."""
     hqs, leaders = helpers(ctx, unit)
-    named = [ctx.game.unit(k) for k in ctx.action.bonus_from or ()]
     if named:                              # the player's choice of whose bonus to subtract
         strangers = [g for g in named if g not in hqs + leaders]
         if strangers:
@@ -545,14 +567,14 @@ def spotter_check(ctx: Ctx) -> None:
         if len(named) > 1:
             illegal(ctx, "14.3", "Only the HQ's bonus or the Leader's bonus may be used — not both")
         if ctx.answer.legal is False:
-            return
+            return None
         bonus, why = need(named[0].leadership, f"units.{named[0].key}.leadership"), f"{named[0].name} Command Bonus"
     else:
         bonuses = [need(u.leadership, f"units.{u.key}.leadership") for u in hqs + leaders]
         bonus, why = max(bonuses, default=0), "the better of the HQ or Leader Command Bonus"
     if bonus:
         modify(ctx, "roll", -bonus, why, "14.3")
-    roll(ctx, Check(morale_value(ctx, unit), -bonus), section="14.3")
+    return roll(ctx, Check(morale_value(ctx, unit), -bonus), section="14.3")
 
 
 def strike_reduction(ctx: Ctx) -> None:
@@ -647,6 +669,10 @@ def minefield_breach(ctx: Ctx) -> None:
     if ctx.answer.legal is False:
         return
     ctx.answer.set("legal", True)
+    # "Upon entering the hex the unit is subject to Opportunity Fire as usual. If it is not
+    # Disrupted or Eliminated, it then may immediately roll 2D6 for a Breaching attempt"
+    ctx.answer.set("triggers_opportunity_fire", True)
+    because(ctx, "16.3.1", f"{unit.name} enters {hex_state.id}, subject to Opportunity Fire as usual")
     marker = next((m for m in MINES if m in hex_state.markers), None)
     if marker is None:
         raise NotStated(f"hexes.{hex_state.id}.markers (a Minefield marker)")

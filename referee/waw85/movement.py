@@ -29,8 +29,14 @@ def river_crossing(ctx: Ctx, unit: Unit) -> int | None:
     """§9.5: across an unbridged, unforded River only amphibious units, starting adjacent
     (no MP spent yet) and spending all their MPs; then they are Ops Complete. Returns the MP
     cost of the crossing (all the unit's MPs), or ``None`` when the move crosses no such
-    River or may not cross it (then the answer says why)."""
-    if ctx.game.facts.get("hexside") != "river":
+    River or may not cross it (then the answer says why). A Bridge marker on its reverse
+    "represents a destroyed bridge" (§16.4): crossing there is crossing the River."""
+    side = ctx.game.facts.get("hexside")
+    if side == "bridge" and any("bridge_destroyed" in ctx.game.hex(h).markers
+                                for h in (unit.hex, _target_hex(ctx)) if h is not None):
+        because(ctx, "16.4", "the Bridge is destroyed (its marker's reverse): no crossing there")
+        side = "river"
+    if side != "river":
         return None
     if unit.type.target_type == "helicopter":
         because(ctx, "9.7", "Helicopters are not affected by hex side terrain")
@@ -640,6 +646,9 @@ def _bridge_mode(ctx: Ctx, unit: Unit) -> None:
     if mode not in ("deployed", "retracted"):
         raise NotStated("query.choice (deployed or retracted)")
     may_act(ctx, unit)
+    if ctx.action.cause in ("move_and_fire", "assault"):
+        illegal(ctx, "16.3.3", f"{unit.name} flips in a Movement Action of its own, \"not Move and Direct Fire, or "
+                "Assault\"")
     spent = unit.status.mp_spent
     if unit.status.moving or (isinstance(spent, int) and spent > 0):
         illegal(ctx, "16.3.3", f"{unit.name} has already moved: it flips by beginning a Movement Action and "
