@@ -17,7 +17,7 @@ from referee.disrupted import disrupted_move
 from referee.situation import road_between
 from referee.waw85.artillery import MINES, chemical_move_cost, depletion_roll, mine_attack
 from referee.waw85.command import Check, check_for, roll
-from referee.waw85.common import because, illegal, may_act, modify, morale_value, tables
+from referee.waw85.common import because, illegal, may_act, modify, morale_value, movement_action_only, tables
 from referee.waw85.transport import STACKING_LIMIT, counts_for_stacking, mp_spent
 
 HELICOPTER_MODES = ("flying", "nap_of_earth", "hovering", "landed")
@@ -646,9 +646,7 @@ def _bridge_mode(ctx: Ctx, unit: Unit) -> None:
     if mode not in ("deployed", "retracted"):
         raise NotStated("query.choice (deployed or retracted)")
     may_act(ctx, unit)
-    if ctx.action.cause in ("move_and_fire", "assault"):
-        illegal(ctx, "16.3.3", f"{unit.name} flips in a Movement Action of its own, \"not Move and Direct Fire, or "
-                "Assault\"")
+    movement_action_only(ctx, unit, "16.3.3", "flips")
     spent = unit.status.mp_spent
     if unit.status.moving or (isinstance(spent, int) and spent > 0):
         illegal(ctx, "16.3.3", f"{unit.name} has already moved: it flips by beginning a Movement Action and "
@@ -818,6 +816,7 @@ def clear_rubble(ctx: Ctx) -> None:
         illegal(ctx, "10.9.1", f"{unit.name} has moved: it begins its impulse in the Rubble hex and spends all its "
                 "MPs on the Clearing Roll")
     may_act(ctx, unit)                    # a Movement Action (§7.6, §11.0, §7.2.3)
+    movement_action_only(ctx, unit, "16.3.2", "makes a Clearing Roll")
     if ctx.answer.legal is False:
         return
     ctx.answer.set("legal", True)
