@@ -275,6 +275,12 @@ def _strike(ctx: Ctx, mission: str, firer: Unit | None, landed: str) -> None:
             hexes = [target, *further]      # §14.10 "Each unit in a hex that receives a Minefield-Random marker"
     units = [u for h in hexes for u in ctx.game.stack(h)
              if u.carried_by is None and u.type.target_type not in ("hq", "leader", "support_weapon", "aircraft")]
+    if mission in ("he", "dpicm", "mlrs", "chemical"):
+        flying = next((u for u in units if u.type.target_type == "helicopter"), None)
+        if flying is not None:
+            raise NotSupported("WaW85 §14.7.2", f"a Strike on {flying.name}, a Helicopter in a Strike hex: the book "
+                               "says neither whether a Strike attacks Helicopters nor how they defend against one "
+                               "(§9.7 spares them only from Minefields)")
     if mission in ("he", "dpicm", "mlrs") and units:
         fp, to_hit = _strike_numbers(ctx, mission, firer)
         for hex_id in hexes:
