@@ -279,6 +279,16 @@ def test_leaving_a_minefield_costs_two_more_mps(sample) -> None:
     assert outcome.refused.reasons == [("WaW85 §9.0", "6 MP is more than T-64's 4 MPs")]
 
 
+def test_entering_a_hex_next_to_a_chemical_marker_costs_two_more_mps(sample) -> None:
+    """§14.12: "Units entering a hex adjacent to or containing a Chemical Strike marker during
+    the current turn must pay an additional 2 Movement Points to enter the hex": E6 is next to
+    the T-64's own hex F6, found on the map (no adjacency is stated)."""
+    [step] = _move(_hex(sample, "F6", markers=frozenset({"chemical"})), "move t-64 E6").steps
+    assert step.answer.values == {"cost": 3, "legal": True}
+    assert [(r.section, r.text) for r in step.answer.reasons] == [
+        ("WaW85 §9.0", "3 MP: E6 clear 1, a Chemical Strike marker in or next to E6 +2")]
+
+
 def test_a_minefield_attacks_each_unit_entering_it(sample) -> None:
     """§16.2: "Each unit entering a Minefield hex rolls 1d6": 1-3 no effect, 4-5 one hit, 6 two
     hits, no saves; "A unit that takes a hit immediately retreats to the hex it entered the

@@ -607,11 +607,16 @@ def chemical_attack(ctx: Ctx) -> None:
     _chemical_attack(ctx, unit)
 
 
+def chemical_near(ctx: Ctx, hex_id: str) -> bool:
+    """§14.12: is there a Chemical Strike marker in ``hex_id`` or a hex adjacent to it (on the
+    map, or adjacency stated on either hex)?"""
+    near = [hex_id, *(adjacent_hexes(ctx, hex_id) or ())]
+    return any("chemical" in ctx.game.hex(h).markers for h in near)
+
+
 def chemical_move_cost(ctx: Ctx, hex_id: str) -> int:
     """§14.12: +2 MP to enter a hex with or next to a Chemical Strike marker."""
-    hex_state = ctx.game.hex(hex_id)
-    near = [hex_state.id, *(hex_state.stated.get("adjacent_to") or ())]
-    if any("chemical" in ctx.game.hex(h).markers for h in near):
+    if chemical_near(ctx, hex_id):
         extra = tables()["chemical_move_cost"]
         modify(ctx, "cost", extra, "entering a hex with or next to a Chemical Strike marker", "14.12")
         return extra

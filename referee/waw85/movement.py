@@ -15,7 +15,7 @@ from referee.model import Unit, need
 from referee.ruleset import Ctx
 from referee.disrupted import disrupted_move
 from referee.situation import road_between
-from referee.waw85.artillery import MINES, chemical_move_cost, depletion_roll, mine_attack
+from referee.waw85.artillery import MINES, chemical_move_cost, chemical_near, depletion_roll, mine_attack
 from referee.waw85.command import Check, check_for, roll
 from referee.waw85.common import because, illegal, may_act, modify, morale_value, movement_action_only, tables
 from referee.waw85.transport import STACKING_LIMIT, counts_for_stacking, mp_spent
@@ -522,6 +522,13 @@ def step_cost(ctx: Ctx, mover: str, previous: str, hex_id: str) -> tuple[int, st
         extra = tables()["minefield_exit_mp"]
         added += extra
         why.append(f"leaving the Minefield of {previous} +{extra}")
+    if chemical_near(ctx, hex_id):
+        # §14.12 "Units entering a hex adjacent to or containing a Chemical Strike marker during
+        # the current turn must pay an additional 2 Movement Points" (the marker goes at the next
+        # Marker Removal Phase, so one on the map is of the current turn)
+        extra = tables()["chemical_move_cost"]
+        added += extra
+        why.append(f"a Chemical Strike marker in or next to {hex_id} +{extra}")
     return enter + added, f"{hex_id} {what} {enter}" + "".join(f", {w}" for w in why)
 
 
