@@ -251,13 +251,16 @@ def _stated_move(ctx: Ctx, unit: Unit, route: list[str], arriving: int = 1, cros
     left = allowed - spent - total
     ctx.answer.unit(unit.key, mp_before=allowed - spent, mp_after=left)
     _opportunity_trigger(ctx, unit)
-    mined = [(index, hex_id) for index, hex_id in enumerate(route) if minefield_attacks(ctx, unit, hex_id)]
+    # a stack's units enter one after the other: a Minefield an earlier unit's depletion roll
+    # removed (§16.2.2) attacks no later one
+    now = Ctx(ctx.rules, ctx.after, ctx.action, ctx.dice, ctx.answer) if ctx.answer.events else ctx
+    mined = [(index, hex_id) for index, hex_id in enumerate(route) if minefield_attacks(now, unit, hex_id)]
     if mined:                                # §16.2: each unit entering a Minefield hex rolls 1d6
         ctx.answer.set("mines_attacks", [hex_id for _, hex_id in mined])
         if not ctx.has_dice("d6"):
             ctx.answer.gap(("units", "hexes"), "not stated: dice.d6 (the §16.2 Minefield attack)")
             return
-        if minefield_attacks_on_route(ctx, unit, route, mined):
+        if minefield_attacks_on_route(now, unit, route, mined):
             return
     ctx.emit(*ctx.moves(unit.key, route[-1]), StatusChanged(unit.key, "moving", not stops))
     if left == 0:
