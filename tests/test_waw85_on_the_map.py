@@ -106,3 +106,16 @@ def test_a_spotter_with_a_line_calls_the_strike_on_target(game) -> None:
     assert ("WaW85 §14.5", "on target") in [(r.section, r.text) for r in answer.reasons]
     assert ("WaW85 §14.7.2", "T-64: 2 hit(s), 1 save(s), 1 net") in [(r.section, r.text) for r in answer.reasons]
     assert outcome.results() == [{"unit": "F6", "result": "none"}, {"unit": "t-64", "result": "disrupted"}]
+
+
+def test_a_spotter_does_not_see_into_a_smoke_hex_beyond_the_adjacent_ones(game) -> None:
+    """§14.8: Smoke "blocks LOS for units at any elevation, whether that be into or through the
+    screen"; "Units adjacent to a Smoke filled hex, however, have LOS into it ... for the
+    purposes of both Direct Fire and Spotting": the US HQ, several hexes from F6, may not spot
+    the T-64's hex once Smoke is in it."""
+    from dataclasses import replace
+    smoky = game.with_hex(replace(game.hexes["F6"], markers=game.hexes["F6"].markers | {"smoke"}))
+    outcome = run(smoky, "artillery us-hq F6 he fp=4 to_hit=5", [3, 5, 5, 2, 3, 5, 4])
+    assert outcome.refused is not None and outcome.steps == []
+    assert outcome.refused.reasons == [("WaW85 §14.3", "US HQ has no LOS to the target hex: Smoke in F6 blocks the "
+                                        "LOS into it from beyond the adjacent hexes")]

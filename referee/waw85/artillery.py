@@ -172,8 +172,9 @@ def _spotter(ctx: Ctx, spotter: Unit, *, on_board: bool) -> None:
             illegal(ctx, "16.6.1", f"{spotter.name} is {reach} hexes from {target}: the maximum LOS for "
                     "Spotting at night is 7 hexes")
     sees = ctx.game.facts.relation(spotter.key).los
-    if sees is None and target in ctx.game.hexes:
-        blocked = los.hex_blocked(ctx, spotter, target)
+    if sees is None and target is not None:
+        reach = _spotting_reach(ctx, spotter, target, on_board=on_board)
+        blocked = los.hex_blocked(ctx, spotter, target, reach)
         sees = None if blocked is None else not blocked
     if sees is False:
         why = ctx.answer.reasons[-1].text if ctx.game.facts.relation(spotter.key).los is None else ""
