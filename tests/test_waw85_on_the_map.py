@@ -119,3 +119,17 @@ def test_a_spotter_does_not_see_into_a_smoke_hex_beyond_the_adjacent_ones(game) 
     assert outcome.refused is not None and outcome.steps == []
     assert outcome.refused.reasons == [("WaW85 §14.3", "US HQ has no LOS to the target hex: Smoke in F6 blocks the "
                                         "LOS into it from beyond the adjacent hexes")]
+
+
+def test_a_scattered_strike_attacks_the_units_where_it_lands(game) -> None:
+    """§14.5: a Scatter Check of 6, direction 1 (N), then 2: the FFE marker "remains where it is
+    and the Strike is resolved"; "the resolution of the Strike proceeds against the units in its
+    new location": aimed at F6, it lands in F5, where the T-64 now stands."""
+    from referee.events import UnitMoved, apply
+    moved = apply(game, UnitMoved("t-64", "F5"))
+    outcome = run(moved, "artillery us-hq F6 he fp=2 to_hit=5", [6, 1, 2, 5, 5, 1])
+    answer = outcome.steps[0].answer
+    assert answer.values["scatter"] == ["N"]
+    assert ("WaW85 §14.5", "the FFE marker scatters to F5") in [(r.section, r.text) for r in answer.reasons]
+    assert ("WaW85 §14.7.2", "T-64: 2 hit(s), 0 save(s), 2 net") in [(r.section, r.text) for r in answer.reasons]
+    assert {"unit": "t-64", "result": "disrupted_and_reduced"} in outcome.results()
