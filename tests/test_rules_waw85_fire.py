@@ -199,6 +199,9 @@ def test_an_on_board_strikes_spotter_check_is_its_first_roll() -> None:
     assert ("WaW85 §14.3", "Scouts failed its Spotter Check: no attack takes place") in reasons(result)
     assert after.units["A"].status.ops_complete and not after.units["S"].status.ops_complete
     assert [label for label, _ in result.rolls] == ["2d6"]
+    result, _ = waw85(given, {"d6": [2], "attack": [4, 1], "save": []})
+    assert result.values["legal"] is True          # legal if the check passes; its roll is not given
+    assert result.gaps["units"] == "not stated: dice.2d6 (the Spotter Check of S, WaW85 §14.3, §14.5)"
     result, after = waw85(given, {"2d6": [7], "d6": [2], "attack": [4, 1], "save": []})
     assert result.values["legal"] is True and result.values["passed"] is True
     assert [label for label, _ in result.rolls] == ["2d6", "d6", "attack"]

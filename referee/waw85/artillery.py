@@ -77,12 +77,17 @@ def fire_mission(ctx: Ctx) -> Strike | None:
             ans.set("max_markers", markers[where])
     if ans.legal is False or mission is None:
         return None
-    if unit is not None and spotter is not None and ctx.action.passed is None and ctx.has_dice("2d6") \
-            and not _spots_freely(spotter) and not _spotter_check(ctx, spotter, []):
+    if unit is not None and spotter is not None and ctx.action.passed is None and not _spots_freely(spotter) \
+            and ctx.dice is not None:
         # §14.5 "If needed, make a Spotter Check", the Strike's first roll; §14.3 "If the result
         # is > Morale/Training value, the on-board asset is marked Ops Complete. No attack takes place."
-        _spotter_failed(ctx, spotter)
-        return None
+        if not ctx.has_dice("2d6"):
+            ans.gap(("passed", "hits", "saves", "net_hits", "units", "hexes", "scatter"),
+                    f"not stated: dice.2d6 (the Spotter Check of {spotter.key}, WaW85 §14.3, §14.5)")
+            return None
+        if not _spotter_check(ctx, spotter, []):
+            _spotter_failed(ctx, spotter)
+            return None
     if spotter is not None and ctx.stage(("passed", "cancelled", "units"),
                                          lambda: _spotter_night_check(ctx, spotter, unit is not None)) is False:
         return None
