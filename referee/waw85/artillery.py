@@ -282,7 +282,10 @@ def _strike(ctx: Ctx, mission: str, firer: Unit | None, landed: str) -> None:
     units = [u for h in hexes for u in ctx.game.stack(h)
              if u.carried_by is None and u.type.target_type not in ("hq", "leader", "support_weapon", "aircraft")]
     if mission in ("he", "dpicm", "mlrs", "chemical"):
-        flying = next((u for u in units if u.type.target_type == "helicopter"), None)
+        # a Landed Helicopter is on the ground: a Chemical Strike, which needs no Armor or Save
+        # (§14.12 "Anything else takes 2 hits"), attacks it as any unit
+        flying = next((u for u in units if u.type.target_type == "helicopter"
+                       and not (mission == "chemical" and u.mode == "landed")), None)
         if flying is not None:
             raise NotSupported("WaW85 §14.7.2", f"a Strike on {flying.name}, a Helicopter in a Strike hex: the book "
                                "says neither whether a Strike attacks Helicopters nor how they defend against one "
