@@ -493,3 +493,20 @@ def test_an_assault_route_is_paid_within_the_mps(sample) -> None:
                               GivenDice([4, 4, 4, 1, 1]))
     assert ("WaW85 §13.0", "US Infantry has 1 MP: the route to G4 costs 2, so it cannot reach the target hex "
                            "(§9.0)") in outcome.refused.reasons
+
+
+def test_a_breach_on_the_map_starts_adjacent_to_the_minefield(sample) -> None:
+    """§16.3.1: "To breach a Minefield marker, the unit must start its activation adjacent to the
+    Minefield marker": on the map the distance is counted, not taken as stated. The T-64 in F6,
+    recast as an Engineer unit, may breach E6 next to it, not D6 two hexes away."""
+    from referee.actions import Action
+    from referee.rulesets import get_ruleset
+    t64 = sample.units["t-64"]
+    engineer = sample.with_unit(replace(t64, type=replace(t64.type, abilities=t64.type.abilities | {"engineer"})))
+    for hex_id in ("E6", "D6"):
+        engineer = _hex(engineer, hex_id, markers=frozenset({"minefield_random"}))
+    rules = get_ruleset("waw85")
+    near = rules.check(engineer, Action(kind="minefield_breach", unit="t-64", target="E6"))
+    assert near.values["legal"] is True and near.values["triggers_opportunity_fire"] is True
+    far = rules.check(engineer, Action(kind="minefield_breach", unit="t-64", target="D6"))
+    assert (far.values["legal"], far.values["reason_rule"]) == (False, "16.3.1")

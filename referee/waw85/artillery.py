@@ -683,6 +683,9 @@ def minefield_breach(ctx: Ctx) -> None:
     if unit.status.disrupted:
         illegal(ctx, "16.3.1", f"{unit.name} is Disrupted")
     distance = hex_state.stated.get("distance")
+    here = ctx.game.hex(unit.hex).at if unit.hex is not None else None
+    if distance is None and here is not None and hex_state.at is not None:
+        distance = here.distance(hex_state.at)          # on the map
     if (distance is not None and distance != 1) or (isinstance(unit.status.mp_spent, int) and unit.status.mp_spent):
         illegal(ctx, "16.3.1", "the breaching unit starts its activation adjacent and spends all its MPs")
     may_act(ctx, unit)                    # a Movement Action (§7.6, §11.0, §7.2.3)
