@@ -133,3 +133,28 @@ def test_a_scattered_strike_attacks_the_units_where_it_lands(game) -> None:
     assert ("WaW85 §14.5", "the FFE marker scatters to F5") in [(r.section, r.text) for r in answer.reasons]
     assert ("WaW85 §14.7.2", "T-64: 2 hit(s), 0 save(s), 2 net") in [(r.section, r.text) for r in answer.reasons]
     assert {"unit": "t-64", "result": "disrupted_and_reduced"} in outcome.results()
+
+
+def test_an_on_board_strike_counts_its_range_on_the_map(game) -> None:
+    """§14.4: "Targets of On-Board Artillery Strikes must be within the firing unit's HE Range";
+    "MRTR and SPM units indicated as 120MM or greater ... have a minimum range of 2 hexes";
+    §14.7.2 "subject to Long Range penalties". The BMP-1 in H4, recast as a 120MM mortar of HE
+    Range 3, counts the range on the map: H5 next to it is too near, B7 six hexes off is Long."""
+    from dataclasses import replace
+    from referee.actions import Action, Mission
+    from referee.model import Weapon
+    from referee.rulesets import get_ruleset
+    bmp = game.units["bmp-1"]
+    mortar = game.with_unit(replace(bmp, type=replace(bmp.type, name="120MM MRTR", arty_type="mrtr", caliber_mm=120,
+                                                      abilities=bmp.type.abilities | {"indirect_fire"},
+                                                      he=Weapon(fp=3, to_hit=4, range=3))))
+    rules = get_ruleset("waw85")
+
+    def strike(hex_id: str):
+        return rules.check(mortar, Action(kind="indirect_fire", unit="bmp-1", target=hex_id, spotter="soviet-hq",
+                                          mission=Mission(type="he")))
+    near = strike("H5")
+    assert (near.values["legal"], near.values["reason_rule"]) == (False, "14.4")
+    assert ("WaW85 §14.4", "minimum range 2, target at 1") in [(r.section, r.text) for r in near.reasons]
+    far = strike("B7")
+    assert (far.values["legal"], far.values["to_hit"], far.values["fp"]) == (True, 5, 3)

@@ -28,12 +28,21 @@ def _mission(ctx: Ctx) -> str | None:
 
 
 def _target_distance(ctx: Ctx) -> int | None:
+    """The firer's range to the target: stated (the unit's ``distance``, the hex's), else
+    counted on the map between the firer's hex and the target's."""
     target = ctx.action.target
-    if isinstance(target, str) and target in ctx.game.units:
-        return ctx.game.facts.relation(target).distance
-    if isinstance(target, str):
-        return ctx.game.hex(target).stated.get("distance")
-    return None
+    if not isinstance(target, str):
+        return None
+    if target in ctx.game.units:
+        stated, hex_id = ctx.game.facts.relation(target).distance, ctx.game.unit(target).hex
+    else:
+        stated, hex_id = ctx.game.hex(target).stated.get("distance"), target
+    if stated is not None:
+        return stated
+    firer = ctx.game.units.get(ctx.action.actor) if ctx.action.actor else None
+    here = ctx.game.hex(firer.hex).at if firer is not None and firer.hex is not None else None
+    there = ctx.game.hex(hex_id).at if hex_id is not None else None
+    return here.distance(there) if here is not None and there is not None else None
 
 
 def minimum_range(unit: Unit) -> int:
