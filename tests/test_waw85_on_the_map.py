@@ -135,13 +135,17 @@ def test_a_scattered_strike_attacks_the_units_where_it_lands(game) -> None:
     assert {"unit": "t-64", "result": "disrupted_and_reduced"} in outcome.results()
 
 
-def test_an_on_board_strike_counts_its_range_on_the_map(game) -> None:
+def test_an_on_board_strike_counts_its_range_and_the_firers_line_on_the_map(game) -> None:
     """§14.4: "Targets of On-Board Artillery Strikes must be within the firing unit's HE Range";
     "MRTR and SPM units indicated as 120MM or greater ... have a minimum range of 2 hexes";
-    §14.7.2 "subject to Long Range penalties". The BMP-1 in H4, recast as a 120MM mortar of HE
-    Range 3, counts the range on the map: H5 next to it is too near, B7 six hexes off is Long."""
+    §14.7.2 "subject to Long Range penalties"; §14.1 "If a unit which is capable of Indirect
+    Fire has a clear LOS to its target, it does not need a Spotter, and so uses Direct Fire".
+    The BMP-1 in H4, recast as a 120MM mortar of HE Range 3, counts range and LOS on the map:
+    H5 next to it is too near; B7 it sees itself (Direct Fire); F7, four hexes off behind the
+    City, is Long Range, spotted by the Soviet HQ moved to E7 beside it."""
     from dataclasses import replace
     from referee.actions import Action, Mission
+    from referee.events import UnitMoved, apply
     from referee.model import Weapon
     from referee.rulesets import get_ruleset
     bmp = game.units["bmp-1"]
@@ -150,11 +154,13 @@ def test_an_on_board_strike_counts_its_range_on_the_map(game) -> None:
                                                       he=Weapon(fp=3, to_hit=4, range=3))))
     rules = get_ruleset("waw85")
 
-    def strike(hex_id: str):
-        return rules.check(mortar, Action(kind="indirect_fire", unit="bmp-1", target=hex_id, spotter="soviet-hq",
-                                          mission=Mission(type="he")))
-    near = strike("H5")
+    def strike(position, hex_id: str):
+        return rules.check(position, Action(kind="indirect_fire", unit="bmp-1", target=hex_id, spotter="soviet-hq",
+                                            mission=Mission(type="he")))
+    near = strike(mortar, "H5")
     assert (near.values["legal"], near.values["reason_rule"]) == (False, "14.4")
     assert ("WaW85 §14.4", "minimum range 2, target at 1") in [(r.section, r.text) for r in near.reasons]
-    far = strike("B7")
+    seen = strike(mortar, "B7")
+    assert (seen.values["legal"], seen.values["reason_rule"]) == (False, "14.1")
+    far = strike(apply(mortar, UnitMoved("soviet-hq", "E7")), "F7")
     assert (far.values["legal"], far.values["to_hit"], far.values["fp"]) == (True, 5, 3)

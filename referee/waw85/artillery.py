@@ -477,6 +477,16 @@ def _needs_a_spotter(ctx: Ctx, unit: Unit, spotter: Unit | None) -> None:
     does not need a Spotter, and so uses Direct Fire to attack that target" (no Scatter);
     §12.0: without that LOS it "does need a Spotter on the map which has a clear LOS"."""
     sees = ctx.game.facts.relation(unit.key).los
+    target = ctx.action.target if isinstance(ctx.action.target, str) else None
+    target = ctx.game.unit(target).hex if target in ctx.game.units else target
+    if sees is None and target is not None and unit.hex is not None and ctx.game.hex(unit.hex).at is not None \
+            and ctx.game.hex(target).at is not None:
+        # on the map: the firer's own line to the target hex decides (§10.2 traced as for a Spotter)
+        try:
+            blocked = los.hex_blocked(ctx, unit, target)
+        except NotStated:
+            blocked = None
+        sees = None if blocked is None else not blocked
     if sees is True and (spotter is None or spotter.key != unit.key):
         illegal(ctx, "14.1", f"{unit.name} has a clear LOS to its target: it uses Direct Fire with its HE FP "
                 "(direct_fire), not Indirect Fire")
