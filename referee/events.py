@@ -199,10 +199,12 @@ def apply(game: Game, event: Event) -> Game:
     return game.with_unit(unit)
 
 
-def move_with_riders(game: Game, key: str, hex_id: str | None) -> list[UnitMoved]:
-    """``key`` moves to ``hex_id``, and with it every counter riding on it (its Passengers,
-    the HQ, Leader or Support Weapon stacked on it: :meth:`Game.riders`)."""
-    return [UnitMoved(key, hex_id)] + [UnitMoved(r.key, hex_id) for r in game.riders(key) if r.hex != hex_id]
+def move_with_riders(game: Game, key: str, hex_id: str | None, *, deployed_hqs: bool = True) -> list[UnitMoved]:
+    """``key`` moves to ``hex_id``, and with it every counter riding on it, in the order of
+    :meth:`Game.riders` (its Passengers, then the Support Weapon, Leader and HQ stacked on
+    it; ``deployed_hqs=False``: not an HQ deployed with it, EG/TUS §1.3.3.1)."""
+    return [UnitMoved(key, hex_id)] + [UnitMoved(r.key, hex_id) for r in game.riders(key, deployed_hqs=deployed_hqs)
+                                       if r.hex != hex_id]
 
 
 def apply_all(game: Game, events: Iterable[Event]) -> Game:

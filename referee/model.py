@@ -362,18 +362,33 @@ class Game:
                 found.setdefault(key, []).append(unit)
         return found
 
-    def riders(self, key: str) -> list[Unit]:
-        """The counters that go wherever ``key`` goes: its Passengers and the HQs, Leaders and
-        Support Weapons stacked on it (WaW85 §9.2, §9.8.1), and theirs in turn."""
+    def riders(self, key: str, *, deployed_hqs: bool = True) -> list[Unit]:
+        """The counters that go wherever ``key`` goes, and theirs in turn: its Passengers (WaW85
+        §9.8.1, EG/TUS §5.2 "Place loaded infantry and SW units under the transport"), then
+        the Support Weapons, Leaders and HQs stacked on it (WaW85 §9.2; EG/TUS §1.3.5 SWs
+        "remain with the platoon", 001 §1.3.6 a leader "must ... remain with, one platoon").
+        ``deployed_hqs=False`` leaves out an HQ deployed with it, which goes only when it is
+        moved with its units (EG/TUS §1.3.3.1: :attr:`Params.deployed_hq_rides`).
+
+        Each rider is followed by its own riders (a Passenger's Support Weapon right after
+        it), so a move reads transport, passenger, the passenger's SW and Leader, then the
+        transport's own (:data:`_RIDER_ORDER`). Read from the indexes by transport and by host."""
         found: list[Unit] = []
         seen = {key}
-        todo = [key]
-        for host in todo:                       # todo grows as riders of riders are found
-            for unit in self.units.values():
-                if unit.on_map and unit.key not in seen and host in (unit.carried_by, unit.attached_to):
-                    seen.add(unit.key)
-                    found.append(unit)
-                    todo.append(unit.key)
+
+        def visit(host: str) -> None:
+            carried = sorted(self.passengers(host), key=_rider_order)
+            stacked = sorted((u for u in self.attached(host) if u.on_map), key=_rider_order)
+            for unit in (*carried, *stacked):
+                kind = unit.type.target_type
+                if unit.key in seen or kind == "aircraft" or (kind == "hq" and not deployed_hqs
+                                                               and unit.carried_by != host):
+                    continue
+                seen.add(unit.key)
+                found.append(unit)
+                visit(unit.key)
+
+        visit(key)
         return found
 
     def attached(self, key: str) -> list[Unit]:
@@ -396,6 +411,16 @@ class Game:
                 else:
                     found[key] = [unit]
         return found
+
+
+#: The order of the counters carried by or stacked on one unit among its riders: the book's
+#: (WaW85 §9.2: units, Support Weapons, then HQs and Leaders; a Leader, who is assigned to one
+#: unit, before an HQ deployed with it), each kind in the order of ``Game.units``.
+_RIDER_ORDER = {"support_weapon": 1, "leader": 2, "hq": 3}
+
+
+def _rider_order(unit: Unit) -> int:
+    return _RIDER_ORDER.get(unit.type.target_type, 0)
 
 
 def _index_moved(index: dict[str, list[Unit]], before: Unit | None, after: Unit) -> dict[str, list[Unit]]:

@@ -13,7 +13,7 @@ from typing import Any, Callable, Mapping, Protocol
 from referee.actions import Action
 from referee.books import book as book_named, citation
 from referee.errors import NotStated, NotSupported, RefereeError
-from referee.events import apply_all
+from referee.events import UnitMoved, apply_all, move_with_riders
 from referee.model import Game, Unit, need
 from referee.tec import Tec, load_tec
 from referee.verdict import Answer
@@ -81,6 +81,12 @@ class Params:
     #: Who an HQ on the map must stand with: "a unit or units of its formation" (EG/TUS
     #: §1.3.3.1, True) or "a friendly unit" (WaW85 §7.2.2, False).
     hq_needs_own_formation: bool = True
+    #: Does an HQ deployed to a unit go wherever the unit goes (:meth:`Game.riders`)? WaW85
+    #: §9.2: HQs "are stacked immediately on top of the unit to which they are deployed"
+    #: (True); EG/TUS §1.3.3.1: HQs "may only move when accompanied by a unit or units of
+    #: its formation" and "can move normally with the units with which they are stacked":
+    #: one goes only when it is moved with them (False).
+    deployed_hq_rides: bool = True
     #: §6.4: no hex is overrun twice by one AFV in the same "impulse" (001) / "turn" (002).
     overrun_repeat_scope: str = "impulse"
     #: §8.2: Smoke blocks LOS "out of, into and through" its hex and six neighbours (001) or
@@ -208,6 +214,15 @@ class Ctx:
 
     def emit(self, *events: Any) -> None:
         self.answer.events.extend(events)
+
+    def riders(self, key: str) -> list[Unit]:
+        """The counters that go wherever ``key`` goes (:meth:`Game.riders`), an HQ deployed with
+        it among them as this book says (:attr:`Params.deployed_hq_rides`)."""
+        return self.game.riders(key, deployed_hqs=self.params.deployed_hq_rides)
+
+    def moves(self, key: str, hex_id: str | None) -> list[UnitMoved]:
+        """``key`` moving to ``hex_id`` with its riders (:func:`referee.events.move_with_riders`)."""
+        return move_with_riders(self.game, key, hex_id, deployed_hqs=self.params.deployed_hq_rides)
 
     @property
     def after(self) -> Game:

@@ -170,3 +170,54 @@ def test_a_game_made_by_with_unit_stacks_its_hexes_as_a_fresh_game_does() -> Non
             assert after.attached(holder) == fresh.attached(holder)
         assert ([u.key for u in game.attached("u0")], [u.key for u in game.attached("u1")]) == holders
         game = after
+
+
+class _CountingUnits(dict):
+    """A unit table that counts how often every unit is read (``values()``)."""
+
+    reads = 0
+
+    def values(self):  # type: ignore[override]
+        type(self).reads += 1
+        return super().values()
+
+
+def _riding_units() -> dict[str, Unit]:
+    # a Transport carrying a platoon with its SW and Leader, the Transport's own SW and an HQ
+    # deployed to it, a second Passenger, an HQ deployed to the platoon, a counter off the map
+    sw, leader, hq = (UnitType(name=n, target_type=t) for n, t in
+                      (("MG", "support_weapon"), ("Lt", "leader"), ("HQ", "hq")))
+    return {"H": Unit("H", hq, hex="h", attached_to="TR"), "L": Unit("L", leader, hex="h", attached_to="P"),
+            "TR": Unit("TR", hex="h"), "W": Unit("W", sw, hex="h", attached_to="TR"),
+            "S": Unit("S", sw, hex="h", attached_to="P"), "P": Unit("P", hex="h", carried_by="TR"),
+            "Q": Unit("Q", hq, hex="h", attached_to="P"), "P2": Unit("P2", hex="h", carried_by="TR"),
+            "X": Unit("X", sw, hex=None, location="eliminated", attached_to="TR")}
+
+
+def test_riders_are_passengers_then_support_weapons_leaders_and_hqs_each_with_its_own() -> None:
+    # WaW85 §9.2, §9.8.1; EG/TUS §5.2, §1.3.5, 001 §1.3.6: one mechanism for both rulesets.
+    # Each rider is followed by its own riders; the counters stacked on one unit go SW, Leader,
+    # HQ whatever the order of the units; off the map, nothing rides.
+    plain = Game(units=_riding_units())
+    read_only = apply(plain, UnitMoved("TR", "h"))
+    for game in (plain, read_only):
+        assert [u.key for u in game.riders("TR")] == ["P", "S", "L", "Q", "P2", "W", "H"]
+        assert [u.key for u in game.riders("P")] == ["S", "L", "Q"]
+        # EG/TUS §1.3.3.1: an HQ deployed with a unit moves only when moved with it
+        assert [u.key for u in game.riders("TR", deployed_hqs=False)] == ["P", "S", "L", "P2", "W"]
+        assert game.riders("W") == []
+    aboard = read_only.with_unit(dataclasses.replace(read_only.units["H"], attached_to=None, carried_by="TR"))
+    assert [u.key for u in aboard.riders("TR", deployed_hqs=False)] == ["P", "S", "L", "P2", "H", "W"]  # §5.2
+
+
+def test_riders_read_the_indexes_not_every_unit() -> None:
+    # a read-only Game builds its indexes by transport and by host once; riders then reads no unit
+    units = _CountingUnits(_riding_units())
+    game = Game(units=MappingProxyType(units))
+    game.riders("TR")
+    built = _CountingUnits.reads
+    assert built <= 2                           # the two indexes, once each
+    for key in ("TR", "P", "W", "H"):
+        game.riders(key)
+        game.riders(key, deployed_hqs=False)
+    assert _CountingUnits.reads == built

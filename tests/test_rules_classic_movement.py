@@ -209,6 +209,27 @@ def test_passengers_and_support_weapons_go_with_their_unit(book: str, short: str
 
 
 @BOOKS
+def test_an_hq_deployed_with_a_transport_does_not_ride_with_it(book: str, short: str) -> None:
+    """§1.3.3.1: HQs "can move normally with the units with which they are stacked": an HQ
+    stacked with a moving transport goes only when it is moved with it (WaW85 §9.2 differs:
+    ``Params.deployed_hq_rides``). The riders move right after their transport, before its
+    Ops Complete: the transport, its Passenger, the Passenger's SW."""
+    position = {"units": {"TR": {"name": "BTR-70", "target_type": "light_armor", "abilities": ["transport"], "mp": 6,
+                                 "hex": "a", "formation": "F"},
+                          "P": {"name": "infantry", "target_type": "troops", "hex": "a", "carried_by": "TR"},
+                          "SW": {"name": "Sagger", "target_type": "support_weapon", "hex": "a", "attached_to": "P"},
+                          "H": {"name": "2nd Bn HQ", "target_type": "hq", "hex": "a", "attached_to": "TR",
+                                "formation": "F"},
+                          "B": {"name": "T-72", "target_type": "heavy_armor", "mp": 5, "hex": "a", "formation": "F"}},
+                "hexes": [{"id": "a", "terrain": "clear"}, {"id": "b", "terrain": "clear"}]}
+    result, after = answer("classic", book, {**position, "query": {"action": "move", "unit": "TR", "path": ["b"]}})
+    assert result.values["legal"] is True
+    assert result.events == [UnitMoved("TR", "b"), UnitMoved("P", "b"), UnitMoved("SW", "b"),
+                             StatusChanged("TR", "ops_complete", True), StatusChanged("TR", "moving", True)]
+    assert after.units["H"].hex == "a"
+
+
+@BOOKS
 def test_a_stack_moves_together_within_the_stacking_limit(book: str, short: str) -> None:
     """§5.1: "Units that begin the Formation impulse stacked together can move together"; each
     pays its own way; §1.4 counts the units already arrived (b holds one combat unit). (The HQ

@@ -183,6 +183,31 @@ def test_a_spotter_check_subtracts_the_chosen_bonus_only() -> None:
     assert check(roll=8).values["modified_roll"] == 6          # not named: the better bonus, the HQ's 2
 
 
+def test_an_on_board_strikes_spotter_check_is_its_first_roll() -> None:
+    """§14.5 "If needed, make a Spotter Check", then the Scatter Check; §14.3 "If the result is
+    > Morale/Training value, the on-board asset is marked Ops Complete. No attack takes place."
+    The Spotter is never marked; with the check passed, the Strike goes on."""
+    given = {"units": {"A": {"side": "nato", "name": "81MM MRTR", "arty_type": "mrtr", "caliber_mm": 81,
+                             "abilities": ["indirect_fire"], "he": {"fp": 2, "to_hit": 4, "range": 10}, "los": False,
+                             "status": {"disrupted": False, "ops_complete": False}},
+                       "S": {"side": "nato", "name": "Scouts", "target_type": "troops", "morale": 7, "los": True},
+                       "T": {"side": "pact", "target_type": "troops", "steps": 2, "strength": "full", "hex": "x"}},
+             "hexes": [{"id": "x", "terrain": "clear", "terrain_db": 0, "distance": 5}],
+             "query": {"action": "indirect_fire", "unit": "A", "target": "x", "spotter": "S", "mission": {"type": "he"}}}
+    result, after = waw85(given, {"2d6": [8]})
+    assert (result.values["legal"], result.values["reason_rule"], result.values["passed"]) == (False, "14.3", False)
+    assert ("WaW85 §14.3", "Scouts failed its Spotter Check: no attack takes place") in reasons(result)
+    assert after.units["A"].status.ops_complete and not after.units["S"].status.ops_complete
+    assert [label for label, _ in result.rolls] == ["2d6"]
+    result, _ = waw85(given, {"d6": [2], "attack": [4, 1], "save": []})
+    assert result.values["legal"] is True          # legal if the check passes; its roll is not given
+    assert result.gaps["units"] == "not stated: dice.2d6 (the Spotter Check of S, WaW85 §14.3, §14.5)"
+    result, after = waw85(given, {"2d6": [7], "d6": [2], "attack": [4, 1], "save": []})
+    assert result.values["legal"] is True and result.values["passed"] is True
+    assert [label for label, _ in result.rolls] == ["2d6", "d6", "attack"]
+    assert after.units["T"].status.disrupted and not after.units["S"].status.ops_complete
+
+
 @pytest.mark.parametrize("kind, section", [("hq", "WaW85 §1.9.11"), ("leader", "WaW85 §1.9.13")])
 def test_an_hq_or_leader_has_no_firepower_of_its_own(kind: str, section: str) -> None:
     """§1.9.11, §1.9.13: an HQ prints a Command Bonus, a Leader a Command Bonus and a

@@ -118,6 +118,24 @@ def test_a_passenger_goes_aboard_and_rides_with_its_transport() -> None:
     assert after.units["P"].carried_by is None and after.units["SW"].hex == "b" and after.units["TR"].hex == "a"
 
 
+def test_an_hq_and_a_leader_ride_with_the_unit_they_are_with() -> None:
+    """§9.2: HQs and Leaders "are stacked immediately on top of the unit to which they are
+    deployed (HQs) or assigned (Leaders)": they go where it goes, as its Passenger and the
+    Passenger's Support Weapon do (the classic §1.3.3.1 HQ does not: ``Params.deployed_hq_rides``).
+    The order is the book's: the Passenger, its SW and Leader, then the HQ on the Transport."""
+    units = {"H": {"name": "HQ", "side": "pact", "target_type": "hq", "attached_to": "TR", "hex": "a"},
+             "L": {"name": "Leader", "side": "pact", "target_type": "leader", "attached_to": "P", "hex": "a"},
+             "TR": {"name": "BMP-2", "side": "pact", "target_type": "light_armor", "abilities": ["transport"], "mp": 6,
+                    "hex": "a", "status": {"mp_spent": 0}},
+             "SW": {"name": "RPG", "side": "pact", "target_type": "support_weapon", "attached_to": "P", "hex": "a"},
+             "P": {"name": "Infantry", "side": "pact", "target_type": "troops", "mp": 3, "hex": "a", "carried_by": "TR"}}
+    result, after = waw85({"units": units, "hexes": [{"id": "b", "distance": 1, "mp_cost": 2}],
+                           "query": {"action": "move", "unit": "TR", "target": "b"}})
+    assert [e for e in result.events if isinstance(e, UnitMoved)] == [
+        UnitMoved("TR", "b"), UnitMoved("P", "b"), UnitMoved("SW", "b"), UnitMoved("L", "b"), UnitMoved("H", "b")]
+    assert {after.units[k].hex for k in units} == {"b"}
+
+
 def test_loading_into_a_landed_helicopter_transport() -> None:
     """§9.8.5: only a Landed Helicopter Transport loads, "The Helicopter in Landed mode and any
     Passengers it will be loading must start the activation in the same hex", and "Passengers
@@ -259,6 +277,16 @@ def test_leaving_a_minefield_costs_two_more_mps(sample) -> None:
         ("WaW85 §9.0", "3 MP: E6 clear 1, leaving the Minefield of F6 +2")]
     outcome = _move(_hex(sample, "F6", markers=frozenset({"minefield_random"})), "move t-64 E6 E7")
     assert outcome.refused.reasons == [("WaW85 §9.0", "6 MP is more than T-64's 4 MPs")]
+
+
+def test_entering_a_hex_next_to_a_chemical_marker_costs_two_more_mps(sample) -> None:
+    """§14.12: "Units entering a hex adjacent to or containing a Chemical Strike marker during
+    the current turn must pay an additional 2 Movement Points to enter the hex": E6 is next to
+    the T-64's own hex F6, found on the map (no adjacency is stated)."""
+    [step] = _move(_hex(sample, "F6", markers=frozenset({"chemical"})), "move t-64 E6").steps
+    assert step.answer.values == {"cost": 3, "legal": True}
+    assert [(r.section, r.text) for r in step.answer.reasons] == [
+        ("WaW85 §9.0", "3 MP: E6 clear 1, a Chemical Strike marker in or next to E6 +2")]
 
 
 def test_a_minefield_attacks_each_unit_entering_it(sample) -> None:
@@ -465,3 +493,20 @@ def test_an_assault_route_is_paid_within_the_mps(sample) -> None:
                               GivenDice([4, 4, 4, 1, 1]))
     assert ("WaW85 §13.0", "US Infantry has 1 MP: the route to G4 costs 2, so it cannot reach the target hex "
                            "(§9.0)") in outcome.refused.reasons
+
+
+def test_a_breach_on_the_map_starts_adjacent_to_the_minefield(sample) -> None:
+    """§16.3.1: "To breach a Minefield marker, the unit must start its activation adjacent to the
+    Minefield marker": on the map the distance is counted, not taken as stated. The T-64 in F6,
+    recast as an Engineer unit, may breach E6 next to it, not D6 two hexes away."""
+    from referee.actions import Action
+    from referee.rulesets import get_ruleset
+    t64 = sample.units["t-64"]
+    engineer = sample.with_unit(replace(t64, type=replace(t64.type, abilities=t64.type.abilities | {"engineer"})))
+    for hex_id in ("E6", "D6"):
+        engineer = _hex(engineer, hex_id, markers=frozenset({"minefield_random"}))
+    rules = get_ruleset("waw85")
+    near = rules.check(engineer, Action(kind="minefield_breach", unit="t-64", target="E6"))
+    assert near.values["legal"] is True and near.values["triggers_opportunity_fire"] is True
+    far = rules.check(engineer, Action(kind="minefield_breach", unit="t-64", target="D6"))
+    assert (far.values["legal"], far.values["reason_rule"]) == (False, "16.3.1")

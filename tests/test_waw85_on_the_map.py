@@ -106,3 +106,61 @@ def test_a_spotter_with_a_line_calls_the_strike_on_target(game) -> None:
     assert ("WaW85 §14.5", "on target") in [(r.section, r.text) for r in answer.reasons]
     assert ("WaW85 §14.7.2", "T-64: 2 hit(s), 1 save(s), 1 net") in [(r.section, r.text) for r in answer.reasons]
     assert outcome.results() == [{"unit": "F6", "result": "none"}, {"unit": "t-64", "result": "disrupted"}]
+
+
+def test_a_spotter_does_not_see_into_a_smoke_hex_beyond_the_adjacent_ones(game) -> None:
+    """§14.8: Smoke "blocks LOS for units at any elevation, whether that be into or through the
+    screen"; "Units adjacent to a Smoke filled hex, however, have LOS into it ... for the
+    purposes of both Direct Fire and Spotting": the US HQ, several hexes from F6, may not spot
+    the T-64's hex once Smoke is in it."""
+    from dataclasses import replace
+    smoky = game.with_hex(replace(game.hexes["F6"], markers=game.hexes["F6"].markers | {"smoke"}))
+    outcome = run(smoky, "artillery us-hq F6 he fp=4 to_hit=5", [3, 5, 5, 2, 3, 5, 4])
+    assert outcome.refused is not None and outcome.steps == []
+    assert outcome.refused.reasons == [("WaW85 §14.3", "US HQ has no LOS to the target hex: Smoke in F6 blocks the "
+                                        "LOS into it from beyond the adjacent hexes")]
+
+
+def test_a_scattered_strike_attacks_the_units_where_it_lands(game) -> None:
+    """§14.5: a Scatter Check of 6, direction 1 (N), then 2: the FFE marker "remains where it is
+    and the Strike is resolved"; "the resolution of the Strike proceeds against the units in its
+    new location": aimed at F6, it lands in F5, where the T-64 now stands."""
+    from referee.events import UnitMoved, apply
+    moved = apply(game, UnitMoved("t-64", "F5"))
+    outcome = run(moved, "artillery us-hq F6 he fp=2 to_hit=5", [6, 1, 2, 5, 5, 1])
+    answer = outcome.steps[0].answer
+    assert answer.values["scatter"] == ["N"]
+    assert ("WaW85 §14.5", "the FFE marker scatters to F5") in [(r.section, r.text) for r in answer.reasons]
+    assert ("WaW85 §14.7.2", "T-64: 2 hit(s), 0 save(s), 2 net") in [(r.section, r.text) for r in answer.reasons]
+    assert {"unit": "t-64", "result": "disrupted_and_reduced"} in outcome.results()
+
+
+def test_an_on_board_strike_counts_its_range_and_the_firers_line_on_the_map(game) -> None:
+    """§14.4: "Targets of On-Board Artillery Strikes must be within the firing unit's HE Range";
+    "MRTR and SPM units indicated as 120MM or greater ... have a minimum range of 2 hexes";
+    §14.7.2 "subject to Long Range penalties"; §14.1 "If a unit which is capable of Indirect
+    Fire has a clear LOS to its target, it does not need a Spotter, and so uses Direct Fire".
+    The BMP-1 in H4, recast as a 120MM mortar of HE Range 3, counts range and LOS on the map:
+    H5 next to it is too near; B7 it sees itself (Direct Fire); F7, four hexes off behind the
+    City, is Long Range, spotted by the Soviet HQ moved to E7 beside it."""
+    from dataclasses import replace
+    from referee.actions import Action, Mission
+    from referee.events import UnitMoved, apply
+    from referee.model import Weapon
+    from referee.rulesets import get_ruleset
+    bmp = game.units["bmp-1"]
+    mortar = game.with_unit(replace(bmp, type=replace(bmp.type, name="120MM MRTR", arty_type="mrtr", caliber_mm=120,
+                                                      abilities=bmp.type.abilities | {"indirect_fire"},
+                                                      he=Weapon(fp=3, to_hit=4, range=3))))
+    rules = get_ruleset("waw85")
+
+    def strike(position, hex_id: str):
+        return rules.check(position, Action(kind="indirect_fire", unit="bmp-1", target=hex_id, spotter="soviet-hq",
+                                            mission=Mission(type="he")))
+    near = strike(mortar, "H5")
+    assert (near.values["legal"], near.values["reason_rule"]) == (False, "14.4")
+    assert ("WaW85 §14.4", "minimum range 2, target at 1") in [(r.section, r.text) for r in near.reasons]
+    seen = strike(mortar, "B7")
+    assert (seen.values["legal"], seen.values["reason_rule"]) == (False, "14.1")
+    far = strike(apply(mortar, UnitMoved("soviet-hq", "E7")), "F7")
+    assert (far.values["legal"], far.values["to_hit"], far.values["fp"]) == (True, 5, 3)

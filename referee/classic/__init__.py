@@ -109,7 +109,7 @@ SOVIET_NAMES = frozenset({"sov", "soviet", "soviets", "ussr", "soviet union", "r
 def classic_params(book: str) -> Params:
     """Parameters of one classic book: ``eisenbach`` (002) or ``untold`` (001)."""
     if book == "eisenbach":
-        return Params(ruleset="classic", book="eisenbach", undisruptable=frozenset({"hq"}),
+        return Params(ruleset="classic", book="eisenbach", undisruptable=frozenset({"hq"}), deployed_hq_rides=False,
                       mines_disrupt_on="even",
                       hill_los_any_city_blocks=True, unarmored_ap_hit_reduces=False,
                       disrupted_retreat_any_enemy=False, overrun_repeat_scope="turn",
@@ -119,7 +119,7 @@ def classic_params(book: str) -> Params:
                       flying_helicopter_underlined_bars=frozenset({"ap"}),
                       **_moving_fire("eisenbach"))
     if book == "untold":
-        return Params(ruleset="classic", book="untold", undisruptable=frozenset({"hq"}),
+        return Params(ruleset="classic", book="untold", undisruptable=frozenset({"hq"}), deployed_hq_rides=False,
                       features=UNTOLD_FEATURES,
                       mines_disrupt_on="odd", hill_los_any_city_blocks=False, hill_los_counts_on_hills_only=True,
                       unarmored_ap_hit_reduces=True, max_bonus_attack_dice=2, assault_side_limit=2,

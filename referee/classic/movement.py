@@ -146,28 +146,11 @@ def move(ctx: Ctx) -> None:
         _unit_move(ctx)
 
 
-def riders(ctx: Ctx, unit: Unit) -> list[Unit]:
-    """The counters that go wherever ``unit`` goes, and theirs: the infantry (and its SW)
-    loaded under a transport (§5.2 "Place loaded infantry and SW units under the transport"),
-    a platoon's Support Weapons, which "remain with the platoon for the duration of the
-    scenario" (§1.3.5), and its leader, who "must ... remain with, one platoon" (001 §1.3.6).
-    An HQ deployed with a unit is not one of them: it moves with its units only when it is
-    moved with them (§1.3.3.1)."""
-    found: list[Unit] = []
-    for other in [*ctx.game.passengers(unit.key), *ctx.game.attached(unit.key)]:
-        if other.type.target_type in ("hq", "aircraft") or not other.on_map or any(f.key == other.key for f in found):
-            continue
-        if other.carried_by == unit.key or other.type.target_type in ("support_weapon", "leader"):
-            found.append(other)
-            found.extend(r for r in riders(ctx, other) if all(f.key != r.key for f in found))
-    return found
-
-
 def _hqs_left_behind(ctx: Ctx, movers: list[Unit]) -> None:
     """§1.3.3.1: "Headquarters must remain in a hex with a unit or units of its formation": a
     move may not leave an HQ (that stays behind) without such a unit in the hex it leaves.
     An HQ already alone before the move is the position's fault, not this move's."""
-    moving = {u.key for u in movers} | {r.key for u in movers for r in riders(ctx, u)}
+    moving = {u.key for u in movers} | {r.key for u in movers for r in ctx.riders(u.key)}
     for hex_id in sorted({u.hex for u in movers if u.hex is not None}):
         before = ctx.game.stack(hex_id)
         was_alone = {hq.key for hq in hqs_alone(ctx, before)}
@@ -356,9 +339,10 @@ def _unit_move(ctx: Ctx) -> None:
         opportunity_trigger(ctx, unit)
         # still moving for the rest of this run: the enemy may Opportunity Fire as it enters
         # the hex (§6.2); no marker shows it, so the save keeps only the move and Ops Complete
-        ctx.emit(UnitMoved(unit.key, route[-1]), StatusChanged(unit.key, "ops_complete", True),
-                 StatusChanged(unit.key, "moving", True))
-        ctx.emit(*(UnitMoved(rider.key, route[-1]) for rider in riders(ctx, unit)))
+        # its Passengers, SWs and leader go with it; an HQ deployed with it only when moved
+        # with it (§5.2, §1.3.5, 001 §1.3.6, §1.3.3.1: Game.riders)
+        ctx.emit(*ctx.moves(unit.key, route[-1]),
+                 StatusChanged(unit.key, "ops_complete", True), StatusChanged(unit.key, "moving", True))
 
 
 def _mp_left(unit: Unit, bonus: int) -> tuple[int, int] | None:

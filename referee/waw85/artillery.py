@@ -28,12 +28,21 @@ def _mission(ctx: Ctx) -> str | None:
 
 
 def _target_distance(ctx: Ctx) -> int | None:
+    """The firer's range to the target: stated (the unit's ``distance``, the hex's), else
+    counted on the map between the firer's hex and the target's."""
     target = ctx.action.target
-    if isinstance(target, str) and target in ctx.game.units:
-        return ctx.game.facts.relation(target).distance
-    if isinstance(target, str):
-        return ctx.game.hex(target).stated.get("distance")
-    return None
+    if not isinstance(target, str):
+        return None
+    if target in ctx.game.units:
+        stated, hex_id = ctx.game.facts.relation(target).distance, ctx.game.unit(target).hex
+    else:
+        stated, hex_id = ctx.game.hex(target).stated.get("distance"), target
+    if stated is not None:
+        return stated
+    firer = ctx.game.units.get(ctx.action.actor) if ctx.action.actor else None
+    here = ctx.game.hex(firer.hex).at if firer is not None and firer.hex is not None else None
+    there = ctx.game.hex(hex_id).at if hex_id is not None else None
+    return here.distance(there) if here is not None and there is not None else None
 
 
 def minimum_range(unit: Unit) -> int:
@@ -77,6 +86,17 @@ def fire_mission(ctx: Ctx) -> Strike | None:
             ans.set("max_markers", markers[where])
     if ans.legal is False or mission is None:
         return None
+    if unit is not None and spotter is not None and ctx.action.passed is None and not _spots_freely(spotter) \
+            and ctx.dice is not None:
+        # §14.5 "If needed, make a Spotter Check", the Strike's first roll; §14.3 "If the result
+        # is > Morale/Training value, the on-board asset is marked Ops Complete. No attack takes place."
+        if not ctx.has_dice("2d6"):
+            ans.gap(("passed", "hits", "saves", "net_hits", "units", "hexes", "scatter"),
+                    f"not stated: dice.2d6 (the Spotter Check of {spotter.key}, WaW85 §14.3, §14.5)")
+            return None
+        if not _spotter_check(ctx, spotter, []):
+            _spotter_failed(ctx, spotter)
+            return None
     if spotter is not None and ctx.stage(("passed", "cancelled", "units"),
                                          lambda: _spotter_night_check(ctx, spotter, unit is not None)) is False:
         return None
@@ -144,16 +164,13 @@ def _spotter(ctx: Ctx, spotter: Unit, *, on_board: bool) -> None:
     hq = spotter if spotter.type.target_type == "hq" else formation_hq(ctx, spotter)
     if ew_on(hq):
         illegal(ctx, "5.2", "no unit of a Formation whose HQ has an EW marker may take part in Indirect Fire")
-    free = spotter.type.target_type == "hq" or {"recon", "elite"} & spotter.type.abilities
+    free = _spots_freely(spotter)
     if not free and not on_board:
         illegal(ctx, "14.3", "Off-Board Strikes are spotted by the HQ or a Recon unit only")
     elif not free:
         because(ctx, "14.3", f"{spotter.name} must pass a Spotter Check")
         if ctx.action.passed is False:
-            illegal(ctx, "14.3", f"{spotter.name} failed its Spotter Check: no attack takes place")
-            if ctx.action.actor:
-                ctx.emit(StatusChanged(ctx.action.actor, "ops_complete", True))
-                because(ctx, "14.3", "the on-board asset is marked Ops Complete; the Spotter is not")
+            _spotter_failed(ctx, spotter)
     target = ctx.action.target if isinstance(ctx.action.target, str) else None
     if target in ctx.game.units:
         target = ctx.game.unit(target).hex
@@ -169,12 +186,27 @@ def _spotter(ctx: Ctx, spotter: Unit, *, on_board: bool) -> None:
             illegal(ctx, "16.6.1", f"{spotter.name} is {reach} hexes from {target}: the maximum LOS for "
                     "Spotting at night is 7 hexes")
     sees = ctx.game.facts.relation(spotter.key).los
-    if sees is None and target in ctx.game.hexes:
-        blocked = los.hex_blocked(ctx, spotter, target)
+    if sees is None and target is not None:
+        reach = _spotting_reach(ctx, spotter, target, on_board=on_board)
+        blocked = los.hex_blocked(ctx, spotter, target, reach)
         sees = None if blocked is None else not blocked
     if sees is False:
         why = ctx.answer.reasons[-1].text if ctx.game.facts.relation(spotter.key).los is None else ""
         illegal(ctx, "14.3", f"{spotter.name} has no LOS to the target hex" + (f": {why}" if why else ""))
+
+
+def _spots_freely(spotter: Unit) -> bool:
+    """§14.3: the activated Formation's HQ and a Recon unit spot without a Spotter Check."""
+    return spotter.type.target_type == "hq" or bool({"recon", "elite"} & spotter.type.abilities)
+
+
+def _spotter_failed(ctx: Ctx, spotter: Unit) -> None:
+    """§14.3 "If the result is > Morale/Training value, the on-board asset is marked Ops
+    Complete. No attack takes place." The Spotter is not marked."""
+    illegal(ctx, "14.3", f"{spotter.name} failed its Spotter Check: no attack takes place")
+    if ctx.action.actor:
+        ctx.emit(StatusChanged(ctx.action.actor, "ops_complete", True))
+        because(ctx, "14.3", "the on-board asset is marked Ops Complete; the Spotter is not")
 
 
 def _spotter_night_check(ctx: Ctx, spotter: Unit, on_board: bool) -> bool:
@@ -258,6 +290,15 @@ def _strike(ctx: Ctx, mission: str, firer: Unit | None, landed: str) -> None:
             hexes = [target, *further]      # §14.10 "Each unit in a hex that receives a Minefield-Random marker"
     units = [u for h in hexes for u in ctx.game.stack(h)
              if u.carried_by is None and u.type.target_type not in ("hq", "leader", "support_weapon", "aircraft")]
+    if mission in ("he", "dpicm", "mlrs", "chemical"):
+        # a Landed Helicopter is on the ground: a Chemical Strike, which needs no Armor or Save
+        # (§14.12 "Anything else takes 2 hits"), attacks it as any unit
+        flying = next((u for u in units if u.type.target_type == "helicopter"
+                       and not (mission == "chemical" and u.mode == "landed")), None)
+        if flying is not None:
+            raise NotSupported("WaW85 §14.7.2", f"a Strike on {flying.name}, a Helicopter in a Strike hex: the book "
+                               "says neither whether a Strike attacks Helicopters nor how they defend against one "
+                               "(§9.7 spares them only from Minefields)")
     if mission in ("he", "dpicm", "mlrs") and units:
         fp, to_hit = _strike_numbers(ctx, mission, firer)
         for hex_id in hexes:
@@ -436,6 +477,16 @@ def _needs_a_spotter(ctx: Ctx, unit: Unit, spotter: Unit | None) -> None:
     does not need a Spotter, and so uses Direct Fire to attack that target" (no Scatter);
     §12.0: without that LOS it "does need a Spotter on the map which has a clear LOS"."""
     sees = ctx.game.facts.relation(unit.key).los
+    target = ctx.action.target if isinstance(ctx.action.target, str) else None
+    target = ctx.game.unit(target).hex if target in ctx.game.units else target
+    if sees is None and target is not None and unit.hex is not None and ctx.game.hex(unit.hex).at is not None \
+            and ctx.game.hex(target).at is not None:
+        # on the map: the firer's own line to the target hex decides (§10.2 traced as for a Spotter)
+        try:
+            blocked = los.hex_blocked(ctx, unit, target)
+        except NotStated:
+            blocked = None
+        sees = None if blocked is None else not blocked
     if sees is True and (spotter is None or spotter.key != unit.key):
         illegal(ctx, "14.1", f"{unit.name} has a clear LOS to its target: it uses Direct Fire with its HE FP "
                 "(direct_fire), not Indirect Fire")
@@ -535,8 +586,13 @@ def spotter_check(ctx: Ctx) -> None:
     """§14.3: 2d6 less the HQ's or the Leader's Command Bonus (one only) against the
     unit's Morale/Training."""
     unit = ctx.unit(ctx.action.actor)
+    _spotter_check(ctx, unit, [ctx.game.unit(k) for k in ctx.action.bonus_from or ()])
+
+
+def _spotter_check(ctx: Ctx, unit: Unit, named: list[Unit]) -> bool | None:
+    """The Spotter Check of ``unit`` with the bonus of ``named`` (the player's choice), else the
+    better of its HQ's and its Leader's; whether it passed (``None``: the choice is refused)."""
     hqs, leaders = helpers(ctx, unit)
-    named = [ctx.game.unit(k) for k in ctx.action.bonus_from or ()]
     if named:                              # the player's choice of whose bonus to subtract
         strangers = [g for g in named if g not in hqs + leaders]
         if strangers:
@@ -545,14 +601,14 @@ def spotter_check(ctx: Ctx) -> None:
         if len(named) > 1:
             illegal(ctx, "14.3", "Only the HQ's bonus or the Leader's bonus may be used — not both")
         if ctx.answer.legal is False:
-            return
+            return None
         bonus, why = need(named[0].leadership, f"units.{named[0].key}.leadership"), f"{named[0].name} Command Bonus"
     else:
         bonuses = [need(u.leadership, f"units.{u.key}.leadership") for u in hqs + leaders]
         bonus, why = max(bonuses, default=0), "the better of the HQ or Leader Command Bonus"
     if bonus:
         modify(ctx, "roll", -bonus, why, "14.3")
-    roll(ctx, Check(morale_value(ctx, unit), -bonus), section="14.3")
+    return roll(ctx, Check(morale_value(ctx, unit), -bonus), section="14.3")
 
 
 def strike_reduction(ctx: Ctx) -> None:
@@ -579,11 +635,16 @@ def chemical_attack(ctx: Ctx) -> None:
     _chemical_attack(ctx, unit)
 
 
+def chemical_near(ctx: Ctx, hex_id: str) -> bool:
+    """§14.12: is there a Chemical Strike marker in ``hex_id`` or a hex adjacent to it (on the
+    map, or adjacency stated on either hex)?"""
+    near = [hex_id, *(adjacent_hexes(ctx, hex_id) or ())]
+    return any("chemical" in ctx.game.hex(h).markers for h in near)
+
+
 def chemical_move_cost(ctx: Ctx, hex_id: str) -> int:
     """§14.12: +2 MP to enter a hex with or next to a Chemical Strike marker."""
-    hex_state = ctx.game.hex(hex_id)
-    near = [hex_state.id, *(hex_state.stated.get("adjacent_to") or ())]
-    if any("chemical" in ctx.game.hex(h).markers for h in near):
+    if chemical_near(ctx, hex_id):
         extra = tables()["chemical_move_cost"]
         modify(ctx, "cost", extra, "entering a hex with or next to a Chemical Strike marker", "14.12")
         return extra
@@ -641,12 +702,19 @@ def minefield_breach(ctx: Ctx) -> None:
     if unit.status.disrupted:
         illegal(ctx, "16.3.1", f"{unit.name} is Disrupted")
     distance = hex_state.stated.get("distance")
+    here = ctx.game.hex(unit.hex).at if unit.hex is not None else None
+    if distance is None and here is not None and hex_state.at is not None:
+        distance = here.distance(hex_state.at)          # on the map
     if (distance is not None and distance != 1) or (isinstance(unit.status.mp_spent, int) and unit.status.mp_spent):
         illegal(ctx, "16.3.1", "the breaching unit starts its activation adjacent and spends all its MPs")
     may_act(ctx, unit)                    # a Movement Action (§7.6, §11.0, §7.2.3)
     if ctx.answer.legal is False:
         return
     ctx.answer.set("legal", True)
+    # "Upon entering the hex the unit is subject to Opportunity Fire as usual. If it is not
+    # Disrupted or Eliminated, it then may immediately roll 2D6 for a Breaching attempt"
+    ctx.answer.set("triggers_opportunity_fire", True)
+    because(ctx, "16.3.1", f"{unit.name} enters {hex_state.id}, subject to Opportunity Fire as usual")
     marker = next((m for m in MINES if m in hex_state.markers), None)
     if marker is None:
         raise NotStated(f"hexes.{hex_state.id}.markers (a Minefield marker)")

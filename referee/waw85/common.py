@@ -53,6 +53,19 @@ def may_act(ctx: Ctx, unit: Unit, *, done: bool = True, fired: bool = True, comm
         illegal(ctx, "7.2.3", f"{unit.name} is Out of Command: it may not execute any Action")
 
 
+#: The Actions of another kind that a procedure may be part of (``query.cause``), by name.
+NOT_A_MOVEMENT_ACTION = {"move_and_fire": "Move and Direct Fire", "assault": "Assault"}
+
+
+def movement_action_only(ctx: Ctx, unit: Unit, section: str, what: str) -> None:
+    """Refuse ``what`` as part of a Move and Direct Fire or an Assault: it is a Movement Action
+    of its own (§16.3.2 "declares a Movement Action"; §16.3.3 "a Movement Action (not Move and
+    Direct Fire, or Assault)")."""
+    other = NOT_A_MOVEMENT_ACTION.get(ctx.action.cause or "")
+    if other is not None:
+        illegal(ctx, section, f"{unit.name} {what} in a Movement Action of its own, not in a {other} Action")
+
+
 def modify(ctx: Ctx, applies_to: str, value: int, why: str, section: str) -> None:
     ctx.answer.modify(applies_to, value, why, f"WaW85 §{section}")
 

@@ -135,23 +135,61 @@ def in_sight(ctx: Ctx, viewer: Unit, target: Unit) -> bool:
     return not blocked(ctx, viewer, target)
 
 
-def hex_blocked(ctx: Ctx, viewer: Unit, hex_id: str) -> bool | None:
+def hex_blocked(ctx: Ctx, viewer: Unit, hex_id: str, distance: int | None = None) -> bool | None:
     """Is the LOS from ``viewer`` to the centre of ``hex_id`` blocked (a Spotter's LOS to the
-    intended target hex, §10.2, §14.3)? ``None`` when the map cannot trace it. The far end
-    is seen at the hex's ground unit height."""
+    intended target hex, §10.2, §14.3)? Traced on the map, else judged from the stated facts
+    (``distance``, the viewer's range to the hex if the caller knows it; adjacency stated on
+    either hex; ``situation.intervening``). ``None`` when neither says. The far end is seen at
+    the hex's ground unit height.
+
+    §14.8: Smoke "blocks LOS for units at any elevation, whether that be into or through the
+    screen"; "Units adjacent to a Smoke filled hex, however, have LOS into it, but not through
+    it, for the purposes of both Direct Fire and Spotting. Units in a Smoke filled hex only have
+    LOS to adjacent non-Smoke filled hexes"."""
     traced = map_line(ctx, viewer.hex, hex_id)
-    if traced is None:
-        return None
-    intervening, hexsides, distance = traced
+    facts = ctx.game.facts
+    if traced is not None:
+        intervening, hexsides, distance = traced
+    else:
+        intervening, hexsides = facts.get("intervening"), facts.get("along_hexsides")
+        if distance is None and viewer.hex is not None and _stated_adjacent(ctx, viewer.hex, hex_id):
+            distance = 1
+    in_smoke = bool(viewer.hex) and has_smoke(ctx.game.hex(viewer.hex).markers)
+    into_smoke = has_smoke(ctx.game.hex(hex_id).markers)
     if distance is not None and distance <= 1:
-        because(ctx, "10.2", "the LOS is never blocked between adjacent hexes")
+        if in_smoke and into_smoke and distance == 1:
+            because(ctx, "14.8", f"{viewer.name} is in Smoke: it sees only adjacent hexes without Smoke")
+            return True
+        because(ctx, "10.2", "the LOS is never blocked between adjacent hexes"
+                + (" (an adjacent unit sees into a Smoke hex, §14.8)" if into_smoke else ""))
         return False
-    if viewer.hex and has_smoke(ctx.game.hex(viewer.hex).markers):
-        because(ctx, "14.8", f"{viewer.name} is in Smoke: it sees only adjacent hexes")
+    if in_smoke or into_smoke:
+        if distance is None:
+            return None
+        because(ctx, "14.8", f"{viewer.name} is in Smoke: it sees only adjacent hexes" if in_smoke
+                else f"Smoke in {hex_id} blocks the LOS into it from beyond the adjacent hexes")
         return True
+    if traced is None:
+        if intervening is None and hexsides is None:
+            return None
+        if any(has_smoke(h.get("markers") or ()) for h in intervening or ()):
+            because(ctx, "14.8", "Smoke blocks LOS through its hex")
+            return True
+        far = ctx.game.hex(hex_id).stated.get("unit_height")
+        try:
+            return _judge(ctx, list(intervening or ()), list(hexsides or ()), distance, unit_height(ctx, viewer),
+                          need(far, f"hexes.{hex_id}.unit_height"))
+        except NotStated:
+            return None                 # the stated line leaves the heights open
     far = ctx.game.hex(hex_id).stated.get("unit_height")
     return _judge(ctx, intervening, hexsides, distance, unit_height(ctx, viewer),
                   need(far, f"hexes.{hex_id}.unit_height"))
+
+
+def _stated_adjacent(ctx: Ctx, a: str, b: str) -> bool:
+    """Adjacency stated on either hex (``adjacent_to``)."""
+    facts = ctx.game.facts
+    return b in (facts.hex_fact(a, "adjacent_to") or ()) or a in (facts.hex_fact(b, "adjacent_to") or ())
 
 
 def _judge(ctx: Ctx, intervening: list[Mapping[str, Any]], hexsides: list[Mapping[str, Any]],

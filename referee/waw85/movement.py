@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from referee.errors import NotStated, NotSupported
 from referee.events import (MarkerPlaced, MarkerRemoved, ModeChanged, PassengerUnloaded, StatusChanged,
-                            UnitEliminated, move_with_riders)
+                            UnitEliminated)
 from referee.model import Unit, need
 from referee.ruleset import Ctx
 from referee.disrupted import disrupted_move
 from referee.situation import road_between
-from referee.waw85.artillery import MINES, chemical_move_cost, depletion_roll, mine_attack
+from referee.waw85.artillery import MINES, chemical_move_cost, chemical_near, depletion_roll, mine_attack
 from referee.waw85.command import Check, check_for, roll
-from referee.waw85.common import because, illegal, may_act, modify, morale_value, tables
+from referee.waw85.common import because, illegal, may_act, modify, morale_value, movement_action_only, tables
 from referee.waw85.transport import STACKING_LIMIT, counts_for_stacking, mp_spent
 
 HELICOPTER_MODES = ("flying", "nap_of_earth", "hovering", "landed")
@@ -29,8 +29,14 @@ def river_crossing(ctx: Ctx, unit: Unit) -> int | None:
     """§9.5: across an unbridged, unforded River only amphibious units, starting adjacent
     (no MP spent yet) and spending all their MPs; then they are Ops Complete. Returns the MP
     cost of the crossing (all the unit's MPs), or ``None`` when the move crosses no such
-    River or may not cross it (then the answer says why)."""
-    if ctx.game.facts.get("hexside") != "river":
+    River or may not cross it (then the answer says why). A Bridge marker on its reverse
+    "represents a destroyed bridge" (§16.4): crossing there is crossing the River."""
+    side = ctx.game.facts.get("hexside")
+    if side == "bridge" and any("bridge_destroyed" in ctx.game.hex(h).markers
+                                for h in (unit.hex, _target_hex(ctx)) if h is not None):
+        because(ctx, "16.4", "the Bridge is destroyed (its marker's reverse): no crossing there")
+        side = "river"
+    if side != "river":
         return None
     if unit.type.target_type == "helicopter":
         because(ctx, "9.7", "Helicopters are not affected by hex side terrain")
@@ -245,15 +251,18 @@ def _stated_move(ctx: Ctx, unit: Unit, route: list[str], arriving: int = 1, cros
     left = allowed - spent - total
     ctx.answer.unit(unit.key, mp_before=allowed - spent, mp_after=left)
     _opportunity_trigger(ctx, unit)
-    mined = [(index, hex_id) for index, hex_id in enumerate(route) if minefield_attacks(ctx, unit, hex_id)]
+    # a stack's units enter one after the other: a Minefield an earlier unit's depletion roll
+    # removed (§16.2.2) attacks no later one
+    now = Ctx(ctx.rules, ctx.after, ctx.action, ctx.dice, ctx.answer) if ctx.answer.events else ctx
+    mined = [(index, hex_id) for index, hex_id in enumerate(route) if minefield_attacks(now, unit, hex_id)]
     if mined:                                # §16.2: each unit entering a Minefield hex rolls 1d6
         ctx.answer.set("mines_attacks", [hex_id for _, hex_id in mined])
         if not ctx.has_dice("d6"):
             ctx.answer.gap(("units", "hexes"), "not stated: dice.d6 (the §16.2 Minefield attack)")
             return
-        if minefield_attacks_on_route(ctx, unit, route, mined):
+        if minefield_attacks_on_route(now, unit, route, mined):
             return
-    ctx.emit(*move_with_riders(ctx.game, unit.key, route[-1]), StatusChanged(unit.key, "moving", not stops))
+    ctx.emit(*ctx.moves(unit.key, route[-1]), StatusChanged(unit.key, "moving", not stops))
     if left == 0:
         because(ctx, "9.0", f"{unit.name} has spent all its MPs: Ops Complete")
         ctx.emit(StatusChanged(unit.key, "ops_complete", True))
@@ -315,7 +324,7 @@ def _free_move(ctx: Ctx, unit: Unit, hex_id: str) -> None:
     ctx.answer.set("triggers_opportunity_fire", False)
     for mover in movers:
         because(ctx, "13.1.5", f"{mover.name} makes its free move into {hex_id}, not subject to Opportunity Fire")
-        ctx.emit(*move_with_riders(ctx.game, mover.key, hex_id), StatusChanged(mover.key, "ops_complete", True))
+        ctx.emit(*ctx.moves(mover.key, hex_id), StatusChanged(mover.key, "ops_complete", True))
 
 
 def _stated_helicopter_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
@@ -367,7 +376,7 @@ def _stated_helicopter_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
                 + ("; more than 12 MPs: it may not fire this activation" if spent + cost > 12 else ""))
     ctx.answer.set("legal", True)
     _opportunity_trigger(ctx, unit)
-    ctx.emit(*move_with_riders(ctx.game, unit.key, route[-1]), StatusChanged(unit.key, "moving", True))
+    ctx.emit(*ctx.moves(unit.key, route[-1]), StatusChanged(unit.key, "moving", True))
     if mode == "nap_of_earth" and spent + cost == tables()["helicopter_noe_mp"]:
         because(ctx, "9.0", f"{unit.name} has spent all its MPs: Ops Complete")
         ctx.emit(StatusChanged(unit.key, "ops_complete", True))
@@ -449,7 +458,7 @@ def _helicopter_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
         because(ctx, "9.7.1", f"Flying: {cost} hexes, no MP limit"
                 + ("; more than 12 MPs: it may not fire this activation" if cost > 12 else ""))
     ctx.answer.set("legal", True)
-    ctx.emit(*move_with_riders(ctx.game, unit.key, route[-1]), StatusChanged(unit.key, "ops_complete", True),
+    ctx.emit(*ctx.moves(unit.key, route[-1]), StatusChanged(unit.key, "ops_complete", True),
              StatusChanged(unit.key, "moving", True))
 
 
@@ -502,7 +511,7 @@ def _charted_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
         ctx.answer.set("mines_attacks", [hex_id for _, hex_id in mined])
         if ctx.dice is not None and minefield_attacks_on_route(ctx, unit, route, mined):
             return
-    ctx.emit(*move_with_riders(ctx.game, unit.key, route[-1]), StatusChanged(unit.key, "ops_complete", True),
+    ctx.emit(*ctx.moves(unit.key, route[-1]), StatusChanged(unit.key, "ops_complete", True),
              StatusChanged(unit.key, "moving", True))
 
 
@@ -516,6 +525,13 @@ def step_cost(ctx: Ctx, mover: str, previous: str, hex_id: str) -> tuple[int, st
         extra = tables()["minefield_exit_mp"]
         added += extra
         why.append(f"leaving the Minefield of {previous} +{extra}")
+    if chemical_near(ctx, hex_id):
+        # §14.12 "Units entering a hex adjacent to or containing a Chemical Strike marker during
+        # the current turn must pay an additional 2 Movement Points" (the marker goes at the next
+        # Marker Removal Phase, so one on the map is of the current turn)
+        extra = tables()["chemical_move_cost"]
+        added += extra
+        why.append(f"a Chemical Strike marker in or next to {hex_id} +{extra}")
     return enter + added, f"{hex_id} {what} {enter}" + "".join(f", {w}" for w in why)
 
 
@@ -578,7 +594,7 @@ def minefield_attacks_on_route(ctx: Ctx, unit: Unit, route: list[str], mined: li
             return True
         if hits:
             if back != unit.hex:
-                ctx.emit(*move_with_riders(ctx.game, unit.key, back))
+                ctx.emit(*ctx.moves(unit.key, back))
             ctx.emit(StatusChanged(unit.key, "ops_complete", True))
             return True
     return False
@@ -640,6 +656,7 @@ def _bridge_mode(ctx: Ctx, unit: Unit) -> None:
     if mode not in ("deployed", "retracted"):
         raise NotStated("query.choice (deployed or retracted)")
     may_act(ctx, unit)
+    movement_action_only(ctx, unit, "16.3.3", "flips")
     spent = unit.status.mp_spent
     if unit.status.moving or (isinstance(spent, int) and spent > 0):
         illegal(ctx, "16.3.3", f"{unit.name} has already moved: it flips by beginning a Movement Action and "
@@ -768,7 +785,7 @@ def unload(ctx: Ctx) -> None:
     ctx.answer.set("triggers_opportunity_fire", True)
     ctx.emit(PassengerUnloaded(passenger.key), StatusChanged(passenger.key, "ops_complete", True))
     if into is not None and into != passenger.hex:     # "or directly into a hex adjacent to the Transport unit"
-        ctx.emit(*move_with_riders(ctx.game, passenger.key, into))
+        ctx.emit(*ctx.moves(passenger.key, into))
     if helicopter:
         # "A Helicopter in Landed mode is stationary in its hex. If it is a Transport unit,
         # Passengers can load or unload, then it may attempt a Combat Lift-Off" (§9.7.4, §9.9)
@@ -809,6 +826,7 @@ def clear_rubble(ctx: Ctx) -> None:
         illegal(ctx, "10.9.1", f"{unit.name} has moved: it begins its impulse in the Rubble hex and spends all its "
                 "MPs on the Clearing Roll")
     may_act(ctx, unit)                    # a Movement Action (§7.6, §11.0, §7.2.3)
+    movement_action_only(ctx, unit, "16.3.2", "makes a Clearing Roll")
     if ctx.answer.legal is False:
         return
     ctx.answer.set("legal", True)
