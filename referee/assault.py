@@ -21,7 +21,7 @@ from typing import Callable
 from referee import damage, situation
 from referee.defence import improved_position
 from referee.errors import NotStated
-from referee.events import StatusChanged, UnitEliminated, UnitMoved, result_of
+from referee.events import StatusChanged, UnitEliminated, UnitMoved, move_with_riders, result_of
 from referee.model import Unit, need
 from referee.ruleset import Ctx
 
@@ -106,7 +106,9 @@ def assault(ctx: Ctx) -> None:
     participants = entered
     for unit in participants:
         if hex_id is not None and unit.hex != hex_id:
-            ctx.emit(UnitMoved(unit.key, hex_id))
+            # the counters stacked on it go where it goes: its HQ, Leader and Support Weapon,
+            # its Passengers (WaW85 §9.2, §9.8.1; EG/TUS §1.3.6, §5.2)
+            ctx.emit(*move_with_riders(ctx.after, unit.key, hex_id))
     ans.because(rules.section("assault_resolution"), "the attackers enter the defenders' hex: the Assault is resolved")
     # the HQs and Leaders stacked on either side are part of the outcome too (§1.3.3.2 checks)
     sides = {hex_id, *(u.hex for u in participants)} - {None}
@@ -218,7 +220,7 @@ def settle(ctx: Ctx, attackers: list[Unit], defenders: list[Unit], on_defenders:
             ans.unit(a.key, retreat=1)
             back = entry_hex(ctx, a)
             if back is not None and back != hex_id and result_of(a.key, ans.events) != "eliminated":
-                ctx.emit(UnitMoved(a.key, back))
+                ctx.emit(*move_with_riders(ctx.after, a.key, back))     # and what came in with it
     for unit in defenders + attackers:
         if result_of(unit.key, ans.events) != "eliminated" and ctx.after.unit(unit.key).on_map:
             ctx.emit(StatusChanged(unit.key, "ops_complete", True))
@@ -370,10 +372,18 @@ def apply_retreat(ctx: Ctx, units: list[Unit], plans: list[dict[str, str | None]
         else:
             ans.gap(f"units.{unit.key}.hex", f"not stated: retreat hex (name one with retreat=HEX: "
                     f"{', '.join(hexes)})")
+    retreating = {u.key for u in units}
     for key, hex_id in chosen.items():
         ctx.emit(UnitMoved(key, hex_id))
         ans.unit(key, retreat=1)
         ans.because(section, f"{ctx.game.unit(key).name} retreats into {hex_id}")
+        # its Support Weapon and Passengers go with it (WaW85 §9.2 "stacked immediately on top
+        # of the owning unit", §9.8.1); HQs and Leaders follow below
+        for rider in ctx.after.riders(key):
+            if rider.key not in retreating and rider.type.target_type not in ("hq", "leader") \
+                    and rider.hex != hex_id:
+                ctx.emit(UnitMoved(rider.key, hex_id))
+                ans.unit(rider.key, retreat=1)
     destinations = {chosen.get(u.key) for u in going}
     going_keys = {u.key for u in going}
     for unit in _commanders(ctx, going):
@@ -392,11 +402,14 @@ def apply_retreat(ctx: Ctx, units: list[Unit], plans: list[dict[str, str | None]
 
 def _commanders(ctx: Ctx, units: list[Unit]) -> list[Unit]:
     """HQs and Leaders stay with their units: they retreat with the survivors (WaW85
-    §13.1.1; EG/TUS §1.3.3.1 an HQ remains in a hex with units of its formation)."""
+    §13.1.1; EG/TUS §1.3.3.1 an HQ remains in a hex with units of its formation). Those of
+    the hex before the Assault, still on the map: not the attacker's, which came in stacked
+    on it (WaW85 §9.2)."""
     keys = {u.key for u in units}
     hexes = {u.hex for u in units if u.hex}
-    return [u for h in hexes for u in ctx.after.stack(h) if u.key not in keys
-            and u.type.target_type in ("hq", "leader") and u.on_map]
+    after = ctx.after
+    return [after.unit(u.key) for h in hexes for u in ctx.game.stack(h) if u.key not in keys
+            and u.type.target_type in ("hq", "leader") and after.unit(u.key).on_map]
 
 
 def retreat_action(ctx: Ctx) -> None:

@@ -465,3 +465,33 @@ def test_an_assault_route_is_paid_within_the_mps(sample) -> None:
                               GivenDice([4, 4, 4, 1, 1]))
     assert ("WaW85 §13.0", "US Infantry has 1 MP: the route to G4 costs 2, so it cannot reach the target hex "
                            "(§9.0)") in outcome.refused.reasons
+
+
+def test_an_assaulting_unit_takes_the_counters_stacked_on_it(sample) -> None:
+    """§13.2.1 "The attacker now occupies the vacated hex": the unit enters with what §9.2
+    stacks "immediately on top of" it (its HQ, its Support Weapon) and what it carries
+    (§9.8.1); an attacker that falls back takes them back to the hex it came from. Other
+    counters of its old hex stay, and the defender's HQ retreats with the defender, not the
+    attacker's."""
+    from referee.events import UnitEliminated
+    from referee.rulesets import get_ruleset
+    from referee.cases import build_action
+
+    game = sample.with_unit(replace(sample.units["us-infantry"], hex="G4"))
+    game = game.with_unit(replace(game.units["us-hq"], hex="G4", attached_to="us-infantry"))
+    game = game.with_unit(replace(game.units["m113"], hex="G4"))
+    for key in ("bmp-1", "t-64"):
+        game = game.with_unit(replace(game.units[key], hex="A1" if key == "bmp-1" else "F6"))
+
+    def assault(hits, **named):
+        action = replace(build_action({"action": "assault", "unit": "us-infantry", "target": "H4"}), hits=hits, **named)
+        result = get_ruleset("waw85").resolve(game, action, GivenDice([1, 1, 1, 1, 1, 1]))
+        return result, {e.unit: e.hex for e in result.events if isinstance(e, UnitMoved)}
+
+    won, moved = assault({"soviet-infantry": 3, "us-infantry": 0})
+    assert any(isinstance(e, UnitEliminated) and e.unit == "soviet-infantry" for e in won.events)
+    assert moved["us-infantry"] == "H4" and moved["us-hq"] == "H4" and "m113" not in moved
+    lost, moved = assault({"soviet-infantry": 1, "us-infantry": 1})
+    assert moved["us-infantry"] == "G4" and moved["us-hq"] == "G4"
+    pushed, moved = assault({"soviet-infantry": 2, "us-infantry": 0}, retreat="H5")
+    assert moved == {"us-infantry": "H4", "us-hq": "H4", "soviet-infantry": "H5", "soviet-hq": "H5"}

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from referee.assault import Numbers, entry_hex, target_hex
 from referee.errors import NotStated, NotSupported
-from referee.events import StatusChanged, UnitEliminated, UnitMoved
+from referee.events import StatusChanged, UnitEliminated, UnitMoved, move_with_riders
 from referee.hexes import Hex
 from referee.model import AssaultValue, Unit, need
 from referee.ruleset import Ctx
@@ -269,7 +269,7 @@ def _charted_route(ctx: Ctx, unit: Unit, hex_id: str | None, left: int | None) -
     elif spent + entering > left:
         illegal(ctx, "13.0", f"{unit.name} has {left - spent} MP left at {route[-1]}, entering {hex_id} costs "
                 f"{entering}: the Assault does not take place, and it is Ops Complete in {route[-1]}")
-        ctx.emit(UnitMoved(unit.key, route[-1]), StatusChanged(unit.key, "ops_complete", True))
+        ctx.emit(*move_with_riders(ctx.game, unit.key, route[-1]), StatusChanged(unit.key, "ops_complete", True))
     return True
 
 
@@ -388,7 +388,13 @@ def retreat_check(ctx: Ctx) -> None:
         illegal(ctx, "13.2.2", why)
     if ctx.answer.legal is None:
         ctx.answer.set("legal", True)
+        moved = {u.key for u in units}
         for unit in units:
             ctx.emit(UnitMoved(unit.key, hex_id))
+            # what is stacked on it or carried by it retreats with it (§9.2, §9.8.1, §13.1.1)
+            for rider in ctx.game.riders(unit.key):
+                if rider.key not in moved and rider.hex != hex_id:
+                    moved.add(rider.key)
+                    ctx.emit(UnitMoved(rider.key, hex_id))
     ctx.answer.set("triggers_opportunity_fire", False)
     because(ctx, "13.2.2", "units retreating from an Assault do not trigger Opportunity Fire")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from referee.errors import NotStated
 from referee.events import StatusChanged
-from referee.fire import Attack, band_modifier
+from referee.fire import Attack, band_modifier, status
 from referee.model import Unit, Weapon, need
 from referee.ranges import BAND_TO_HIT, Bands
 from referee.ruleset import Ctx
@@ -121,6 +121,7 @@ def fire_restrictions(ctx: Ctx, actor: Unit, attack: Attack) -> None:
         illegal(ctx, "1.9.11" if actor.type.target_type == "hq" else "1.9.13",
                 f"{actor.name} is {'an HQ' if actor.type.target_type == 'hq' else 'a Leader'}: it has no Firepower "
                 "of its own and adds its Command Bonus to the unit it is deployed or assigned to (§10.6.2)")
+    _support_weapon_holder(ctx, actor, attack)
     if attack.opportunity and ((ctx.game.facts.get("opfire_count") or 0) >= 1
                                or (target is not None and target.status.opportunity_fired)):
         illegal(ctx, "10.11", "only one Opportunity Fire attack per hex of movement")
@@ -136,6 +137,24 @@ def fire_restrictions(ctx: Ctx, actor: Unit, attack: Attack) -> None:
     if missile and actor.status.ammo in ("reloading", "out"):
         illegal(ctx, "7.3", f"{actor.name} is {'Reloading' if actor.status.ammo == 'reloading' else 'out of'} "
                 "missiles: no green or blue missile fire")
+
+
+def _support_weapon_holder(ctx: Ctx, actor: Unit, attack: Attack) -> None:
+    """§10.5: Support Weapons "are additional Direct Fire weapons" of the unit they are deployed
+    to, which fire "immediately before or after the unit to which it is deployed fires", and in
+    Opportunity Fire in place of its FP, "because the unit will be Ops Complete as soon as the
+    Support Weapon fires" (§10.11): so they fire only when that unit may (§10.0 not Disrupted
+    nor Ops Complete, §7.2.3 Out of Command only in Opportunity Fire, §9.8 not a Passenger)."""
+    if actor.type.target_type != "support_weapon" or actor.attached_to is None:
+        return
+    holder = ctx.game.units.get(actor.attached_to)
+    if holder is None or not holder.on_map:
+        return
+    refused = len(ctx.answer.refusals)
+    status(ctx, holder, attack.kind)
+    if len(ctx.answer.refusals) > refused:
+        because(ctx, "10.5", f"{actor.name} is a Support Weapon deployed to {holder.name}: it fires as that unit's "
+                "weapon, only when the unit may fire")
 
 
 def may_attack_target(ctx: Ctx, actor: Unit, target: Unit, attack: Attack) -> None:
