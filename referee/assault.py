@@ -73,6 +73,15 @@ def assault(ctx: Ctx) -> None:
     if not defenders:
         raise NotStated("units in the target hex")
     hex_id = target_hex(ctx, defenders)
+    if not (isinstance(ctx.action.target, str) and ctx.action.target in ctx.game.units):
+        # the Assault of a hex is on the units it can reach: not a helicopter flying above them
+        # (WaW85 §13.0, §9.7.1, §9.7.3); a hex of such units alone is refused below
+        above = {d.key: rules.above_the_assault(ctx, d) for d in defenders}
+        if any(above.values()) and not all(above.values()):
+            for d in defenders:
+                if above[d.key]:
+                    ans.because(rules.section("assault"), f"{d.name} is not a defender: {above[d.key]}")
+            defenders = [d for d in defenders if not above[d.key]]
     for defender in defenders:
         rules.may_be_assaulted(ctx, defender)
     participants = [u for u in attackers if _may_assault(ctx, u, defenders)]

@@ -29,21 +29,31 @@ def helicopter_counter(unit: Unit) -> AssaultValue | None:
     return None
 
 
-def may_be_assaulted(ctx: Ctx, defender: Unit) -> None:
-    """§13.0: Flying and Hovering Helicopters may not be assaulted; a NOE Helicopter only
-    in terrain of obstacle height zero (§9.7.2: above that it flies over the ground units)."""
-    if defender.type.target_type != "helicopter":
-        return
-    if defender.mode in ("flying", "hovering"):
-        illegal(ctx, "13.0", f"a {defender.mode} Helicopter may not be the target of an Assault")
-    elif defender.mode == "nap_of_earth" and defender.hex is not None:
-        stated = ctx.game.hex(defender.hex).stated
+def above_the_assault(ctx: Ctx, unit: Unit) -> str | None:
+    """§13.0: "Flying and Hovering Helicopters may not be the target of an Assault. NOE
+    Helicopters may only be the target of an Assault if they are in a hex with terrain of
+    obstacle height zero (0)" (§9.7.2: above that it flies over the ground units): why
+    ``unit`` is out of an Assault's reach, or ``None``."""
+    if unit.type.target_type != "helicopter":
+        return None
+    if unit.mode in ("flying", "hovering"):
+        return f"a {unit.mode} Helicopter may not be the target of an Assault"
+    if unit.mode == "nap_of_earth" and unit.hex is not None:
+        stated = ctx.game.hex(unit.hex).stated
         obstacle, height = stated.get("obstacle_height"), stated.get("unit_height", 0)
         if obstacle is None:
-            raise NotStated(f"hexes.{defender.hex}.obstacle_height")
+            raise NotStated(f"hexes.{unit.hex}.obstacle_height")
         if obstacle > (height or 0):
-            illegal(ctx, "13.0", f"{defender.name} flies Nap-of-Earth above obstacle height {obstacle}: "
-                    "it may only be assaulted in terrain of obstacle height 0 (§9.7.2)")
+            return (f"{unit.name} flies Nap-of-Earth above obstacle height {obstacle}: it may only be assaulted in "
+                    "terrain of obstacle height 0 (§9.7.2)")
+    return None
+
+
+def may_be_assaulted(ctx: Ctx, defender: Unit) -> None:
+    """§13.0: a unit out of the Assault's reach may not be its target."""
+    why = above_the_assault(ctx, defender)
+    if why is not None:
+        illegal(ctx, "13.0", why)
 
 
 def assault_entry(ctx: Ctx, attackers: list[Unit], hex_id: str | None) -> list[Unit]:

@@ -39,6 +39,12 @@ def illegal(ctx: Ctx, section: str, text: str) -> None:
     ctx.answer.illegal(f"WaW85 §{section}", text)
 
 
+def in_all_water(ctx: Ctx, unit: Unit) -> bool:
+    """§10.6.17: "amphibious ground units in all-water hexes may not themselves execute any
+    form of direct (or indirect) fire": whether ``unit`` stands in such a hex."""
+    return unit.hex is not None and ctx.game.hex(unit.hex).terrain in ("water", "all_water")
+
+
 def may_act(ctx: Ctx, unit: Unit, *, done: bool = True, fired: bool = True, command: bool = True) -> None:
     """Who may start a Movement Action (a move, loading, unloading, the move into an Assault):
     not a unit that has completed its Action (Ops Complete, §7.6: ``done``), nor one that has

@@ -15,8 +15,8 @@ from referee.model import Unit, Weapon, need
 from referee.ranges import BAND_TO_HIT, Bands
 from referee.ruleset import Ctx
 from referee.waw85 import los
-from referee.waw85.common import (VEHICLES, air_class, because, illegal, modify, side_group, stated_hits,
-                                  tables, target_kind, whole)
+from referee.waw85.common import (VEHICLES, air_class, because, illegal, in_all_water, modify, side_group,
+                                  stated_hits, tables, target_kind, whole)
 from referee.waw85.smoke import smoke_to_hit
 
 BAND_SECTION = {"point_blank": "10.6.4", "effective": "10.3.2", "long": "10.6.5"}
@@ -131,7 +131,7 @@ def fire_restrictions(ctx: Ctx, actor: Unit, attack: Attack) -> None:
     if attack.kind == "cas_attack":
         _cas_target_hex(ctx, actor, target)
     weapon = attack.shot.weapon
-    if actor.hex is not None and ctx.game.hex(actor.hex).terrain in ("water", "all_water"):
+    if in_all_water(ctx, actor):
         illegal(ctx, "10.6.17", f"{actor.name} is in an all-water hex")
     missile = weapon is not None and (weapon.colour == "green" or is_missile_aa(weapon))
     if missile and actor.status.ammo in ("reloading", "out"):
@@ -145,9 +145,13 @@ def _support_weapon_holder(ctx: Ctx, actor: Unit, attack: Attack) -> None:
     Opportunity Fire in place of its FP, "because the unit will be Ops Complete as soon as the
     Support Weapon fires" (§10.11): so they fire only when that unit may (§10.0 not Disrupted
     nor Ops Complete, §7.2.3 Out of Command only in Opportunity Fire, §9.8 not a Passenger)."""
-    if actor.type.target_type != "support_weapon" or actor.attached_to is None:
+    if actor.type.target_type != "support_weapon":
         return
-    holder = ctx.game.units.get(actor.attached_to)
+    if "mine_plow" in actor.type.abilities and actor.current.ap is None and actor.current.he is None:
+        illegal(ctx, "10.5", f"{actor.name} is a Mine Plow: \"Some Support Weapons — like Mine Plows — are not used "
+                "for Direct Fire\" (it breaches Minefields, §16.3.1)")
+        return
+    holder = ctx.game.units.get(actor.attached_to) if actor.attached_to else None
     if holder is None or not holder.on_map:
         return
     refused = len(ctx.answer.refusals)
