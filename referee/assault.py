@@ -21,7 +21,7 @@ from typing import Callable
 from referee import damage, situation
 from referee.defence import improved_position
 from referee.errors import NotStated
-from referee.events import StatusChanged, UnitEliminated, UnitMoved, move_with_riders, result_of
+from referee.events import PassengerUnloaded, StatusChanged, UnitEliminated, UnitMoved, move_with_riders, result_of
 from referee.model import Unit, need
 from referee.ruleset import Ctx
 
@@ -115,6 +115,9 @@ def assault(ctx: Ctx) -> None:
     participants = entered
     for unit in participants:
         if hex_id is not None and unit.hex != hex_id:
+            if unit.carried_by is not None:
+                # a Passenger unloading straight into the Assault leaves its Transport (WaW85 §9.8.3)
+                ctx.emit(PassengerUnloaded(unit.key))
             # the counters stacked on it go where it goes: its HQ, Leader and Support Weapon,
             # its Passengers (WaW85 §9.2, §9.8.1; EG/TUS §1.3.6, §5.2)
             ctx.emit(*move_with_riders(ctx.after, unit.key, hex_id))

@@ -495,3 +495,29 @@ def test_an_assaulting_unit_takes_the_counters_stacked_on_it(sample) -> None:
     assert moved["us-infantry"] == "G4" and moved["us-hq"] == "G4"
     pushed, moved = assault({"soviet-infantry": 2, "us-infantry": 0}, retreat="H5")
     assert moved == {"us-infantry": "H4", "us-hq": "H4", "soviet-infantry": "H5", "soviet-hq": "H5"}
+
+
+def test_a_passenger_unloading_into_an_assault_leaves_its_transport() -> None:
+    """§9.8.3: the Passenger "may enter its intended target hex and immediately proceed with
+    the Assault": it is no longer carried, and the Leader and Support Weapon on it go with
+    it, while an HQ riding in the Transport (§9.8) stays aboard."""
+    given = {
+        "units": {
+            "P": {"side": "nato", "target_type": "troops", "assault": {"fp": 3, "to_hit": 4}, "steps": 2,
+                  "strength": "full", "carried_by": "TR", "hex": "a",
+                  "status": {"disrupted": False, "ops_complete": False, "out_of_command": False}},
+            "L": {"side": "nato", "target_type": "leader", "attached_to": "P", "hex": "a"},
+            "HC": {"side": "nato", "target_type": "hq", "strength": "full", "carried_by": "TR", "hex": "a"},
+            "TR": {"side": "nato", "target_type": "light_armor", "mp": 6, "abilities": ["transport"], "hex": "a",
+                   "status": {"disrupted": False, "ops_complete": False, "out_of_command": False, "mp_spent": 0}},
+            "E": {"side": "pact", "target_type": "troops", "steps": 1, "strength": "full", "hex": "t",
+                  "status": {"disrupted": False}},
+        },
+        "hexes": [{"id": "a", "terrain": "clear"}, {"id": "t", "terrain": "clear", "mp_cost": 1, "distance": 1}],
+        "query": {"action": "assault", "unit": "P", "target": "t", "cause": "unload", "hits": {"E": 2, "P": 0}},
+    }
+    result, after = answer("waw85", None, given)
+    assert result.legal is True
+    assert after.units["P"].hex == "t" and after.units["P"].carried_by is None
+    assert after.units["L"].hex == "t"
+    assert after.units["HC"].hex == "a" and after.units["HC"].carried_by == "TR"

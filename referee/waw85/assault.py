@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from referee.assault import Numbers, entry_hex, target_hex
 from referee.errors import NotStated, NotSupported
-from referee.events import StatusChanged, UnitEliminated, UnitMoved, move_with_riders
+from referee.events import PassengerUnloaded, StatusChanged, UnitEliminated, UnitMoved, move_with_riders
 from referee.hexes import Hex
 from referee.model import AssaultValue, Unit, need
 from referee.ruleset import Ctx
@@ -295,6 +295,8 @@ def _unload_into_assault(ctx: Ctx, passengers: list[Unit]) -> list[Unit]:
         (staying if unit.status.disrupted else going).append(unit)
     for unit in staying:
         because(ctx, "9.8.3", f"{unit.name} was Disrupted unloading: it stays in its Transport's hex")
+        if ctx.answer.legal is not False:
+            ctx.emit(PassengerUnloaded(unit.key))       # "an unloaded Passenger ... remains in a Transport unit's hex"
     by_hex: dict[str, list[Unit]] = {}
     for unit in staying:
         by_hex.setdefault(need(unit.hex, f"units.{unit.key}.hex"), []).append(unit)
