@@ -131,6 +131,12 @@ def _spotter(ctx: Ctx, spotter: Unit, *, on_board: bool) -> None:
     """§14.3: the Formation's HQ or a Recon unit spots; for On-Board Strikes any unit
     allowed by its table after a Spotter Check. Disrupted units do not spot (§10.8.2); no
     unit of a Formation whose HQ carries an EW marker takes part in Indirect Fire (§5.2)."""
+    if not spotter.on_map:
+        # §12.0 "does need a Spotter on the map which has a clear LOS to the target hex"; an
+        # Off-Board Strike goes "onto any hex the Spotter can observe" (§14.4), and LOS is traced
+        # from the center of the Spotter's hex (§10.2): a counter in a Holding Box has none
+        illegal(ctx, "12.0" if on_board else "10.2", f"{spotter.name} is not on the map ({spotter.location}): "
+                "a Spotter traces its LOS to the target hex from its own hex")
     if spotter.status.disrupted:
         illegal(ctx, "10.8.2", f"{spotter.name} is Disrupted and may not spot")
     firer = ctx.game.units.get(ctx.action.actor) if ctx.action.actor else None
