@@ -11,7 +11,7 @@ from referee.events import PassengerUnloaded, StatusChanged, UnitEliminated, Uni
 from referee.hexes import Hex
 from referee.model import AssaultValue, Unit, need
 from referee.ruleset import Ctx
-from referee.waw85.common import VEHICLES, because, illegal, may_act, tec_line
+from referee.waw85.common import VEHICLES, because, illegal, may_act, off_the_board, tec_line
 from referee.waw85.artillery import MINES
 from referee.waw85.movement import (barred_by_water, minefield_attacks, minefield_attacks_on_route, minefield_in,
                                     river_crossing, step_cost)
@@ -108,6 +108,7 @@ def may_fight(ctx: Ctx, unit: Unit, foes: list[Unit], *, attacking: bool) -> boo
     """§13.0: an Assault value is needed, and a unit without AP FP or High Rate of Fire HE
     may not assault, nor counterattack, Heavy Armor."""
     verb = "assault" if attacking else "counterattack"
+    off_the_board(ctx, unit, "13.0", "attacker" if attacking else "defender")
     stated = [u for u in ctx.action.actors if ctx.game.unit(u).current.assault is not None]
     if unit.current.assault is None and helicopter_counter(unit) is not None and not attacking:
         because(ctx, "13.2", f"{unit.name}: a {unit.mode.replace('_', ' ')} Helicopter counterattacks with its HE FP")

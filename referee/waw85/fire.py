@@ -15,8 +15,8 @@ from referee.model import Unit, Weapon, need
 from referee.ranges import BAND_TO_HIT, Bands
 from referee.ruleset import Ctx
 from referee.waw85 import los
-from referee.waw85.common import (VEHICLES, air_class, because, illegal, in_all_water, modify, side_group,
-                                  stated_hits, tables, target_kind, whole)
+from referee.waw85.common import (VEHICLES, air_class, because, illegal, in_all_water, modify, off_the_board,
+                                  side_group, stated_hits, tables, target_kind, whole)
 from referee.waw85.smoke import smoke_to_hit
 
 BAND_SECTION = {"point_blank": "10.6.4", "effective": "10.3.2", "long": "10.6.5"}
@@ -102,10 +102,12 @@ def opportunity_checks(ctx: Ctx) -> None:
     loading or unloading of Passengers in the LOS of an inactive unit, or a helicopter changing
     mode": a target doing none of these (not ``moving``, no ``trigger`` stated) is refused.
     Asked of a unit on the map (a position read from a save, where a move earlier in the run
-    marks its unit moving); a stated situation says what the unit is doing where it matters."""
+    marks its unit moving), or one stated not ``moving``; otherwise a stated situation says
+    what the unit is doing where it matters."""
     target = ctx.game.unit(ctx.action.target) if isinstance(ctx.action.target, str) else None
     mapped = target is not None and target.hex is not None and ctx.game.hex(target.hex).at is not None
-    if mapped and not target.status.moving and not ctx.game.facts.get("trigger"):
+    stated = target is not None and "moving" in target.status.stated
+    if (mapped or stated) and not target.status.moving and not ctx.game.facts.get("trigger"):
         illegal(ctx, "10.11", f"{target.name} is not moving, loading, unloading or changing mode: nothing "
                 "triggers Opportunity Fire")
 
@@ -121,6 +123,8 @@ def fire_restrictions(ctx: Ctx, actor: Unit, attack: Attack) -> None:
         illegal(ctx, "1.9.11" if actor.type.target_type == "hq" else "1.9.13",
                 f"{actor.name} is {'an HQ' if actor.type.target_type == 'hq' else 'a Leader'}: it has no Firepower "
                 "of its own and adds its Command Bonus to the unit it is deployed or assigned to (§10.6.2)")
+    off_the_board(ctx, actor, "10.0", "firer")
+    off_the_board(ctx, target, "10.0", "target")
     _support_weapon_holder(ctx, actor, attack)
     if attack.opportunity and ((ctx.game.facts.get("opfire_count") or 0) >= 1
                                or (target is not None and target.status.opportunity_fired)):
