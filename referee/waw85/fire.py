@@ -158,6 +158,12 @@ def _support_weapon_holder(ctx: Ctx, actor: Unit, attack: Attack) -> None:
     holder = ctx.game.units.get(actor.attached_to) if actor.attached_to else None
     if holder is None or not holder.on_map:
         return
+    if attack.kind == "direct_fire" and holder.status.fired and holder.status.ops_complete \
+            and not holder.status.disrupted:
+        # "a Support Weapon may fire either immediately before or after the unit to which it is
+        # deployed fires": the Ops Complete of the unit's own Direct Fire does not stop it
+        because(ctx, "10.5", f"{actor.name} fires immediately after {holder.name}, which has fired")
+        holder = holder.with_status(ops_complete=False)
     refused = len(ctx.answer.refusals)
     status(ctx, holder, attack.kind)
     if len(ctx.answer.refusals) > refused:
@@ -260,6 +266,14 @@ def cas_numbers(ctx: Ctx, attack: Attack) -> None:
 
 def on_legal_fire(ctx: Ctx, actor: Unit, attack: Attack) -> None:
     _support_weapons(ctx, actor, attack.kind)
+    holder = ctx.game.units.get(actor.attached_to) if actor.type.target_type == "support_weapon" \
+        and actor.attached_to else None
+    if attack.opportunity and holder is not None and holder.on_map:
+        # "during Opportunity Fire a Support Weapon deployed in this manner is used in place of any
+        # FP of the unit ... (because the unit will be Ops Complete as soon as the Support Weapon
+        # fires)"; "an attacking unit which deployed a SW to attack, is marked Ops Complete" (§10.11)
+        ctx.emit(StatusChanged(holder.key, "ops_complete", True))
+        because(ctx, "10.11", f"{holder.name}, whose Support Weapon fired Opportunity Fire, is marked Ops Complete")
     if actor.type.target_type == "helicopter" and actor.mode == "flying" and actor.status.moving \
             and not attack.opportunity:
         ctx.emit(StatusChanged(actor.key, "moving", False))
