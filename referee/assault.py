@@ -48,7 +48,10 @@ def assault_targets(ctx: Ctx, exclude: frozenset[str] = NOT_ASSAULTED) -> list[U
     if isinstance(target, tuple):
         return [ctx.game.unit(k) for k in target]
     if isinstance(target, str):
-        return [u for u in ctx.game.stack(target) if u.type.target_type not in exclude]
+        # a Passenger aboard its Transport is no unit of the stack (WaW85 §9.2 "Passengers and
+        # Towed units do not count for stacking until they are unloaded"; EG/TUS §5.2 a loaded
+        # transport is one unit): it shares its Transport's fate (WaW85 §10.7.3)
+        return [u for u in ctx.game.stack(target) if u.type.target_type not in exclude and u.carried_by is None]
     raise NotStated("query.target")
 
 
