@@ -521,3 +521,27 @@ def test_a_passenger_unloading_into_an_assault_leaves_its_transport() -> None:
     assert after.units["P"].hex == "t" and after.units["P"].carried_by is None
     assert after.units["L"].hex == "t"
     assert after.units["HC"].hex == "a" and after.units["HC"].carried_by == "TR"
+
+
+def test_a_cross_river_assault_does_not_depend_on_the_order_of_the_defending_stack() -> None:
+    """§13.1.3 "An Assault against an Undisrupted enemy unit across a Bridge or River hex side
+    suffers a +1 to the attackers' To-Hit number and -1 Assault FP dice": the attacker's
+    numbers are the same whichever of a Disrupted and an Undisrupted defender is on top."""
+    def numbers(top_disrupted: bool) -> tuple[int, int]:
+        given = {
+            "units": {
+                "A": {"side": "nato", "target_type": "troops", "assault": {"fp": 3, "to_hit": 4}, "hex": "a",
+                      "status": {"disrupted": False, "ops_complete": False}},
+                "T1": {"side": "pact", "target_type": "troops", "assault": {"fp": 2, "to_hit": 4}, "hex": "t",
+                       "stack_order": 1, "status": {"disrupted": top_disrupted}},
+                "T2": {"side": "pact", "target_type": "troops", "assault": {"fp": 2, "to_hit": 4}, "hex": "t",
+                       "stack_order": 2, "status": {"disrupted": not top_disrupted}},
+            },
+            "hexes": [{"id": "a", "terrain": "clear"}, {"id": "t", "terrain": "clear"}],
+            "situation": {"hexside": "bridge"},
+            "query": {"action": "assault", "unit": "A", "target": "t"},
+        }
+        result, _ = answer("waw85", None, given)
+        return result.values["fp"], result.values["to_hit"]
+
+    assert numbers(True) == numbers(False) == (2, 5)

@@ -210,8 +210,11 @@ def numbers(ctx: Ctx, unit: Unit, foes: list[Unit], hex_id: str | None, *, attac
                 fp_mod += 1
                 because(ctx, "13.1.2", f"{unit.name}: and in a {terrain.title()} hex, Assault FP +1")
     if ctx.game.facts.get("hexside") in RIVER_HEXSIDES:
-        defender = foes[0] if attacking else unit
-        if not defender.status.disrupted:
+        # "An Assault against an Undisrupted enemy unit": any Undisrupted unit of the defending
+        # stack, whatever its place in the stack (**Choice**: the text does not say whether a
+        # stack with one Disrupted unit is such an Assault; any Undisrupted defender makes it one)
+        undisrupted = any(not f.status.disrupted for f in foes) if attacking else not unit.status.disrupted
+        if undisrupted:
             if attacking:
                 fp_mod -= 1
                 hit_mod += 1
