@@ -382,14 +382,24 @@ def _may_move_and_fire(ctx: Ctx, actor: Unit) -> None:
 
 
 def _command_bonus(ctx: Ctx, attack: Attack) -> None:
-    """§10.6.2: one HQ or one Leader Command Bonus, never both."""
+    """§10.6.2: one HQ or one Leader Command Bonus, never both, named by the player
+    (``bonus_from``: §1.9.11 "The HQ may use that Command Bonus"); only a friendly HQ or Leader
+    on the map, deployed or assigned to the firing unit, gives it."""
+    actor = ctx.action.actor
     givers = [ctx.game.unit(k) for k in ctx.action.bonus_from or ()]
     kinds = {g.type.target_type for g in givers}
     if {"hq", "leader"} <= kinds:
         illegal(ctx, "10.6.2", "a unit may use the HQ or the Leader Command Bonus, not both")
         return
-    actor = ctx.action.actor
+    firer = ctx.game.units.get(actor) if actor else None
     for giver in givers:
+        if firer is not None and giver.side and firer.side and giver.side != firer.side:
+            illegal(ctx, "10.6.2", f"{giver.name} is an enemy HQ or Leader: it gives no Command Bonus to {firer.name}")
+            continue
+        if not giver.on_map:
+            because(ctx, "10.6.2", f"{giver.name} is in the {giver.location.replace('_', ' ')}, not deployed or "
+                    "assigned to the firing unit: no Command Bonus")
+            continue
         if giver.attached_to is not None and giver.attached_to != actor:
             # "an HQ or Leader deployed or assigned to the firing unit": not one with another unit
             because(ctx, "10.6.2", f"{giver.name} is deployed to {ctx.game.unit(giver.attached_to).name}, not to "
