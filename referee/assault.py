@@ -234,8 +234,17 @@ def settle(ctx: Ctx, attackers: list[Unit], defenders: list[Unit], on_defenders:
         for a in attackers:
             ans.unit(a.key, retreat=1)
             back = entry_hex(ctx, a)
-            if back is not None and back != hex_id and result_of(a.key, ans.events) != "eliminated":
-                ctx.emit(*move_with_riders(ctx.after, a.key, back))     # and what came in with it
+            if back is None or back == hex_id:
+                continue
+            if result_of(a.key, ans.events) != "eliminated":
+                ctx.emit(UnitMoved(a.key, back))
+            # what came in with it goes back too, even from an eliminated Transport (its surviving
+            # Passengers are unloaded in the hex, WaW85 §9.8, §10.7.3)
+            after = ctx.after
+            for rider in ctx.game.riders(a.key):
+                now = after.unit(rider.key)
+                if now.on_map and now.hex == hex_id:
+                    ctx.emit(UnitMoved(rider.key, back))
     for unit in defenders + attackers:
         if result_of(unit.key, ans.events) != "eliminated" and ctx.after.unit(unit.key).on_map:
             ctx.emit(StatusChanged(unit.key, "ops_complete", True))

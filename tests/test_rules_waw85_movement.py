@@ -545,3 +545,26 @@ def test_a_cross_river_assault_does_not_depend_on_the_order_of_the_defending_sta
         return result.values["fp"], result.values["to_hit"]
 
     assert numbers(True) == numbers(False) == (2, 5)
+
+
+def test_the_passengers_of_an_eliminated_ground_transport_are_unloaded() -> None:
+    """§9.8 "Passengers may be forced to be unloaded if their Transport unit is eliminated in
+    transit"; §10.7.3 "If a ground Transport unit is eliminated, roll 1d6. On a result of 1-3,
+    the Passengers are reduced and Disrupted": the survivors stand in the hex, no longer carried."""
+    given = {
+        "units": {
+            "A": {"side": "nato", "ap": {"fp": 4, "to_hit": 4, "range": 8, "color": "black"},
+                  "status": {"disrupted": False, "ops_complete": False, "out_of_command": False}},
+            "TR": {"side": "pact", "target_type": "light_armor", "armor": 1, "save": 6, "abilities": ["transport"],
+                   "steps": 1, "strength": "full", "hex": "t", "distance": 4, "los": True,
+                   "status": {"disrupted": False, "concealed": False}},
+            "P": {"side": "pact", "target_type": "troops", "steps": 2, "strength": "full", "carried_by": "TR",
+                  "hex": "t", "status": {"disrupted": False}},
+        },
+        "hexes": [{"id": "t", "terrain": "clear", "terrain_db": 0, "markers": []}],
+        "query": {"action": "direct_fire", "unit": "A", "target": "TR", "weapon": "ap"},
+    }
+    result, after = answer("waw85", None, given, {"attack": [6, 6, 1, 1], "save": [1], "d6": [3]})
+    assert after.units["TR"].location == "eliminated"
+    assert after.units["P"].on_map and after.units["P"].hex == "t" and after.units["P"].carried_by is None
+    assert after.units["P"].strength == "reduced" and after.units["P"].status.disrupted
