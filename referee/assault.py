@@ -218,6 +218,15 @@ def settle(ctx: Ctx, attackers: list[Unit], defenders: list[Unit], on_defenders:
         ans.unit(unit.key, retreat=0)
     alive = [d for d in defenders if result_of(d.key, ans.events) != "eliminated"]
     section = rules.section("assault_resolution")
+    # Passengers unloaded in the hex by their defending Transport's elimination (WaW85 §9.8,
+    # §10.7.3) were no defenders: whether they now hold the hex, or must leave it, is not stated
+    after, keys = ctx.after, {d.key for d in defenders}
+    unloaded = [u for d in defenders for u in ctx.game.passengers(d.key)
+                if u.key not in keys and after.unit(u.key).on_map and after.unit(u.key).carried_by is None]
+    for unit in unloaded:
+        ans.gap((f"units.{unit.key}.hex", f"units.{unit.key}.retreat"),
+                f"not stated: {unit.name}, unloaded in the assaulted hex by its Transport's elimination (§9.8, "
+                "§10.7.3): whether it is a defender still in the hex or leaves it")
     if not alive:
         ans.because(section, "the defender is eliminated: the attacker occupies the hex")
     elif on_defenders > on_attackers:
