@@ -168,9 +168,11 @@ def _assault_hqs(ctx: Ctx, unit: Unit, attacking: bool) -> list[Unit]:
     for giver in [g for g in named if g.type.target_type == "leader"]:
         because(ctx, "13.1.1", f"{giver.name} is a Leader: its Command Bonus is for fire, not for an Assault (§1.9.13)")
     named = [g for g in named if g.type.target_type != "leader"]
-    for giver in [g for g in named if not g.on_map or (g.side and unit.side and g.side != unit.side)]:
-        because(ctx, "13.1.1", f"{giver.name} is " + (f"in the {giver.location.replace('_', ' ')}" if not giver.on_map
-                else "an enemy HQ") + f": it is not {unit.name}'s HQ in the Assault, no Command Bonus")
+    for giver in [g for g in named if g.side and unit.side and g.side != unit.side]:
+        illegal(ctx, "13.1.1", f"{giver.name} is an enemy HQ: it gives no Command Bonus to {unit.name}")
+    for giver in [g for g in named if not g.on_map]:
+        because(ctx, "13.1.1", f"{giver.name} is in the {giver.location.replace('_', ' ')}: it is not {unit.name}'s "
+                "HQ in the Assault, no Command Bonus")
     named = [g for g in named if g.on_map and not (g.side and unit.side and g.side != unit.side)]
     deployed = [u for u in ctx.game.units.values() if u.attached_to == unit.key and u.type.target_type == "hq"
                 and u.on_map and u.key not in {g.key for g in named}]
