@@ -143,6 +143,24 @@ def fire_restrictions(ctx: Ctx, actor: Unit, attack: Attack) -> None:
                 "missiles: no green or blue missile fire")
 
 
+def _not_a_support_weapon_holder(holder: Unit) -> str | None:
+    """§10.5: Support Weapons "may only be deployed and used by the specific unit type indicated
+    on the counter, either Infantry units, or Heavy Armor units and some Towed guns"; Infantry
+    ones "may not be deployed to any Towed units or any Mortar units", Alternative Armament
+    ones go to "specific Heavy Armor vehicles and some Towed Artillery and Anti-Tank Gun units".
+    Which of these a counter is (INF or ARM) is not stated here; a unit neither kind may take
+    (another vehicle, a Helicopter, a Mortar) is named, else ``None``."""
+    kind = holder.type.target_type
+    if kind is None:
+        return None
+    if holder.type.arty_type in ("mrtr", "spm"):
+        return "no Support Weapon is deployed to a Mortar unit"
+    if kind not in ("troops", "heavy_armor"):
+        return (f"a {kind.replace('_', ' ')} unit takes no Support Weapon (only Infantry, Heavy Armor and some Towed "
+                "guns do)")
+    return None
+
+
 def _support_weapon_holder(ctx: Ctx, actor: Unit, attack: Attack) -> None:
     """§10.5: Support Weapons "are additional Direct Fire weapons" of the unit they are deployed
     to, which fire "immediately before or after the unit to which it is deployed fires", and in
@@ -164,6 +182,9 @@ def _support_weapon_holder(ctx: Ctx, actor: Unit, attack: Attack) -> None:
         # deployed fires": the Ops Complete of the unit's own Direct Fire does not stop it
         because(ctx, "10.5", f"{actor.name} fires immediately after {holder.name}, which has fired")
         holder = holder.with_status(ops_complete=False)
+    why = _not_a_support_weapon_holder(holder)
+    if why is not None:
+        illegal(ctx, "10.5", f"{actor.name} is deployed to {holder.name}: {why}")
     refused = len(ctx.answer.refusals)
     status(ctx, holder, attack.kind)
     if len(ctx.answer.refusals) > refused:
@@ -306,7 +327,8 @@ def _support_weapons(ctx: Ctx, actor: Unit, kind: str) -> None:
     """§10.5, §10.11: a deployed Support Weapon fires before or after its unit in Direct
     Fire; in Opportunity Fire it fires in place of the unit's own FP."""
     weapons = [sw for sw in ctx.game.attached(actor.key) if sw.type.target_type == "support_weapon"
-               and (sw.current.ap is not None or sw.current.he is not None)]
+               and (sw.current.ap is not None or sw.current.he is not None)
+               and _not_a_support_weapon_holder(actor) is None]
     if not weapons:
         return
     keys = [sw.key for sw in weapons]
