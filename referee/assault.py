@@ -21,7 +21,7 @@ from typing import Callable
 from referee import damage, situation
 from referee.defence import improved_position
 from referee.errors import NotStated
-from referee.events import StatusChanged, UnitEliminated, UnitMoved, result_of
+from referee.events import PassengerUnloaded, StatusChanged, UnitEliminated, UnitMoved, move_with_riders, result_of
 from referee.model import Unit, need
 from referee.ruleset import Ctx
 
@@ -48,7 +48,10 @@ def assault_targets(ctx: Ctx, exclude: frozenset[str] = NOT_ASSAULTED) -> list[U
     if isinstance(target, tuple):
         return [ctx.game.unit(k) for k in target]
     if isinstance(target, str):
-        return [u for u in ctx.game.stack(target) if u.type.target_type not in exclude]
+        # a Passenger aboard its Transport is no unit of the stack (WaW85 §9.2 "Passengers and
+        # Towed units do not count for stacking until they are unloaded"; EG/TUS §5.2 a loaded
+        # transport is one unit): it shares its Transport's fate (WaW85 §10.7.3)
+        return [u for u in ctx.game.stack(target) if u.type.target_type not in exclude and u.carried_by is None]
     raise NotStated("query.target")
 
 
@@ -73,6 +76,15 @@ def assault(ctx: Ctx) -> None:
     if not defenders:
         raise NotStated("units in the target hex")
     hex_id = target_hex(ctx, defenders)
+    if not (isinstance(ctx.action.target, str) and ctx.action.target in ctx.game.units):
+        # the Assault of a hex is on the units it can reach: not a helicopter flying above them
+        # (WaW85 §13.0, §9.7.1, §9.7.3); a hex of such units alone is refused below
+        above = {d.key: rules.above_the_assault(ctx, d) for d in defenders}
+        if any(above.values()) and not all(above.values()):
+            for d in defenders:
+                if above[d.key]:
+                    ans.because(rules.section("assault"), f"{d.name} is not a defender: {above[d.key]}")
+            defenders = [d for d in defenders if not above[d.key]]
     for defender in defenders:
         rules.may_be_assaulted(ctx, defender)
     participants = [u for u in attackers if _may_assault(ctx, u, defenders)]
@@ -106,7 +118,12 @@ def assault(ctx: Ctx) -> None:
     participants = entered
     for unit in participants:
         if hex_id is not None and unit.hex != hex_id:
-            ctx.emit(UnitMoved(unit.key, hex_id))
+            if unit.carried_by is not None:
+                # a Passenger unloading straight into the Assault leaves its Transport (WaW85 §9.8.3)
+                ctx.emit(PassengerUnloaded(unit.key))
+            # the counters stacked on it go where it goes: its HQ, Leader and Support Weapon,
+            # its Passengers (WaW85 §9.2, §9.8.1; EG/TUS §1.3.6, §5.2)
+            ctx.emit(*move_with_riders(ctx.after, unit.key, hex_id, deployed_hqs=ctx.params.deployed_hq_rides))
     ans.because(rules.section("assault_resolution"), "the attackers enter the defenders' hex: the Assault is resolved")
     # the HQs and Leaders stacked on either side are part of the outcome too (§1.3.3.2 checks)
     sides = {hex_id, *(u.hex for u in participants)} - {None}
@@ -201,6 +218,15 @@ def settle(ctx: Ctx, attackers: list[Unit], defenders: list[Unit], on_defenders:
         ans.unit(unit.key, retreat=0)
     alive = [d for d in defenders if result_of(d.key, ans.events) != "eliminated"]
     section = rules.section("assault_resolution")
+    # Passengers unloaded in the hex by their defending Transport's elimination (WaW85 §9.8,
+    # §10.7.3) were no defenders: whether they now hold the hex, or must leave it, is not stated
+    after, keys = ctx.after, {d.key for d in defenders}
+    unloaded = [u for d in defenders for u in ctx.game.passengers(d.key)
+                if u.key not in keys and after.unit(u.key).on_map and after.unit(u.key).carried_by is None]
+    for unit in unloaded:
+        ans.gap((f"units.{unit.key}.hex", f"units.{unit.key}.retreat"),
+                f"not stated: {unit.name}, unloaded in the assaulted hex by its Transport's elimination (§9.8, "
+                "§10.7.3): whether it is a defender still in the hex or leaves it")
     if not alive:
         ans.because(section, "the defender is eliminated: the attacker occupies the hex")
     elif on_defenders > on_attackers:
@@ -217,8 +243,17 @@ def settle(ctx: Ctx, attackers: list[Unit], defenders: list[Unit], on_defenders:
         for a in attackers:
             ans.unit(a.key, retreat=1)
             back = entry_hex(ctx, a)
-            if back is not None and back != hex_id and result_of(a.key, ans.events) != "eliminated":
+            if back is None or back == hex_id:
+                continue
+            if result_of(a.key, ans.events) != "eliminated":
                 ctx.emit(UnitMoved(a.key, back))
+            # what came in with it goes back too, even from an eliminated Transport (its surviving
+            # Passengers are unloaded in the hex, WaW85 §9.8, §10.7.3)
+            after = ctx.after
+            for rider in ctx.riders(a.key):
+                now = after.unit(rider.key)
+                if now.on_map and now.hex == hex_id:
+                    ctx.emit(UnitMoved(rider.key, back))
     for unit in defenders + attackers:
         if result_of(unit.key, ans.events) != "eliminated" and ctx.after.unit(unit.key).on_map:
             ctx.emit(StatusChanged(unit.key, "ops_complete", True))
@@ -370,10 +405,18 @@ def apply_retreat(ctx: Ctx, units: list[Unit], plans: list[dict[str, str | None]
         else:
             ans.gap(f"units.{unit.key}.hex", f"not stated: retreat hex (name one with retreat=HEX: "
                     f"{', '.join(hexes)})")
+    retreating = {u.key for u in units}
     for key, hex_id in chosen.items():
         ctx.emit(UnitMoved(key, hex_id))
         ans.unit(key, retreat=1)
         ans.because(section, f"{ctx.game.unit(key).name} retreats into {hex_id}")
+        # its Support Weapon and Passengers go with it (WaW85 §9.2 "stacked immediately on top
+        # of the owning unit", §9.8.1); HQs and Leaders follow below
+        for rider in ctx.after.riders(key, deployed_hqs=ctx.params.deployed_hq_rides):
+            if rider.key not in retreating and rider.type.target_type not in ("hq", "leader") \
+                    and rider.hex != hex_id:
+                ctx.emit(UnitMoved(rider.key, hex_id))
+                ans.unit(rider.key, retreat=1)
     destinations = {chosen.get(u.key) for u in going}
     going_keys = {u.key for u in going}
     for unit in _commanders(ctx, going):
@@ -392,11 +435,14 @@ def apply_retreat(ctx: Ctx, units: list[Unit], plans: list[dict[str, str | None]
 
 def _commanders(ctx: Ctx, units: list[Unit]) -> list[Unit]:
     """HQs and Leaders stay with their units: they retreat with the survivors (WaW85
-    §13.1.1; EG/TUS §1.3.3.1 an HQ remains in a hex with units of its formation)."""
+    §13.1.1; EG/TUS §1.3.3.1 an HQ remains in a hex with units of its formation). Those of
+    the hex before the Assault, still on the map: not the attacker's, which came in stacked
+    on it (WaW85 §9.2)."""
     keys = {u.key for u in units}
     hexes = {u.hex for u in units if u.hex}
-    return [u for h in hexes for u in ctx.after.stack(h) if u.key not in keys
-            and u.type.target_type in ("hq", "leader") and u.on_map]
+    after = ctx.after
+    return [after.unit(u.key) for h in hexes for u in ctx.game.stack(h) if u.key not in keys
+            and u.type.target_type in ("hq", "leader") and after.unit(u.key).on_map]
 
 
 def retreat_action(ctx: Ctx) -> None:

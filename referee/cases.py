@@ -82,8 +82,9 @@ def _unit(key: str, raw: Mapping[str, Any]) -> tuple[Unit, Relation]:
         abilities=frozenset(raw.get("abilities") or ()), arty_type=raw.get("arty_type"),
         caliber_mm=raw.get("caliber_mm"), cost=raw.get("cost"))
     status_raw = dict(raw.get("status") or {})
-    known = set(Status.__dataclass_fields__)
-    status = Status(**{k: v for k, v in status_raw.items() if k in known and v is not None})
+    known = set(Status.__dataclass_fields__) - {"stated"}
+    given_status = {k: v for k, v in status_raw.items() if k in known and v is not None}
+    status = Status(**given_status, stated=frozenset(given_status))
     unit = Unit(key=key, type=utype, side=raw.get("side"), nation=raw.get("nation"),
                 formation=raw.get("formation"), hex=raw.get("hex"), strength=raw.get("strength"),
                 status=status, mode=raw.get("mode"), level=raw.get("level"),

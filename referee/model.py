@@ -132,6 +132,8 @@ class Status:
     entering: bool = False
     wounded: bool = False
     concealed: bool | None = None      # a *stated* concealment fact; otherwise derived
+    #: the fields a rule case states (a ``moving: false`` stated is a fact, an absent one is not)
+    stated: frozenset[str] = field(default=frozenset(), compare=False)
 
     @property
     def has_moved(self) -> bool:

@@ -45,6 +45,9 @@ def check(ctx: Ctx) -> None:
     if kind in FIRE:
         _targetable(ctx, targets)
         _fire_individually(ctx, actors)
+    elif kind in CLOSE_COMBAT and not (isinstance(ctx.action.target, str) and ctx.action.target in ctx.game.hexes
+                                       and ctx.action.target not in ctx.game.units):
+        _targetable(ctx, targets)       # an HQ or Leader named as the target; a hex is assaulted whole
     if kind == "assault" and len(actors) > 1 and all(_lacks_assault(ctx, a) for a in actors):
         ctx.answer.illegal(ctx.rules.section("assault"), "no unit of the stack has an Assault Factor")
     if kind in CLOSE_COMBAT and actors:

@@ -382,6 +382,11 @@ class Ruleset:
     def may_be_assaulted(self, ctx: Ctx, defender: Unit) -> None:
         """Refuse an Assault on a unit that cannot be assaulted (a flying helicopter)."""
 
+    def above_the_assault(self, ctx: Ctx, unit: Unit) -> str | None:
+        """Why a unit in the assaulted hex is out of the Assault's reach (a helicopter flying
+        above the ground units), or ``None``: such a unit is no defender of the hex."""
+        return None
+
     def may_fight(self, ctx: Ctx, unit: Unit, foes: list[Unit], *, attacking: bool) -> bool:
         raise NotSupported(self.name, "who may fight in an Assault")
 

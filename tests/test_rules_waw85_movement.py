@@ -510,3 +510,106 @@ def test_a_breach_on_the_map_starts_adjacent_to_the_minefield(sample) -> None:
     assert near.values["legal"] is True and near.values["triggers_opportunity_fire"] is True
     far = rules.check(engineer, Action(kind="minefield_breach", unit="t-64", target="D6"))
     assert (far.values["legal"], far.values["reason_rule"]) == (False, "16.3.1")
+
+
+def test_an_assaulting_unit_takes_the_counters_stacked_on_it(sample) -> None:
+    """§13.2.1 "The attacker now occupies the vacated hex": the unit enters with what §9.2
+    stacks "immediately on top of" it (its HQ, its Support Weapon) and what it carries
+    (§9.8.1); an attacker that falls back takes them back to the hex it came from. Other
+    counters of its old hex stay, and the defender's HQ retreats with the defender, not the
+    attacker's."""
+    from referee.events import UnitEliminated
+    from referee.rulesets import get_ruleset
+    from referee.cases import build_action
+
+    game = sample.with_unit(replace(sample.units["us-infantry"], hex="G4"))
+    game = game.with_unit(replace(game.units["us-hq"], hex="G4", attached_to="us-infantry"))
+    game = game.with_unit(replace(game.units["m113"], hex="G4"))
+    for key in ("bmp-1", "t-64"):
+        game = game.with_unit(replace(game.units[key], hex="A1" if key == "bmp-1" else "F6"))
+
+    def assault(hits, **named):
+        action = replace(build_action({"action": "assault", "unit": "us-infantry", "target": "H4"}), hits=hits, **named)
+        result = get_ruleset("waw85").resolve(game, action, GivenDice([1, 1, 1, 1, 1, 1]))
+        return result, {e.unit: e.hex for e in result.events if isinstance(e, UnitMoved)}
+
+    won, moved = assault({"soviet-infantry": 3, "us-infantry": 0})
+    assert any(isinstance(e, UnitEliminated) and e.unit == "soviet-infantry" for e in won.events)
+    assert moved["us-infantry"] == "H4" and moved["us-hq"] == "H4" and "m113" not in moved
+    lost, moved = assault({"soviet-infantry": 1, "us-infantry": 1})
+    assert moved["us-infantry"] == "G4" and moved["us-hq"] == "G4"
+    pushed, moved = assault({"soviet-infantry": 2, "us-infantry": 0}, retreat="H5")
+    assert moved == {"us-infantry": "H4", "us-hq": "H4", "soviet-infantry": "H5", "soviet-hq": "H5"}
+
+
+def test_a_passenger_unloading_into_an_assault_leaves_its_transport() -> None:
+    """§9.8.3: the Passenger "may enter its intended target hex and immediately proceed with
+    the Assault": it is no longer carried, and the Leader and Support Weapon on it go with
+    it, while an HQ riding in the Transport (§9.8) stays aboard."""
+    given = {
+        "units": {
+            "P": {"side": "nato", "target_type": "troops", "assault": {"fp": 3, "to_hit": 4}, "steps": 2,
+                  "strength": "full", "carried_by": "TR", "hex": "a",
+                  "status": {"disrupted": False, "ops_complete": False, "out_of_command": False}},
+            "L": {"side": "nato", "target_type": "leader", "attached_to": "P", "hex": "a"},
+            "HC": {"side": "nato", "target_type": "hq", "strength": "full", "carried_by": "TR", "hex": "a"},
+            "TR": {"side": "nato", "target_type": "light_armor", "mp": 6, "abilities": ["transport"], "hex": "a",
+                   "status": {"disrupted": False, "ops_complete": False, "out_of_command": False, "mp_spent": 0}},
+            "E": {"side": "pact", "target_type": "troops", "steps": 1, "strength": "full", "hex": "t",
+                  "status": {"disrupted": False}},
+        },
+        "hexes": [{"id": "a", "terrain": "clear"}, {"id": "t", "terrain": "clear", "mp_cost": 1, "distance": 1}],
+        "query": {"action": "assault", "unit": "P", "target": "t", "cause": "unload", "hits": {"E": 2, "P": 0}},
+    }
+    result, after = answer("waw85", None, given)
+    assert result.legal is True
+    assert after.units["P"].hex == "t" and after.units["P"].carried_by is None
+    assert after.units["L"].hex == "t"
+    assert after.units["HC"].hex == "a" and after.units["HC"].carried_by == "TR"
+
+
+def test_a_cross_river_assault_does_not_depend_on_the_order_of_the_defending_stack() -> None:
+    """§13.1.3 "An Assault against an Undisrupted enemy unit across a Bridge or River hex side
+    suffers a +1 to the attackers' To-Hit number and -1 Assault FP dice": the attacker's
+    numbers are the same whichever of a Disrupted and an Undisrupted defender is on top."""
+    def numbers(top_disrupted: bool) -> tuple[int, int]:
+        given = {
+            "units": {
+                "A": {"side": "nato", "target_type": "troops", "assault": {"fp": 3, "to_hit": 4}, "hex": "a",
+                      "status": {"disrupted": False, "ops_complete": False}},
+                "T1": {"side": "pact", "target_type": "troops", "assault": {"fp": 2, "to_hit": 4}, "hex": "t",
+                       "stack_order": 1, "status": {"disrupted": top_disrupted}},
+                "T2": {"side": "pact", "target_type": "troops", "assault": {"fp": 2, "to_hit": 4}, "hex": "t",
+                       "stack_order": 2, "status": {"disrupted": not top_disrupted}},
+            },
+            "hexes": [{"id": "a", "terrain": "clear"}, {"id": "t", "terrain": "clear"}],
+            "situation": {"hexside": "bridge"},
+            "query": {"action": "assault", "unit": "A", "target": "t"},
+        }
+        result, _ = answer("waw85", None, given)
+        return result.values["fp"], result.values["to_hit"]
+
+    assert numbers(True) == numbers(False) == (2, 5)
+
+
+def test_the_passengers_of_an_eliminated_ground_transport_are_unloaded() -> None:
+    """§9.8 "Passengers may be forced to be unloaded if their Transport unit is eliminated in
+    transit"; §10.7.3 "If a ground Transport unit is eliminated, roll 1d6. On a result of 1-3,
+    the Passengers are reduced and Disrupted": the survivors stand in the hex, no longer carried."""
+    given = {
+        "units": {
+            "A": {"side": "nato", "ap": {"fp": 4, "to_hit": 4, "range": 8, "color": "black"},
+                  "status": {"disrupted": False, "ops_complete": False, "out_of_command": False}},
+            "TR": {"side": "pact", "target_type": "light_armor", "armor": 1, "save": 6, "abilities": ["transport"],
+                   "steps": 1, "strength": "full", "hex": "t", "distance": 4, "los": True,
+                   "status": {"disrupted": False, "concealed": False}},
+            "P": {"side": "pact", "target_type": "troops", "steps": 2, "strength": "full", "carried_by": "TR",
+                  "hex": "t", "status": {"disrupted": False}},
+        },
+        "hexes": [{"id": "t", "terrain": "clear", "terrain_db": 0, "markers": []}],
+        "query": {"action": "direct_fire", "unit": "A", "target": "TR", "weapon": "ap"},
+    }
+    result, after = answer("waw85", None, given, {"attack": [6, 6, 1, 1], "save": [1], "d6": [3]})
+    assert after.units["TR"].location == "eliminated"
+    assert after.units["P"].on_map and after.units["P"].hex == "t" and after.units["P"].carried_by is None
+    assert after.units["P"].strength == "reduced" and after.units["P"].status.disrupted

@@ -178,6 +178,7 @@ class Waw85Ruleset(Ruleset):
 
     assault_attackers = staticmethod(assault.assault_attackers)
     may_be_assaulted = staticmethod(assault.may_be_assaulted)
+    above_the_assault = staticmethod(assault.above_the_assault)
     assault_entry = staticmethod(assault.assault_entry)
     may_fight = staticmethod(assault.may_fight)
     assault_numbers = staticmethod(assault.numbers)

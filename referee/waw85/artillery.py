@@ -10,7 +10,7 @@ from referee.model import Unit, need
 from referee.ruleset import Ctx
 from referee.waw85 import los, results
 from referee.waw85.command import Check, check_for, ew_on, formation_hq, helpers, roll
-from referee.waw85.common import HARD, because, illegal, may_act, modify, morale_value, tables, whole
+from referee.waw85.common import HARD, because, illegal, in_all_water, may_act, modify, morale_value, tables, whole
 from referee.artillery import Strike, adjacent_hexes
 from referee.hexes import FLAT_DIRECTION_NAMES
 from referee.defence import DefenceRoll, Shot, defence as defence_roll, improved_position, put, roll_saves
@@ -151,6 +151,12 @@ def _spotter(ctx: Ctx, spotter: Unit, *, on_board: bool) -> None:
     """§14.3: the Formation's HQ or a Recon unit spots; for On-Board Strikes any unit
     allowed by its table after a Spotter Check. Disrupted units do not spot (§10.8.2); no
     unit of a Formation whose HQ carries an EW marker takes part in Indirect Fire (§5.2)."""
+    if not spotter.on_map:
+        # §12.0 "does need a Spotter on the map which has a clear LOS to the target hex"; an
+        # Off-Board Strike goes "onto any hex the Spotter can observe" (§14.4), and LOS is traced
+        # from the center of the Spotter's hex (§10.2): a counter in a Holding Box has none
+        illegal(ctx, "12.0" if on_board else "10.2", f"{spotter.name} is not on the map ({spotter.location}): "
+                "a Spotter traces its LOS to the target hex from its own hex")
     if spotter.status.disrupted:
         illegal(ctx, "10.8.2", f"{spotter.name} is Disrupted and may not spot")
     firer = ctx.game.units.get(ctx.action.actor) if ctx.action.actor else None
@@ -503,6 +509,8 @@ def _on_board(ctx: Ctx, unit: Unit, mission: str | None) -> None:
         illegal(ctx, "12.0", f"{unit.name} has no gray Special Ability triangle")
     if unit.status.disrupted or unit.status.ops_complete:
         illegal(ctx, "14.1", f"{unit.name} is Disrupted or Ops Complete")
+    if in_all_water(ctx, unit):
+        illegal(ctx, "10.6.17", f"{unit.name} is in an all-water hex: no Direct or Indirect Fire")
     if ctx.action.cause != "opportunity_fire" and ctx.rules.out_of_command(ctx, unit):
         illegal(ctx, "7.2.3", f"{unit.name} is Out of Command: no Action, only Opportunity Fire (§10.11)")
     if ew_on(formation_hq(ctx, unit)):

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from referee.assault import Numbers, entry_hex, target_hex
 from referee.errors import NotStated, NotSupported
-from referee.events import StatusChanged, UnitEliminated, UnitMoved
+from referee.events import PassengerUnloaded, StatusChanged, UnitEliminated, UnitMoved, move_with_riders
 from referee.hexes import Hex
 from referee.model import AssaultValue, Unit, need
 from referee.ruleset import Ctx
-from referee.waw85.common import VEHICLES, because, illegal, may_act, tec_line
+from referee.waw85.common import VEHICLES, because, illegal, may_act, off_the_board, tec_line
 from referee.waw85.artillery import MINES
 from referee.waw85.movement import (barred_by_water, minefield_attacks, minefield_attacks_on_route, minefield_in,
                                     river_crossing, step_cost)
@@ -29,21 +29,31 @@ def helicopter_counter(unit: Unit) -> AssaultValue | None:
     return None
 
 
-def may_be_assaulted(ctx: Ctx, defender: Unit) -> None:
-    """§13.0: Flying and Hovering Helicopters may not be assaulted; a NOE Helicopter only
-    in terrain of obstacle height zero (§9.7.2: above that it flies over the ground units)."""
-    if defender.type.target_type != "helicopter":
-        return
-    if defender.mode in ("flying", "hovering"):
-        illegal(ctx, "13.0", f"a {defender.mode} Helicopter may not be the target of an Assault")
-    elif defender.mode == "nap_of_earth" and defender.hex is not None:
-        stated = ctx.game.hex(defender.hex).stated
+def above_the_assault(ctx: Ctx, unit: Unit) -> str | None:
+    """§13.0: "Flying and Hovering Helicopters may not be the target of an Assault. NOE
+    Helicopters may only be the target of an Assault if they are in a hex with terrain of
+    obstacle height zero (0)" (§9.7.2: above that it flies over the ground units): why
+    ``unit`` is out of an Assault's reach, or ``None``."""
+    if unit.type.target_type != "helicopter":
+        return None
+    if unit.mode in ("flying", "hovering"):
+        return f"a {unit.mode} Helicopter may not be the target of an Assault"
+    if unit.mode == "nap_of_earth" and unit.hex is not None:
+        stated = ctx.game.hex(unit.hex).stated
         obstacle, height = stated.get("obstacle_height"), stated.get("unit_height", 0)
         if obstacle is None:
-            raise NotStated(f"hexes.{defender.hex}.obstacle_height")
+            raise NotStated(f"hexes.{unit.hex}.obstacle_height")
         if obstacle > (height or 0):
-            illegal(ctx, "13.0", f"{defender.name} flies Nap-of-Earth above obstacle height {obstacle}: "
-                    "it may only be assaulted in terrain of obstacle height 0 (§9.7.2)")
+            return (f"{unit.name} flies Nap-of-Earth above obstacle height {obstacle}: it may only be assaulted in "
+                    "terrain of obstacle height 0 (§9.7.2)")
+    return None
+
+
+def may_be_assaulted(ctx: Ctx, defender: Unit) -> None:
+    """§13.0: a unit out of the Assault's reach may not be its target."""
+    why = above_the_assault(ctx, defender)
+    if why is not None:
+        illegal(ctx, "13.0", why)
 
 
 def assault_entry(ctx: Ctx, attackers: list[Unit], hex_id: str | None) -> list[Unit]:
@@ -98,6 +108,7 @@ def may_fight(ctx: Ctx, unit: Unit, foes: list[Unit], *, attacking: bool) -> boo
     """§13.0: an Assault value is needed, and a unit without AP FP or High Rate of Fire HE
     may not assault, nor counterattack, Heavy Armor."""
     verb = "assault" if attacking else "counterattack"
+    off_the_board(ctx, unit, "13.0", "attacker" if attacking else "defender")
     stated = [u for u in ctx.action.actors if ctx.game.unit(u).current.assault is not None]
     if unit.current.assault is None and helicopter_counter(unit) is not None and not attacking:
         because(ctx, "13.2", f"{unit.name}: a {unit.mode.replace('_', ' ')} Helicopter counterattacks with its HE FP")
@@ -157,6 +168,12 @@ def _assault_hqs(ctx: Ctx, unit: Unit, attacking: bool) -> list[Unit]:
     for giver in [g for g in named if g.type.target_type == "leader"]:
         because(ctx, "13.1.1", f"{giver.name} is a Leader: its Command Bonus is for fire, not for an Assault (§1.9.13)")
     named = [g for g in named if g.type.target_type != "leader"]
+    for giver in [g for g in named if g.side and unit.side and g.side != unit.side]:
+        illegal(ctx, "13.1.1", f"{giver.name} is an enemy HQ: it gives no Command Bonus to {unit.name}")
+    for giver in [g for g in named if not g.on_map]:
+        because(ctx, "13.1.1", f"{giver.name} is in the {giver.location.replace('_', ' ')}: it is not {unit.name}'s "
+                "HQ in the Assault, no Command Bonus")
+    named = [g for g in named if g.on_map and not (g.side and unit.side and g.side != unit.side)]
     deployed = [u for u in ctx.game.units.values() if u.attached_to == unit.key and u.type.target_type == "hq"
                 and u.on_map and u.key not in {g.key for g in named}]
     return named + deployed
@@ -199,8 +216,11 @@ def numbers(ctx: Ctx, unit: Unit, foes: list[Unit], hex_id: str | None, *, attac
                 fp_mod += 1
                 because(ctx, "13.1.2", f"{unit.name}: and in a {terrain.title()} hex, Assault FP +1")
     if ctx.game.facts.get("hexside") in RIVER_HEXSIDES:
-        defender = foes[0] if attacking else unit
-        if not defender.status.disrupted:
+        # "An Assault against an Undisrupted enemy unit": any Undisrupted unit of the defending
+        # stack, whatever its place in the stack (**Choice**: the text does not say whether a
+        # stack with one Disrupted unit is such an Assault; any Undisrupted defender makes it one)
+        undisrupted = any(not f.status.disrupted for f in foes) if attacking else not unit.status.disrupted
+        if undisrupted:
             if attacking:
                 fp_mod -= 1
                 hit_mod += 1
@@ -269,7 +289,7 @@ def _charted_route(ctx: Ctx, unit: Unit, hex_id: str | None, left: int | None) -
     elif spent + entering > left:
         illegal(ctx, "13.0", f"{unit.name} has {left - spent} MP left at {route[-1]}, entering {hex_id} costs "
                 f"{entering}: the Assault does not take place, and it is Ops Complete in {route[-1]}")
-        ctx.emit(UnitMoved(unit.key, route[-1]), StatusChanged(unit.key, "ops_complete", True))
+        ctx.emit(*move_with_riders(ctx.game, unit.key, route[-1]), StatusChanged(unit.key, "ops_complete", True))
     return True
 
 
@@ -285,6 +305,8 @@ def _unload_into_assault(ctx: Ctx, passengers: list[Unit]) -> list[Unit]:
         (staying if unit.status.disrupted else going).append(unit)
     for unit in staying:
         because(ctx, "9.8.3", f"{unit.name} was Disrupted unloading: it stays in its Transport's hex")
+        if ctx.answer.legal is not False:
+            ctx.emit(PassengerUnloaded(unit.key))       # "an unloaded Passenger ... remains in a Transport unit's hex"
     by_hex: dict[str, list[Unit]] = {}
     for unit in staying:
         by_hex.setdefault(need(unit.hex, f"units.{unit.key}.hex"), []).append(unit)
@@ -388,7 +410,13 @@ def retreat_check(ctx: Ctx) -> None:
         illegal(ctx, "13.2.2", why)
     if ctx.answer.legal is None:
         ctx.answer.set("legal", True)
+        moved = {u.key for u in units}
         for unit in units:
             ctx.emit(UnitMoved(unit.key, hex_id))
+            # what is stacked on it or carried by it retreats with it (§9.2, §9.8.1, §13.1.1)
+            for rider in ctx.riders(unit.key):
+                if rider.key not in moved and rider.hex != hex_id:
+                    moved.add(rider.key)
+                    ctx.emit(UnitMoved(rider.key, hex_id))
     ctx.answer.set("triggers_opportunity_fire", False)
     because(ctx, "13.2.2", "units retreating from an Assault do not trigger Opportunity Fire")

@@ -39,6 +39,26 @@ def illegal(ctx: Ctx, section: str, text: str) -> None:
     ctx.answer.illegal(f"WaW85 §{section}", text)
 
 
+def off_the_board(ctx: Ctx, unit: Unit | None, section: str, role: str) -> None:
+    """A counter in a Holding Box (or any place but the map) has no hex: no Range or LOS to
+    fire or be fired at (§10.0, §10.2 "from the center of the attacking unit's hex"), no hex
+    to assault from or in (§13.0). Refused; an eliminated unit is refused as out of play,
+    a Support Weapon in the Holding Box is deployed as it fires (§10.5, not judged), and a
+    Close Air Support counter is placed on the map to attack (§10.1)."""
+    if unit is None or unit.location in ("map", "eliminated") or unit.type.target_type == "support_weapon":
+        return
+    if role == "firer" and unit.type.target_type == "aircraft":
+        return
+    illegal(ctx, section, f"{unit.name} ({role}) is not on the map but in the {unit.location.replace('_', ' ')}: "
+            "it has no hex to act from or in")
+
+
+def in_all_water(ctx: Ctx, unit: Unit) -> bool:
+    """§10.6.17: "amphibious ground units in all-water hexes may not themselves execute any
+    form of direct (or indirect) fire": whether ``unit`` stands in such a hex."""
+    return unit.hex is not None and ctx.game.hex(unit.hex).terrain in ("water", "all_water")
+
+
 def may_act(ctx: Ctx, unit: Unit, *, done: bool = True, fired: bool = True, command: bool = True) -> None:
     """Who may start a Movement Action (a move, loading, unloading, the move into an Assault):
     not a unit that has completed its Action (Ops Complete, §7.6: ``done``), nor one that has

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from referee.errors import NotStated
 from referee.events import StatusChanged
-from referee.fire import Attack, band_modifier
+from referee.fire import Attack, band_modifier, status
 from referee.model import Unit, Weapon, need
 from referee.ranges import BAND_TO_HIT, Bands
 from referee.ruleset import Ctx
 from referee.waw85 import los
-from referee.waw85.common import (VEHICLES, air_class, because, illegal, modify, side_group, stated_hits,
-                                  tables, target_kind, whole)
+from referee.waw85.common import (VEHICLES, air_class, because, illegal, in_all_water, modify, off_the_board,
+                                  side_group, stated_hits, tables, target_kind, whole)
 from referee.waw85.smoke import smoke_to_hit
 
 BAND_SECTION = {"point_blank": "10.6.4", "effective": "10.3.2", "long": "10.6.5"}
@@ -102,10 +102,12 @@ def opportunity_checks(ctx: Ctx) -> None:
     loading or unloading of Passengers in the LOS of an inactive unit, or a helicopter changing
     mode": a target doing none of these (not ``moving``, no ``trigger`` stated) is refused.
     Asked of a unit on the map (a position read from a save, where a move earlier in the run
-    marks its unit moving); a stated situation says what the unit is doing where it matters."""
+    marks its unit moving), or one stated not ``moving``; otherwise a stated situation says
+    what the unit is doing where it matters."""
     target = ctx.game.unit(ctx.action.target) if isinstance(ctx.action.target, str) else None
     mapped = target is not None and target.hex is not None and ctx.game.hex(target.hex).at is not None
-    if mapped and not target.status.moving and not ctx.game.facts.get("trigger"):
+    stated = target is not None and "moving" in target.status.stated
+    if (mapped or stated) and not target.status.moving and not ctx.game.facts.get("trigger"):
         illegal(ctx, "10.11", f"{target.name} is not moving, loading, unloading or changing mode: nothing "
                 "triggers Opportunity Fire")
 
@@ -121,6 +123,9 @@ def fire_restrictions(ctx: Ctx, actor: Unit, attack: Attack) -> None:
         illegal(ctx, "1.9.11" if actor.type.target_type == "hq" else "1.9.13",
                 f"{actor.name} is {'an HQ' if actor.type.target_type == 'hq' else 'a Leader'}: it has no Firepower "
                 "of its own and adds its Command Bonus to the unit it is deployed or assigned to (§10.6.2)")
+    off_the_board(ctx, actor, "10.0", "firer")
+    off_the_board(ctx, target, "10.0", "target")
+    _support_weapon_holder(ctx, actor, attack)
     if attack.opportunity and ((ctx.game.facts.get("opfire_count") or 0) >= 1
                                or (target is not None and target.status.opportunity_fired)):
         illegal(ctx, "10.11", "only one Opportunity Fire attack per hex of movement")
@@ -130,12 +135,61 @@ def fire_restrictions(ctx: Ctx, actor: Unit, attack: Attack) -> None:
     if attack.kind == "cas_attack":
         _cas_target_hex(ctx, actor, target)
     weapon = attack.shot.weapon
-    if actor.hex is not None and ctx.game.hex(actor.hex).terrain in ("water", "all_water"):
+    if in_all_water(ctx, actor):
         illegal(ctx, "10.6.17", f"{actor.name} is in an all-water hex")
     missile = weapon is not None and (weapon.colour == "green" or is_missile_aa(weapon))
     if missile and actor.status.ammo in ("reloading", "out"):
         illegal(ctx, "7.3", f"{actor.name} is {'Reloading' if actor.status.ammo == 'reloading' else 'out of'} "
                 "missiles: no green or blue missile fire")
+
+
+def _not_a_support_weapon_holder(holder: Unit) -> str | None:
+    """§10.5: Support Weapons "may only be deployed and used by the specific unit type indicated
+    on the counter, either Infantry units, or Heavy Armor units and some Towed guns"; Infantry
+    ones "may not be deployed to any Towed units or any Mortar units", Alternative Armament
+    ones go to "specific Heavy Armor vehicles and some Towed Artillery and Anti-Tank Gun units".
+    Which of these a counter is (INF or ARM) is not stated here; a unit neither kind may take
+    (another vehicle, a Helicopter, a Mortar) is named, else ``None``."""
+    kind = holder.type.target_type
+    if kind is None:
+        return None
+    if holder.type.arty_type in ("mrtr", "spm"):
+        return "no Support Weapon is deployed to a Mortar unit"
+    if kind not in ("troops", "heavy_armor"):
+        return (f"a {kind.replace('_', ' ')} unit takes no Support Weapon (only Infantry, Heavy Armor and some Towed "
+                "guns do)")
+    return None
+
+
+def _support_weapon_holder(ctx: Ctx, actor: Unit, attack: Attack) -> None:
+    """§10.5: Support Weapons "are additional Direct Fire weapons" of the unit they are deployed
+    to, which fire "immediately before or after the unit to which it is deployed fires", and in
+    Opportunity Fire in place of its FP, "because the unit will be Ops Complete as soon as the
+    Support Weapon fires" (§10.11): so they fire only when that unit may (§10.0 not Disrupted
+    nor Ops Complete, §7.2.3 Out of Command only in Opportunity Fire, §9.8 not a Passenger)."""
+    if actor.type.target_type != "support_weapon":
+        return
+    if "mine_plow" in actor.type.abilities and actor.current.ap is None and actor.current.he is None:
+        illegal(ctx, "10.5", f"{actor.name} is a Mine Plow: \"Some Support Weapons — like Mine Plows — are not used "
+                "for Direct Fire\" (it breaches Minefields, §16.3.1)")
+        return
+    holder = ctx.game.units.get(actor.attached_to) if actor.attached_to else None
+    if holder is None or not holder.on_map:
+        return
+    if attack.kind == "direct_fire" and holder.status.fired and holder.status.ops_complete \
+            and not holder.status.disrupted:
+        # "a Support Weapon may fire either immediately before or after the unit to which it is
+        # deployed fires": the Ops Complete of the unit's own Direct Fire does not stop it
+        because(ctx, "10.5", f"{actor.name} fires immediately after {holder.name}, which has fired")
+        holder = holder.with_status(ops_complete=False)
+    why = _not_a_support_weapon_holder(holder)
+    if why is not None:
+        illegal(ctx, "10.5", f"{actor.name} is deployed to {holder.name}: {why}")
+    refused = len(ctx.answer.refusals)
+    status(ctx, holder, attack.kind)
+    if len(ctx.answer.refusals) > refused:
+        because(ctx, "10.5", f"{actor.name} is a Support Weapon deployed to {holder.name}: it fires as that unit's "
+                "weapon, only when the unit may fire")
 
 
 def may_attack_target(ctx: Ctx, actor: Unit, target: Unit, attack: Attack) -> None:
@@ -233,6 +287,14 @@ def cas_numbers(ctx: Ctx, attack: Attack) -> None:
 
 def on_legal_fire(ctx: Ctx, actor: Unit, attack: Attack) -> None:
     _support_weapons(ctx, actor, attack.kind)
+    holder = ctx.game.units.get(actor.attached_to) if actor.type.target_type == "support_weapon" \
+        and actor.attached_to else None
+    if attack.opportunity and holder is not None and holder.on_map:
+        # "during Opportunity Fire a Support Weapon deployed in this manner is used in place of any
+        # FP of the unit ... (because the unit will be Ops Complete as soon as the Support Weapon
+        # fires)"; "an attacking unit which deployed a SW to attack, is marked Ops Complete" (§10.11)
+        ctx.emit(StatusChanged(holder.key, "ops_complete", True))
+        because(ctx, "10.11", f"{holder.name}, whose Support Weapon fired Opportunity Fire, is marked Ops Complete")
     if actor.type.target_type == "helicopter" and actor.mode == "flying" and actor.status.moving \
             and not attack.opportunity:
         ctx.emit(StatusChanged(actor.key, "moving", False))
@@ -265,7 +327,8 @@ def _support_weapons(ctx: Ctx, actor: Unit, kind: str) -> None:
     """§10.5, §10.11: a deployed Support Weapon fires before or after its unit in Direct
     Fire; in Opportunity Fire it fires in place of the unit's own FP."""
     weapons = [sw for sw in ctx.game.attached(actor.key) if sw.type.target_type == "support_weapon"
-               and (sw.current.ap is not None or sw.current.he is not None)]
+               and (sw.current.ap is not None or sw.current.he is not None)
+               and _not_a_support_weapon_holder(actor) is None]
     if not weapons:
         return
     keys = [sw.key for sw in weapons]
@@ -341,14 +404,24 @@ def _may_move_and_fire(ctx: Ctx, actor: Unit) -> None:
 
 
 def _command_bonus(ctx: Ctx, attack: Attack) -> None:
-    """§10.6.2: one HQ or one Leader Command Bonus, never both."""
+    """§10.6.2: one HQ or one Leader Command Bonus, never both, named by the player
+    (``bonus_from``: §1.9.11 "The HQ may use that Command Bonus"); only a friendly HQ or Leader
+    on the map, deployed or assigned to the firing unit, gives it."""
+    actor = ctx.action.actor
     givers = [ctx.game.unit(k) for k in ctx.action.bonus_from or ()]
     kinds = {g.type.target_type for g in givers}
     if {"hq", "leader"} <= kinds:
         illegal(ctx, "10.6.2", "a unit may use the HQ or the Leader Command Bonus, not both")
         return
-    actor = ctx.action.actor
+    firer = ctx.game.units.get(actor) if actor else None
     for giver in givers:
+        if firer is not None and giver.side and firer.side and giver.side != firer.side:
+            illegal(ctx, "10.6.2", f"{giver.name} is an enemy HQ or Leader: it gives no Command Bonus to {firer.name}")
+            continue
+        if not giver.on_map:
+            because(ctx, "10.6.2", f"{giver.name} is in the {giver.location.replace('_', ' ')}, not deployed or "
+                    "assigned to the firing unit: no Command Bonus")
+            continue
         if giver.attached_to is not None and giver.attached_to != actor:
             # "an HQ or Leader deployed or assigned to the firing unit": not one with another unit
             because(ctx, "10.6.2", f"{giver.name} is deployed to {ctx.game.unit(giver.attached_to).name}, not to "

@@ -9,7 +9,7 @@ from __future__ import annotations
 from referee import damage
 from referee.defence import improved_position
 from referee.errors import NotStated
-from referee.events import (MarkerPlaced, StatusChanged, UnitEliminated, UnitReduced,
+from referee.events import (MarkerPlaced, PassengerUnloaded, StatusChanged, UnitEliminated, UnitReduced,
                             UnitRemoved, result_of)
 from referee.model import Unit
 from referee.ruleset import Ctx
@@ -224,6 +224,7 @@ def transport(ctx: Ctx, carrier: Unit, result: str) -> None:
                 damage.impose(ctx, unit.key, "disrupted_and_reduced")
                 for commander in commanders:
                     hit_command(ctx, commander)
+        _unloaded(ctx, carrier, aboard)
         return
     if result == "eliminated":
         roll = ctx.roll(1, "d6")[0]
@@ -236,6 +237,7 @@ def transport(ctx: Ctx, carrier: Unit, result: str) -> None:
             damage.impose(ctx, unit.key, "disrupted_and_reduced")
         for commander in commanders:
             command_roll(ctx, commander, 0)
+        _unloaded(ctx, carrier, aboard)
         return
     if "reduced" in result:
         if "disrupted" in result:
@@ -249,6 +251,17 @@ def transport(ctx: Ctx, carrier: Unit, result: str) -> None:
                 damage.impose(ctx, unit.key, "reduced")
             for commander in commanders:
                 command_roll(ctx, commander, 0)
+
+
+def _unloaded(ctx: Ctx, carrier: Unit, aboard: list[Unit]) -> None:
+    """§9.8 "Passengers may be forced to be unloaded if their Transport unit is eliminated in
+    transit": those that survive its elimination are unloaded in its hex."""
+    survivors = [u for u in aboard if ctx.after.unit(u.key).on_map]
+    for unit in survivors:
+        ctx.emit(PassengerUnloaded(unit.key))
+    if survivors:
+        because(ctx, "9.8", f"{carrier.name} is eliminated: {', '.join(u.name for u in survivors)} "
+                f"{'is' if len(survivors) == 1 else 'are'} unloaded in its hex")
 
 
 # ---------------------------------------------------------------- Close Air Support ---
