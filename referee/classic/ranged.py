@@ -267,6 +267,92 @@ def opportunity_checks(ctx: Ctx) -> None:
         ctx.answer.illegal("§1.3.4.3", "mortars cannot opportunity fire at units outside their LOS")
 
 
+#: Counters that never Opportunity Fire on their own: an HQ and a leader do not attack
+#: (§1.3.3.2, TUS §1.3.6), a SW fires with its platoon (§6.1), an airstrike is not a unit on the map.
+NO_OPPORTUNITY_FIRE = frozenset({"hq", "leader", "support_weapon", "aircraft"})
+
+
+def opportunity_before_moving_fire(ctx: Ctx) -> None:
+    """§6.2: "If an enemy unit moves within the LOS and range of a Good Order unit that is not
+    marked with an Ops Complete marker, that unit can attack the moving unit after it enters a
+    new hex ... Opportunity Fire occurs before Moving Fire (6.1.3)." The ``order`` of a fire after
+    moving: Opportunity Fire first when an enemy unit may make it at the mover in the hex it
+    fires from, else the Moving Fire alone. A unit's stated ``distance`` is from the mover (the
+    reference unit); its LOS is known for the mover's target (LOS is the same both ways, §7.0),
+    for an adjacent unit ("You can always fire at adjacent units") and from the map (§7)."""
+    mover = ctx.game.unit(ctx.action.actor)
+    eligible: list[Unit] = []
+    unknown: list[str] = []
+    for unit in ctx.game.units.values():
+        if unit.key == mover.key or not unit.on_map or unit.carried_by is not None \
+                or unit.type.target_type in NO_OPPORTUNITY_FIRE:
+            continue
+        if unit.key != ctx.action.target:
+            if unit.side is None or mover.side is None:
+                unknown.append(f"units.{unit.key if unit.side is None else mover.key}.side")
+                continue
+            if unit.side == mover.side:
+                continue
+        try:
+            if _may_opportunity_fire_at(ctx, unit, mover):
+                eligible.append(unit)
+        except NotStated as missing:
+            unknown.append(str(missing).replace("not stated: ", ""))
+    if eligible:
+        names = ", ".join(u.name for u in eligible)
+        ctx.answer.set("order", ["opportunity_fire", "move_and_fire"])
+        ctx.answer.because("§6.2", f"{names} may Opportunity Fire at {mover.name} in the hex it entered: "
+                           "Opportunity Fire occurs before Moving Fire")
+        return
+    if unknown:
+        raise NotStated(f"{unknown[0]} (whether an enemy unit may Opportunity Fire first, §6.2)")
+    ctx.answer.set("order", ["move_and_fire"])
+    ctx.answer.because("§6.2", f"no enemy unit may Opportunity Fire at {mover.name}: its Moving Fire alone")
+
+
+def _may_opportunity_fire_at(ctx: Ctx, unit: Unit, mover: Unit) -> bool:
+    """Whether ``unit`` may Opportunity Fire at ``mover``: in Good Order, not Ops Complete and
+    not having fired (§6.1, §6.2), with a Firepower that may attack it (§6.1.4, §1.3.4.5,
+    §9.3), the mover in its range (§6.1.1) and in its LOS (§6.2, §7.0)."""
+    status = unit.status
+    if status.disrupted or status.ops_complete or status.fired:
+        return False
+    if ctx.game.facts.get("opfire_count") or mover.status.opportunity_fired:
+        return False           # "only be attacked once per hex that it enters"
+    rel = ctx.game.facts.relation(unit.key)
+    distance = rel.distance
+    if distance is None:
+        distance = situation.distance(ctx, mover.key, unit.key)
+    reach = []
+    for name in ("ap", "he", "aa"):
+        weapon = unit.current.weapon(name)
+        if weapon is None or not weapon.fp:
+            continue
+        if name == "aa" and mover.type.target_type not in ("helicopter", "aircraft"):
+            continue
+        if name == "ap" and weapon.underlined and unit.status.ammo.startswith("depleted"):
+            continue
+        if mover.type.target_type == "helicopter" and mover.mode == "flying" and weapon.underlined \
+                and name in ctx.params.flying_helicopter_underlined_bars:
+            continue
+        attack = Attack(Shot(unit, name, weapon, kind="opportunity_fire"), "opportunity_fire")
+        found = bands(ctx, unit, mover, attack)
+        reach.append(need(found.max_range, f"units.{unit.key}.{name}.range"))
+    if not reach:
+        if all(unit.current.weapon(n) is None for n in ("ap", "he", "aa")):
+            raise NotStated(f"units.{unit.key} Firepower")
+        return False
+    if distance > max(reach):
+        return False
+    if distance <= 1:
+        return True
+    if unit.key == ctx.action.target and rel.los is not None:
+        return bool(rel.los)
+    if situation.position(ctx.game, unit.key) and situation.position(ctx.game, mover.key):
+        return ctx.rules.in_sight(ctx, unit, mover)
+    raise NotStated(f"units.{unit.key} LOS to the mover {mover.key}")
+
+
 def after_attack_roll(ctx: Ctx, actor: Unit, attack: Attack, hits: int) -> None:
     missile_check(ctx, actor, attack.weapon_name, attack.shot.weapon, hits)
 
