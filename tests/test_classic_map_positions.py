@@ -253,8 +253,10 @@ def test_unhurt_overrunner_exits_into_the_exit_hex() -> None:
     answer = overrun(game, "3,0", dice=GivenDice([5, 6, 5, 1, 1, 1, 1, 2, 3]))
     assert answer.values["hits"] == 3
     assert answer.rolls == [("attack", [5, 6, 5, 1, 1, 1]), ("counter", [1, 2, 3])]
+    # TUS §6.4: the AFV "moves ... through the hex" and fights there, then exits
     assert [(type(e).__name__, e.unit) for e in answer.events] == [
-        ("UnitDisrupted", "I"), ("UnitReduced", "I"), ("UnitEliminated", "I"), ("UnitMoved", "A")]
+        ("UnitMoved", "A"), ("UnitDisrupted", "I"), ("UnitReduced", "I"), ("UnitEliminated", "I"), ("UnitMoved", "A")]
+    assert answer.events[0].hex == "2,0"
     assert answer.events[-1].hex == "3,0"
 
 

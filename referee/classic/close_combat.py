@@ -243,6 +243,9 @@ def overrun(ctx: Ctx) -> None:
     else:
         on_defenders, on_actors = given
     ans.set("hits", on_defenders)
+    for actor in actors:             # the AFVs fight in the hex they move through (§6.4)
+        if hex_id is not None and actor.hex != hex_id:
+            ctx.emit(UnitMoved(actor.key, hex_id))
     net = improved_position(ctx, defenders[0], on_defenders) if defenders else on_defenders
     ans.set("net_hits", net)
     for key, n in damage.spread(ctx, [d.key for d in defenders], net).items():
