@@ -129,6 +129,10 @@ def _place_wreck(ctx: Ctx, hex_id: str | None, why: str, section: str) -> None:
 
 
 def _wrecks(ctx: Ctx, attacked: list[str], results: dict[str, str]) -> None:
+    """§6.1.7: the first vehicle eliminated in a hex leaves a Wreck there: in the hex where it
+    was eliminated, which for an attacker in an Assault or an Overrun is the hex it entered
+    ("Assault combat is resolved the instant the attacking units enter the defender's hex",
+    §6.3; the overrunning AFV "moves ... through the hex", §6.4)."""
     for key in attacked:
         unit = ctx.game.unit(key)
         if results[key] != "eliminated":
@@ -136,7 +140,8 @@ def _wrecks(ctx: Ctx, attacked: list[str], results: dict[str, str]) -> None:
         if "bridge" in unit.type.abilities and unit.mode == "deployed":
             ctx.answer.because("001 §1.3.4.6", f"the deployed {unit.name} is destroyed and removed: no Wreck")
         elif unit.type.is_vehicle or unit.type.target_type in ("helicopter", "hq"):
-            _place_wreck(ctx, unit.hex, f"{unit.name} eliminated", WRECK_SECTIONS.get(unit.type.target_type, "§6.1.7"))
+            where = ctx.after.unit(key).hex or unit.hex
+            _place_wreck(ctx, where, f"{unit.name} eliminated", WRECK_SECTIONS.get(unit.type.target_type, "§6.1.7"))
 
 
 def _passengers(ctx: Ctx, attacked: list[str], results: dict[str, str]) -> None:

@@ -315,13 +315,17 @@ def move_and_fire(ctx: Ctx) -> None:
     """Fire after moving (EG/TUS §6.1.3; WaW85 §11.0). With a ``path`` the move is made
     first, by the book's own Movement procedure (its costs, stacking and limits), and the
     unit fires from the hex it reached having spent those MP; without one, the MP spent
-    are a stated fact (``status.mp_spent``)."""
+    are a stated fact (``status.mp_spent``). The enemy units that may Opportunity Fire at the
+    mover fire first, where the book says so (the ruleset's ``opportunity_before_moving_fire``)."""
     if not ctx.action.path:
         fire(ctx, "move_and_fire")
-        return
-    moved = _move_first(ctx)
-    if moved is not None:
-        fire(moved, "move_and_fire")
+        moved: Ctx | None = ctx
+    else:
+        moved = _move_first(ctx)
+        if moved is not None:
+            fire(moved, "move_and_fire")
+    if moved is not None and ctx.answer.legal is not False:
+        ctx.stage("order", lambda: ctx.rules.opportunity_before_moving_fire(moved))
 
 
 def _move_first(ctx: Ctx) -> Ctx | None:

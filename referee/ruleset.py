@@ -44,6 +44,9 @@ class Params:
     soft_save: int = 5                            # §6.1
     unarmored_ap_hit_reduces: bool = False        # 001 §1.3.3.2
     mines_disrupt_on: str = "even"                # 002 §8.3 even / 001 §12.2 odd
+    #: 001 §12.2: mines attack "any unit that enters (or helicopter that lands in)" a hex; 002
+    #: §8.3 "All units entering that hex" names no exception (classic-eg-mines-and-a-flying-helicopter).
+    mines_spare_flying_helicopters: bool = False
     hill_los_any_city_blocks: bool = False        # 002 §7.2 last paragraph
     #: TUS §7.2 (b): between hill-level units only "hill level shattered forest or wreck hexes"
     #: count; EG §7.2 (b) "two or more rough-terrain hexes or Wreck hexes" names no level.
@@ -336,6 +339,10 @@ class Ruleset:
 
     def opportunity_checks(self, ctx: Ctx) -> None:
         """What Opportunity Fire needs beyond Direct Fire."""
+
+    def opportunity_before_moving_fire(self, ctx: Ctx) -> None:
+        """Whether Opportunity Fire at a mover comes before its fire after moving, and the
+        ``order`` of the two (EG/TUS §6.2 "Opportunity Fire occurs before Moving Fire")."""
 
     def after_attack_roll(self, ctx: Ctx, actor: Unit, attack: Any, hits: int) -> None:
         """What the attack dice decide for the firer (missile depletion)."""

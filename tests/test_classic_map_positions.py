@@ -253,8 +253,10 @@ def test_unhurt_overrunner_exits_into_the_exit_hex() -> None:
     answer = overrun(game, "3,0", dice=GivenDice([5, 6, 5, 1, 1, 1, 1, 2, 3]))
     assert answer.values["hits"] == 3
     assert answer.rolls == [("attack", [5, 6, 5, 1, 1, 1]), ("counter", [1, 2, 3])]
+    # TUS §6.4: the AFV "moves ... through the hex" and fights there, then exits
     assert [(type(e).__name__, e.unit) for e in answer.events] == [
-        ("UnitDisrupted", "I"), ("UnitReduced", "I"), ("UnitEliminated", "I"), ("UnitMoved", "A")]
+        ("UnitMoved", "A"), ("UnitDisrupted", "I"), ("UnitReduced", "I"), ("UnitEliminated", "I"), ("UnitMoved", "A")]
+    assert answer.events[0].hex == "2,0"
     assert answer.events[-1].hex == "3,0"
 
 
@@ -535,3 +537,28 @@ def test_helicopters_ignore_terrain_and_fly_only() -> None:
     cobra = Unit("C", UnitType(name="AH-1", target_type="helicopter"), side="nato", hex="3,0", mode="flying")
     blocked = move(game.with_unit(cobra), "H", "1,0", "2,0", "3,0")
     assert blocked.legal is False and "3,0 holds an enemy helicopter" in [r.text for r in blocked.reasons]
+
+
+# -- §6.2 Opportunity Fire occurs before Moving Fire, judged on the map ----------------------
+
+MOVER = UnitType(name="Leopard 2", target_type="heavy_armor", steps=2, armor=4, save=5, mp=6,
+                 ap=Weapon(fp=4, to_hit=4, range=8), abilities=frozenset({"moving_fire_l2"}))
+
+
+def _move_and_fire(*terrain: str):
+    """The mover fired after moving 1,0 <- 0,0 at a T-72 that is Ops Complete; another T-72
+    at 5,0 sees the mover unless a Woods hex stands between."""
+    game = board(Unit("M", MOVER, side="nato", hex="1,0", status=Status(moving=True, mp_spent=1)),
+                 Unit("T", T72, side="pact", hex="4,3", status=Status(ops_complete=True)),
+                 enemy("E", "5,0"), terrain={h: "woods" for h in terrain})
+    return UNTOLD.check(game, make_action("move_and_fire", unit="M", target="T", weapon="ap"))
+
+
+def test_opportunity_fire_before_moving_fire_by_the_maps_line_of_sight() -> None:
+    """TUS §6.2: "Opportunity Fire occurs before Moving Fire (6.1.3)": the T-72 at 5,0 has the
+    mover in its LOS and range, so it fires first; with Woods at 3,0 it does not see it."""
+    seen = _move_and_fire()
+    assert seen.legal is True and seen.values["order"] == ["opportunity_fire", "move_and_fire"]
+    assert any(r.section == "TUS §6.2" and r.text.startswith("T-72 may Opportunity Fire") for r in seen.reasons)
+    hidden = _move_and_fire("3,0")
+    assert hidden.legal is True and hidden.values["order"] == ["move_and_fire"]

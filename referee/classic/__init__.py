@@ -121,7 +121,7 @@ def classic_params(book: str) -> Params:
     if book == "untold":
         return Params(ruleset="classic", book="untold", undisruptable=frozenset({"hq"}), deployed_hq_rides=False,
                       features=UNTOLD_FEATURES,
-                      mines_disrupt_on="odd", hill_los_any_city_blocks=False, hill_los_counts_on_hills_only=True,
+                      mines_disrupt_on="odd", mines_spare_flying_helicopters=True, hill_los_any_city_blocks=False, hill_los_counts_on_hills_only=True,
                       unarmored_ap_hit_reduces=True, max_bonus_attack_dice=2, assault_side_limit=2,
                       road_bonus_units=frozenset({"CDO MC"}), single_shot_units=frozenset({"KASTET"}),
                       support_weapon_users={"KASTET": frozenset({"T-12"}), "HEAT-FS": frozenset({"2S1"}),
@@ -147,6 +147,7 @@ class ClassicRuleset(Ruleset):
     numbers_without_band = staticmethod(classic_fire.numbers_without_band)
     after_fire_checks = staticmethod(classic_fire.after_fire_checks)
     opportunity_checks = staticmethod(classic_fire.opportunity_checks)
+    opportunity_before_moving_fire = staticmethod(classic_fire.opportunity_before_moving_fire)
     after_attack_roll = staticmethod(classic_fire.after_attack_roll)
     fire_results = staticmethod(classic_fire.fire_results)
     aftermath = staticmethod(damage.aftermath)

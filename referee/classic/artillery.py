@@ -294,25 +294,44 @@ def barrage(ctx: Ctx, hex_id: str, kind: str, fp: int, to_hit: int) -> None:
 
 
 def minefield_attack(ctx: Ctx) -> None:
-    """Mines attack a unit entering the hex or its neighbours: one 1d6, parity by book."""
+    """Mines attack a unit entering the hex or its neighbours: one 1d6, parity by book. A unit
+    entering a hex that is neither the Mines hex nor one of its six neighbours is not attacked,
+    nor, in The Untold Stories, a helicopter that does not land (001 §12.2 "any unit that enters
+    (or helicopter that lands in) the hex or the six adjacent hexes")."""
     unit = ctx.unit(ctx.action.actor)
     entered = ctx.action.target if isinstance(ctx.action.target, str) else None
+    section = "001 §12.2" if ctx.params.mines_disrupt_on == "odd" else "002 §8.3"
+    if unit.type.target_type == "helicopter" and ctx.params.mines_spare_flying_helicopters \
+            and unit.mode in ("flying", "hovering"):
+        ctx.answer.set("roll_required", False)
+        ctx.answer.because(section, f"{unit.name} is {unit.mode}: mines attack only a helicopter that lands")
+        return
+    mined = _mined_hex(ctx, entered)
+    if mined is None:
+        ctx.answer.set("roll_required", False)
+        ctx.answer.because(section, f"{entered} is neither a Mines hex nor next to one: no mines attack")
+        return
     ctx.answer.set("roll_required", True)
-    mines_attack(ctx, unit, _mined_hex(ctx, entered))
+    mines_attack(ctx, unit, mined)
 
 
 def _mined_hex(ctx: Ctx, entered: str | None) -> str | None:
     """The hex whose Mines marker attacks a unit entering ``entered``: that hex, or the
-    neighbour holding the marker (002 §8.3, TUS §12.2: the hex "or its six neighboring hexes")."""
+    neighbour holding the marker (002 §8.3, TUS §12.2: the hex "or its six neighboring hexes");
+    None when it is neither (its stated ``adjacent_to`` or the map says so)."""
     if entered is None or "mines" in ctx.game.hex(entered).markers:
         return entered
-    stated = ctx.game.facts.hex_fact(entered, "adjacent_to") or ()
+    stated = ctx.game.facts.hex_fact(entered, "adjacent_to")
     here = ctx.game.hex(entered).at
-    for h in ctx.game.hexes.values():
-        if "mines" in h.markers and (h.id in stated or (here is not None and h.at is not None
-                                                        and here.distance(h.at) == 1)):
+    fields = [h for h in ctx.game.hexes.values() if "mines" in h.markers]
+    for h in fields:
+        if h.id in (stated or ()) or (here is not None and h.at is not None and here.distance(h.at) == 1):
             return h.id
-    return entered
+    if not fields:
+        raise NotStated("the hex of the Mines marker")
+    if stated is None and (here is None or any(h.at is None for h in fields)):
+        raise NotStated(f"hexes.{entered}.adjacent_to (whether it is next to the Mines hex)")
+    return None
 
 
 def mines_attack(ctx: Ctx, unit: Unit, hex_id: str | None, label: str = "d6") -> bool:

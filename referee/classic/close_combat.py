@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from referee import damage
 from referee.assault import Numbers, assault_targets, target_hex
+from referee.defence import improved_position
 from referee.errors import NotStated
 from referee.events import UnitEliminated, UnitMoved, result_of
 from referee.hexes import Hex
@@ -187,23 +188,20 @@ def _hits_given(ctx: Ctx, attackers: list[Unit], defenders: list[Unit]) -> tuple
 def overrun(ctx: Ctx) -> None:
     """§6.4: AFVs triple their assault factor against infantry in open or hill terrain, pay the
     terrain + 1 MP, keep the MP to enter an enemy-free exit hex (``path``: the exit hex first),
-    and never overrun the same hex twice in one impulse (001) or turn (002)."""
+    and never overrun the same hex twice in one impulse (001) or turn (002). "Each overrunning
+    AFV (or stack of AFVs) triples its Assault Factor": a stack (``query.unit`` a list) rolls its
+    units' tripled factors together, each at its own To-Hit, and shares the infantry's hits.
+    An Improved Position nullifies the first hit on the infantry, as of any attack (001 §12.1)."""
     ans = ctx.answer
-    actor = ctx.unit(ctx.action.actor)
+    actors = [ctx.unit(k) for k in ctx.action.actors] or [ctx.unit(None)]
     defenders = assault_targets(ctx)
     hex_id = target_hex(ctx, defenders)
     hex_state = ctx.game.hex(hex_id)
-    if not actor.type.is_vehicle:
-        ans.illegal("§6.4", "only AFVs can overrun")
     if hex_state.terrain is not None and hex_state.terrain not in ("clear", "hill"):
         ans.illegal("§6.4", f"overrun only in open or Hill terrain, not {hex_state.terrain}")
-    if actor.status.disrupted:
-        ans.illegal("§6.4", "only Good Order AFVs can overrun")
-    _may_overrun(ctx, actor)
     for d in defenders:
         if d.type.is_vehicle:
             ans.illegal("§6.4", f"AFVs overrun enemy infantry: {d.name} is a vehicle")
-    ctx.stage("same_hex_twice", lambda: _overrun_once(ctx, actor, hex_state.id))
     entry = hex_state.mp_cost
     if entry is None:
         row = ctx.tec.terrain(hex_state.terrain)
@@ -211,57 +209,83 @@ def overrun(ctx: Ctx) -> None:
     cost = entry + 1
     ans.set("cost", cost)
     ans.because("§6.4", f"overrun costs terrain {entry} + 1 = {cost} MP")
-    if actor.status.mp_left is not None:
-        left = actor.status.mp_left
-    else:
-        spent = actor.status.mp_spent if isinstance(actor.status.mp_spent, int) else 0
-        left = need(actor.current.mp, f"units.{actor.key}.mp") - spent
     exit_hex = ctx.action.path[0] if ctx.action.path else None
-    if exit_hex is None:
-        if left - cost < 1:
-            ans.illegal("§6.4", f"{left} MP left: after paying {cost} none remain to exit")
-    else:
-        ctx.stage(("exit_cost", "legal"), lambda: _exit(ctx, actor, hex_state.id, exit_hex, left - cost))
+    for actor in actors:
+        _may_overrun_through(ctx, actor, hex_state.id, cost, exit_hex)
     if "legal" in ans.gaps:
         return
     if ans.legal is None:
         ans.set("legal", True)
-    fp = need(actor.current.assault and actor.current.assault.fp, f"units.{actor.key}.assault.fp") * 3
+    factors = [need(a.current.assault and a.current.assault.fp, f"units.{a.key}.assault.fp") * 3 for a in actors]
+    fp = sum(factors)
     ans.set("fp", fp)
+    if len(actors) > 1:
+        ans.because("§6.4", f"the stack of AFVs triples its Assault Factors: {' + '.join(map(str, factors))} = {fp} dice")
     for d in defenders:
         if d.current.assault is not None:
             ctx.stage(f"units.{d.key}.fp", lambda d=d: ctx.answer.unit(
                 d.key, fp=d.current.assault.fp, to_hit=6 if d.status.disrupted else d.current.assault.to_hit))
     if ans.legal is False:
         return
-    given = _hits_given(ctx, [actor], defenders)
+    given = _hits_given(ctx, actors, defenders)
     if given is None:
-        to_hit = need(actor.current.assault.to_hit, f"units.{actor.key}.assault.to_hit")
-        dice = ctx.roll(fp, "attack")
-        on_defenders = sum(1 for d in dice if d >= to_hit)
-        on_actor = 0
+        on_defenders = 0
+        for actor, dice in zip(actors, factors):
+            to_hit = need(actor.current.assault.to_hit, f"units.{actor.key}.assault.to_hit")
+            on_defenders += sum(1 for d in ctx.roll(dice, "attack") if d >= to_hit)
+        on_actors = 0
         for d in defenders:
             if d.current.assault is None:
                 continue
             d_hit = 6 if d.status.disrupted else need(d.current.assault.to_hit, f"units.{d.key}.assault.to_hit")
             counter = ctx.roll(need(d.current.assault.fp, f"units.{d.key}.assault.fp"), "counter")
-            on_actor += sum(1 for x in counter if x >= d_hit)
+            on_actors += sum(1 for x in counter if x >= d_hit)
     else:
-        on_defenders, on_actor = given
+        on_defenders, on_actors = given
     ans.set("hits", on_defenders)
-    for key, n in damage.spread(ctx, [d.key for d in defenders], on_defenders).items():
+    for actor in actors:             # the AFVs fight in the hex they move through (§6.4)
+        if hex_id is not None and actor.hex != hex_id:
+            ctx.emit(UnitMoved(actor.key, hex_id))
+    net = improved_position(ctx, defenders[0], on_defenders) if defenders else on_defenders
+    ans.set("net_hits", net)
+    for key, n in damage.spread(ctx, [d.key for d in defenders], net).items():
         damage.take_hits(ctx, key, n)
-    damage.take_hits(ctx, actor.key, on_actor)
-    damage.aftermath(ctx, [d.key for d in defenders] + [actor.key])
-    if result_of(actor.key, ctx.answer.events) in ("disrupted", "reduced", "disrupted_and_reduced"):
-        ans.because("§6.4", f"{actor.name} was hurt: back to the hex it entered from")
-        ctx.emit(UnitMoved(actor.key, actor.hex))
-    elif result_of(actor.key, ctx.answer.events) == "none":
-        if exit_hex is None:
-            ans.gap(f"units.{actor.key}.hex", "not stated: exit hex (§6.4)")
-        else:
-            ans.because("§6.4", f"{actor.name} passes through and exits into {exit_hex}")
-            ctx.emit(UnitMoved(actor.key, exit_hex))
+    for key, n in damage.spread(ctx, [a.key for a in actors], on_actors).items():
+        damage.take_hits(ctx, key, n)
+    damage.aftermath(ctx, [d.key for d in defenders] + [a.key for a in actors])
+    for actor in actors:
+        result = result_of(actor.key, ctx.answer.events)
+        if result in ("disrupted", "reduced", "disrupted_and_reduced"):
+            ans.because("§6.4", f"{actor.name} was hurt: back to the hex it entered from")
+            ctx.emit(UnitMoved(actor.key, actor.hex))
+        elif result == "none":
+            if exit_hex is None:
+                ans.gap(f"units.{actor.key}.hex", "not stated: exit hex (§6.4)")
+            else:
+                ans.because("§6.4", f"{actor.name} passes through and exits into {exit_hex}")
+                ctx.emit(UnitMoved(actor.key, exit_hex))
+
+
+def _may_overrun_through(ctx: Ctx, actor: Unit, hex_id: str, cost: int, exit_hex: str | None) -> None:
+    """One AFV of the overrun: an AFV in Good Order (§6.4) that may move through the hex
+    (§4.4, §6.1.3), has not overrun it already, and keeps the MP to exit after paying ``cost``."""
+    ans = ctx.answer
+    if not actor.type.is_vehicle:
+        ans.illegal("§6.4", "only AFVs can overrun")
+    if actor.status.disrupted:
+        ans.illegal("§6.4", "only Good Order AFVs can overrun")
+    _may_overrun(ctx, actor)
+    ctx.stage("same_hex_twice", lambda: _overrun_once(ctx, actor, hex_id))
+    if actor.status.mp_left is not None:
+        left = actor.status.mp_left
+    else:
+        spent = actor.status.mp_spent if isinstance(actor.status.mp_spent, int) else 0
+        left = need(actor.current.mp, f"units.{actor.key}.mp") - spent
+    if exit_hex is None:
+        if left - cost < 1:
+            ans.illegal("§6.4", f"{actor.name}: {left} MP left, after paying {cost} none remain to exit")
+    else:
+        ctx.stage(("exit_cost", "legal"), lambda: _exit(ctx, actor, hex_id, exit_hex, left - cost))
 
 
 def _overrun_once(ctx: Ctx, actor: Unit, hex_id: str) -> None:

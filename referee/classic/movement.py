@@ -9,6 +9,7 @@ from functools import lru_cache
 
 import yaml
 
+from referee.classic.ranged import NO_OPPORTUNITY_FIRE, may_opportunity_fire
 from referee.disrupted import disrupted_move
 from referee.errors import NotStated
 from referee.events import PassengerLoaded, PassengerUnloaded, StatusChanged, UnitDisrupted, UnitMoved
@@ -456,7 +457,7 @@ def opportunity_trigger(ctx: Ctx, mover: Unit) -> None:
     plus the hex moved may fire; one Disrupted, Ops Complete, blind or short of it may not."""
     enemies = [e for e in ctx.game.units.values()
                if e.side and mover.side and e.side != mover.side and e.on_map
-               and e.type.target_type not in ("hq", "leader", "support_weapon", "aircraft")]
+               and e.type.target_type not in NO_OPPORTUNITY_FIRE]
     if not enemies:
         return
     verdicts = {e.key: _may_opportunity_fire(ctx, e, mover) for e in enemies}
@@ -471,39 +472,11 @@ def opportunity_trigger(ctx: Ctx, mover: Unit) -> None:
 
 
 def _may_opportunity_fire(ctx: Ctx, enemy: Unit, mover: Unit) -> bool | None:
-    """Whether ``enemy`` may Opportunity Fire at ``mover`` in the hex it enters (None: not known)."""
-    from referee.defence import Shot
-    from referee.fire import Attack
-    if enemy.status.disrupted or enemy.status.ops_complete:
-        return False
+    """Whether ``enemy`` may Opportunity Fire at ``mover`` in the hex it enters (None: not
+    known): its stated ``los`` is to that hex, its ``distance`` to where the move starts, so the
+    reach is judged one hex either way (:func:`referee.classic.ranged.may_opportunity_fire`)."""
     relation = ctx.game.facts.relation(enemy.key)
-    if relation.los is False:
-        return False
-    flying = mover.type.target_type == "helicopter" and mover.mode == "flying"
-    reaches: list[int | None] = []
-    for name in ("ap", "he", "aa"):
-        weapon = enemy.current.weapon(name)
-        if weapon is None or (name == "aa" and mover.type.target_type not in ("helicopter", "aircraft")):
-            continue
-        if flying and name in ctx.params.flying_helicopter_underlined_bars and weapon.underlined:
-            continue                                        # §9.3: not at a Flying helicopter
-        found = ctx.stage((), lambda: ctx.rules.bands(ctx, enemy, mover,
-                                                      Attack(Shot(enemy, name, weapon, kind="opportunity_fire"),
-                                                             "opportunity_fire")))
-        try:
-            reaches.append(None if found is None else max(found.max_range, 1 if found.adjacent_always else 0))
-        except NotStated:
-            reaches.append(None)
-    if not reaches:
-        return False
-    distance = relation.distance
-    if distance is None:
-        return None
-    if relation.los is True and any(r is not None and r >= distance + 1 for r in reaches):
-        return True
-    if all(r is not None and r < distance - 1 for r in reaches):
-        return False
-    return None
+    return may_opportunity_fire(ctx, enemy, mover, relation.los, relation.distance, slack=1)
 
 
 def _enemies_in(ctx: Ctx, unit: Unit, hex_id: str) -> list[Unit]:

@@ -267,6 +267,111 @@ def opportunity_checks(ctx: Ctx) -> None:
         ctx.answer.illegal("§1.3.4.3", "mortars cannot opportunity fire at units outside their LOS")
 
 
+#: Counters that never Opportunity Fire on their own: an HQ and a leader do not attack
+#: (§1.3.3.2, TUS §1.3.6), a SW fires with its platoon (§6.1), an airstrike is not a unit on the map.
+NO_OPPORTUNITY_FIRE = frozenset({"hq", "leader", "support_weapon", "aircraft"})
+
+
+def may_opportunity_fire(ctx: Ctx, enemy: Unit, mover: Unit, los: bool | None, distance: int | None,
+                         slack: int = 0) -> bool | None:
+    """§6.2: whether ``enemy`` may Opportunity Fire at ``mover`` (None: not known): a Good
+    Order unit not marked Ops Complete (§6.1: nor one that fired), with a Firepower that may
+    attack the mover (no AA at ground units, §1.3.4.5; no underlined non-AA weapon at a Flying
+    helicopter, §9.3; no underlined AP under Ammo Depleted, §6.1.4), the mover in its LOS
+    (``los``) and within its reach at ``distance`` give or take ``slack`` hexes (the hex a move
+    enters, when the distance is stated to where it starts)."""
+    if enemy.status.disrupted or enemy.status.ops_complete or enemy.status.fired:
+        return False
+    if los is False:
+        return False
+    flying = mover.type.target_type == "helicopter" and mover.mode == "flying"
+    reaches: list[int | None] = []
+    for name in ("ap", "he", "aa"):
+        weapon = enemy.current.weapon(name)
+        if weapon is None or (name == "aa" and mover.type.target_type not in ("helicopter", "aircraft")):
+            continue
+        if flying and name in ctx.params.flying_helicopter_underlined_bars and weapon.underlined:
+            continue
+        if name == "ap" and weapon.underlined and enemy.status.ammo.startswith("depleted"):
+            continue
+        found = ctx.stage((), lambda: ctx.rules.bands(ctx, enemy, mover, Attack(
+            Shot(enemy, name, weapon, kind="opportunity_fire"), "opportunity_fire")))
+        try:
+            reaches.append(None if found is None else max(found.max_range, 1 if found.adjacent_always else 0))
+        except NotStated:
+            reaches.append(None)
+    if not reaches:
+        return False
+    if distance is None:
+        return None
+    if los is True and any(r is not None and r >= distance + slack for r in reaches):
+        return True
+    if all(r is not None and r < distance - slack for r in reaches):
+        return False
+    return None
+
+
+def opportunity_before_moving_fire(ctx: Ctx) -> None:
+    """§6.2: "If an enemy unit moves within the LOS and range of a Good Order unit that is not
+    marked with an Ops Complete marker, that unit can attack the moving unit after it enters a
+    new hex ... Opportunity Fire occurs before Moving Fire (6.1.3)." The ``order`` of a fire after
+    moving: Opportunity Fire first when an enemy unit may make it at the mover in the hex it
+    fires from (once per hex: not when the mover was attacked there already), else the Moving
+    Fire alone. A unit's stated ``distance`` is from the mover (the reference unit); its LOS is
+    known for the mover's target (LOS is the same both ways, §7.0), for an adjacent unit ("You
+    can always fire at adjacent units") and from the map (§7)."""
+    mover = ctx.game.unit(ctx.action.actor)
+    if ctx.game.facts.get("opfire_count") or mover.status.opportunity_fired:
+        ctx.answer.set("order", ["move_and_fire"])
+        ctx.answer.because("§6.2", f"{mover.name} was attacked in this hex already: its Moving Fire alone")
+        return
+    eligible: list[Unit] = []
+    unknown: list[str] = []
+    for unit in ctx.game.units.values():
+        if unit.key == mover.key or not unit.on_map or unit.carried_by is not None \
+                or unit.type.target_type in NO_OPPORTUNITY_FIRE:
+            continue
+        if unit.key != ctx.action.target:
+            if unit.side is None or mover.side is None:
+                unknown.append(f"units.{unit.key if unit.side is None else mover.key}.side")
+                continue
+            if unit.side == mover.side:
+                continue
+        try:
+            distance, los = _opportunity_sight(ctx, unit, mover)
+        except NotStated as missing:
+            unknown.append(str(missing).replace("not stated: ", ""))
+            continue
+        verdict = may_opportunity_fire(ctx, unit, mover, los, distance)
+        if verdict:
+            eligible.append(unit)
+        elif verdict is None:
+            unknown.append(f"units.{unit.key} LOS to and range of the mover {mover.key}")
+    if eligible:
+        ctx.answer.set("order", ["opportunity_fire", "move_and_fire"])
+        ctx.answer.because("§6.2", f"{', '.join(u.name for u in eligible)} may Opportunity Fire at {mover.name} "
+                           "in the hex it entered: Opportunity Fire occurs before Moving Fire")
+        return
+    if unknown:
+        raise NotStated(f"{unknown[0]} (whether an enemy unit may Opportunity Fire first, §6.2)")
+    ctx.answer.set("order", ["move_and_fire"])
+    ctx.answer.because("§6.2", f"no enemy unit may Opportunity Fire at {mover.name}: its Moving Fire alone")
+
+
+def _opportunity_sight(ctx: Ctx, unit: Unit, mover: Unit) -> tuple[int, bool | None]:
+    """The distance from the mover to ``unit`` and whether they see each other (None: not
+    known), for the mover's fire after moving (see :func:`opportunity_before_moving_fire`)."""
+    rel = ctx.game.facts.relation(unit.key)
+    distance = rel.distance if rel.distance is not None else situation.distance(ctx, mover.key, unit.key)
+    if distance <= 1:
+        return distance, True
+    if unit.key == ctx.action.target and rel.los is not None:
+        return distance, rel.los
+    if situation.position(ctx.game, unit.key) and situation.position(ctx.game, mover.key):
+        return distance, ctx.rules.in_sight(ctx, unit, mover)
+    return distance, None
+
+
 def after_attack_roll(ctx: Ctx, actor: Unit, attack: Attack, hits: int) -> None:
     missile_check(ctx, actor, attack.weapon_name, attack.shot.weapon, hits)
 
