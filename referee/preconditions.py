@@ -29,6 +29,7 @@ def check(ctx: Ctx) -> None:
     """Record every precondition the action breaks (the first one is its ``reason_rule``)."""
     kind = ctx.action.kind
     _in_play(ctx)
+    _path(ctx)
     if kind not in ATTACKS:
         return
     actors = [ctx.game.units[k] for k in ctx.action.actors if k in ctx.game.units]
@@ -203,6 +204,45 @@ def _lacks_assault(ctx: Ctx, actor: Unit) -> bool:
         return ctx.rules.counterattack_values(actor) is None
     others = any(u.current.assault is not None for u in ctx.game.units.values() if u.key != actor.key)
     return others and ctx.rules.counterattack_values(actor) is None
+
+
+def _apart(ctx: Ctx, one: str, other: str) -> int | None:
+    """Hexes between two hexes of the map; None when either has no map position (a rule case)."""
+    here, there = ctx.game.hexes.get(one), ctx.game.hexes.get(other)
+    if here is None or there is None or here.at is None or there.at is None:
+        return None
+    return here.at.distance(there.at)
+
+
+def _path(ctx: Ctx) -> None:
+    """A unit moves from hex to adjacent hex (EG §5.1 "Units moving into an adjacent hex", TUS
+    §5.1 "Units move to adjacent hexes", WaW85 §9.0 "from hex to contiguous hex"): the first
+    hex of ``path`` next to the mover's, each next to the one before, whatever the action (a
+    move, a Move and Fire, the approach of an Assault or Overrun, whose last hex is next to
+    the target hex it enters from there; an Overrun's path is the hex it exits into, which its
+    own procedure judges). Hexes without map positions (a rule case) leave it
+    to the procedure and the facts the case states."""
+    path, key = ctx.action.path, ctx.action.actor
+    mover = ctx.game.units.get(key) if isinstance(key, str) else None
+    if not path or mover is None or mover.hex is None or ctx.action.kind == "overrun":
+        return                               # an Overrun's path is its exit beyond the hex (§6.4)
+    previous = mover.hex
+    if path[0] == previous:                  # a route written from the hex it starts in
+        path = path[1:]
+    for hex_id in path:
+        if _apart(ctx, previous, hex_id) not in (None, 1):
+            ctx.answer.illegal(ctx.rules.section("adjacent_hexes"),
+                               f"{hex_id} is not next to {previous}: a unit moves from hex to contiguous hex")
+            return
+        previous = hex_id
+    if ctx.action.kind == "assault" and path:
+        goal = ctx.action.target
+        goal_hex = ctx.game.units[goal].hex if isinstance(goal, str) and goal in ctx.game.units else goal
+        apart = _apart(ctx, previous, goal_hex) if isinstance(goal_hex, str) else None
+        if apart is not None and apart > 1:
+            ctx.answer.illegal(ctx.rules.section("assault"),
+                               f"the route ends in {previous}, {apart} hexes from {goal_hex}: a unit assaults by "
+                               f"moving into the target hex from an adjacent hex")
 
 
 def _reach(ctx: Ctx, actors: list[Unit], targets: list[Unit]) -> None:

@@ -72,8 +72,11 @@ class Answer:
             if rule is not None:
                 self.values["reason_rule"] = rule
         self.values["legal"] = False
-        self.because(section, text)
-        self.refusals.append(self.reasons[-1])
+        reason = Reason(self.cite(section), text)
+        if reason in self.refusals:           # a rule two checks both apply is named once
+            return
+        self.reasons.append(reason)
+        self.refusals.append(reason)
 
     def modify(self, applies_to: str, value: int, why: str, section: str, *, explain: bool = True) -> None:
         """Record a modifier; ``explain=False`` when a reason already shows the arithmetic."""

@@ -179,3 +179,28 @@ def test_opportunity_fire_attacks_a_mover_once_per_hex(ruleset: str, profile: st
     assert [step.answer.action for step in outcome.steps] == ["move", "opportunity_fire"]
     assert (outcome.refused.index, outcome.refused.reasons) == (2, [(section, text)])
     assert outcome.steps[1].answer.events[-1] == StatusChanged("leopard-c1", "opportunity_fired", True)
+
+
+@pytest.mark.parametrize("name, section, assault", [
+    ("classic:untold", "TUS §5.1", "TUS §6.3"), ("classic:eisenbach", "EG §5.1", "EG §6.3"),
+    ("waw85", "WaW85 §9.0", "WaW85 §13.0")])
+def test_a_route_goes_from_hex_to_adjacent_hex_under_each_book(name: str, section: str, assault: str) -> None:
+    """EG §5.1 "Units moving into an adjacent hex", TUS §5.1 "Units move to adjacent hexes",
+    WaW85 §9.0 "from hex to contiguous hex": a path that jumps is refused whatever the action,
+    and an Assault's route ends next to the hex it enters (§6.3, §13.0)."""
+    from referee.rulesets import get_ruleset
+    ruleset = get_ruleset(*name.split(":"))
+    game = board({}, A=(INFANTRY, 0, "nato"), T=(T64, 6, "pact"))
+    jump = ruleset.check(game, make_action("move", unit="A", path=("h1", "h3")))
+    assert jump.legal is False and jump.values["reason_rule"] == section.split(" ")[-1].lstrip("§")
+    assert [(r.section, r.text) for r in jump.refusals] == \
+        [(section, "h3 is not next to h1: a unit moves from hex to contiguous hex")]
+    far = ruleset.check(game, make_action("assault", unit="A", target="T", path=("h4",)))
+    assert [(r.section, r.text) for r in far.refusals][:1] == \
+        [(section, "h4 is not next to h0: a unit moves from hex to contiguous hex")]
+    short = ruleset.check(game, make_action("assault", unit="A", target="T", path=("h1", "h2", "h3")))
+    assert (short.legal, [(r.section, r.text) for r in short.refusals][:1]) == (False, [(
+        assault, "the route ends in h3, 3 hexes from h6: a unit assaults by moving into the target hex from an "
+                 "adjacent hex")])
+    step = ruleset.check(game, make_action("move", unit="A", path=("h1",)))
+    assert not any("next to" in r.text for r in step.refusals)

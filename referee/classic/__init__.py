@@ -193,7 +193,7 @@ class ClassicRuleset(Ruleset):
         "helicopter_no_assault": "9.1", "assault_resolution": "6.3", "assault_ops_complete": "4.4",
         "assault_disrupted": "6.1.7", "assault_ops_complete_mark": "6.3", "retreat": "6.3", "odd_hit": "6.3",
         "disrupted_movement": "6.1.7", "hq_companions": "1.3.3.1",
-        "artillery_caller": "8.0",
+        "adjacent_hexes": "5.1", "artillery_caller": "8.0",
     }
 
 

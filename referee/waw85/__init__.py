@@ -205,7 +205,7 @@ class Waw85Ruleset(Ruleset):
         "assault_resolution": "13.2.1", "assault_ops_complete": "13.0", "assault_disrupted": "13.0",
         "assault_ops_complete_mark": "13.2.3", "retreat": "13.2.2", "odd_hit": "13.2.1",
         "disrupted_movement": "10.8.2", "hq_companions": "7.2.2",
-        "artillery_caller": "14.3",
+        "adjacent_hexes": "9.0", "artillery_caller": "14.3",
     }
 
 
