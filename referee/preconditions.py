@@ -249,9 +249,10 @@ def _reach(ctx: Ctx, actors: list[Unit], targets: list[Unit]) -> None:
     """An Assault or Overrun enters the target hex from an adjacent hex: the attacker stands
     next to it, or ``path`` lists the hexes it moves through first (the last one adjacent
     to the target hex). Positions not on a map (a rule case) leave this to the case."""
-    if ctx.action.path or not targets:
-        return
-    section = ctx.rules.section("overrun" if ctx.action.kind == "overrun" else "assault")
+    overrun = ctx.action.kind == "overrun"
+    if (ctx.action.path and not overrun) or not targets:
+        return                               # an Overrun's path is where it exits (§6.4): it starts next to the hex
+    section = ctx.rules.section("overrun" if overrun else "assault")
     goal = targets[0]
     for actor in actors:
         stated = ctx.game.facts.relation(goal.key).distance if actor.key == ctx.action.actor else None
@@ -262,8 +263,11 @@ def _reach(ctx: Ctx, actors: list[Unit], targets: list[Unit]) -> None:
             stated = here.distance(there)
         if stated <= 1 and ctx.action.kind == "assault":
             _enough_mp(ctx, actor, goal)
-        if stated > 1:
-            verb = "overruns" if ctx.action.kind == "overrun" else "assaults"
-            ctx.answer.illegal(section, f"{actor.name} is {stated} hexes from {goal.name}: a unit {verb} "
+        if stated > 1 and overrun:
+            ctx.answer.illegal(section, f"{actor.name} is {stated} hexes from {goal.name}: an AFV overruns by "
+                               f"moving through the target hex from an adjacent hex; move it next to "
+                               f"{goal.hex or 'the target'} first (path=HEX names the hex it exits into)")
+        elif stated > 1:
+            ctx.answer.illegal(section, f"{actor.name} is {stated} hexes from {goal.name}: a unit assaults "
                                f"by moving into the target hex from an adjacent hex; give the route "
                                f"(path=HEX,...) that brings it next to {goal.hex or 'the target'}")

@@ -204,3 +204,15 @@ def test_a_route_goes_from_hex_to_adjacent_hex_under_each_book(name: str, sectio
                  "adjacent hex")])
     step = ruleset.check(game, make_action("move", unit="A", path=("h1",)))
     assert not any("next to" in r.text for r in step.refusals)
+
+
+@pytest.mark.parametrize("book, section", [("untold", "TUS §6.4"), ("eisenbach", "EG §6.4")])
+def test_an_overrun_starts_next_to_the_hex_whatever_its_exit(book: str, section: str) -> None:
+    """§6.4: the AFV moves into the infantry's hex and through it; ``path`` names the hex it
+    exits into, so an exit named does not excuse starting six hexes away."""
+    game = board({}, A=(LEOPARD, 0, "nato"), I=(INFANTRY, 6, "pact"))
+    answer = classic(book).check(game, make_action("overrun", unit="A", target="I", path=("h7",)))
+    assert answer.legal is False
+    assert (section, "Leopard C1 is 6 hexes from infantry: an AFV overruns by moving through the target hex from "
+            "an adjacent hex; move it next to h6 first (path=HEX names the hex it exits into)") in \
+        [(r.section, r.text) for r in answer.refusals]
