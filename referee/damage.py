@@ -64,6 +64,7 @@ def take_hits(ctx: Ctx, key: str, hits: int, *, weapon: str | None = None,
                            "platoon (or on a 1 when it is reduced)")
         return 0
     disrupted, lost, gone, excess = unit.status.disrupted, 0, not unit.on_map, 0
+    shrugged = False
     unarmored = unit.type.target_type == "soft_vehicle"
     for _ in range(hits):
         if gone:
@@ -81,11 +82,13 @@ def take_hits(ctx: Ctx, key: str, hits: int, *, weapon: str | None = None,
                                    "disrupts, as in the section's Example 1 (its text says each hit reduces)")
             continue
         if barrage and is_armored(unit):
-            ctx.answer.because("§8.1", f"{unit.name}: AFVs are only disrupted by an HE barrage")
             excess += 1
+            shrugged = True                  # said once below, however many hits it shrugs off
             continue
         gone = step_loss(ctx, unit, lost)
         lost += 1
+    if shrugged:
+        ctx.answer.because("§8.1", f"{unit.name}: AFVs are only disrupted by an HE barrage")
     if excess:
         ctx.answer.unit(key, excess_hits=excess)
     return excess

@@ -216,3 +216,18 @@ def test_an_overrun_starts_next_to_the_hex_whatever_its_exit(book: str, section:
     assert (section, "Leopard C1 is 6 hexes from infantry: an AFV overruns by moving through the target hex from "
             "an adjacent hex; move it next to h6 first (path=HEX names the hex it exits into)") in \
         [(r.section, r.text) for r in answer.refusals]
+
+
+def test_an_afv_shrugging_off_an_he_barrage_is_told_once() -> None:
+    """TUS §8.1: AFVs are only disrupted by an HE barrage: four hits Disrupt the Leopard, once,
+    and the report says why once, not once a hit."""
+    from dataclasses import replace as replaced
+    from referee.actions import Mission
+    hq = UnitType(name="HQ", target_type="hq", mp=6)
+    game = board({}, H=(hq, 0, "pact"), A=(LEOPARD, 3, "nato"))
+    game = replaced(game, missions_left={"pact": 2})
+    answer = classic("untold").resolve(game, make_action("indirect_fire", target="h3", spotter="H",
+                                                         mission=Mission("he", 4, 5)), GivenDice([4, 6, 6, 6, 6]))
+    assert answer.legal is True and answer.values["net_hits"] == 4
+    assert [e for e in answer.events if isinstance(e, (UnitDisrupted, UnitReduced))] == [UnitDisrupted("A")]
+    assert answer.narrative().count("Leopard C1: AFVs are only disrupted by an HE barrage (TUS §8.1)") == 1
