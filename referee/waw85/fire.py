@@ -128,7 +128,10 @@ def fire_restrictions(ctx: Ctx, actor: Unit, attack: Attack) -> None:
     _support_weapon_holder(ctx, actor, attack)
     if attack.opportunity and ((ctx.game.facts.get("opfire_count") or 0) >= 1
                                or (target is not None and target.status.opportunity_fired)):
-        illegal(ctx, "10.11", "only one Opportunity Fire attack per hex of movement")
+        if target is not None and target.type.target_type == "aircraft":
+            illegal(ctx, "4.2", "the enemy makes one Anti-Aircraft attack on the CAS counter")
+        else:
+            illegal(ctx, "10.11", "only one Opportunity Fire attack per hex of movement")
     _helicopter(ctx, actor, attack.weapon_name)
     if attack.kind == "move_and_fire":
         _may_move_and_fire(ctx, actor)

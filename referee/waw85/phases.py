@@ -8,7 +8,7 @@ from referee.events import MarkerPlaced, MarkerRemoved, StatusChanged, UnitElimi
 from referee.model import HexState, Unit, need
 from referee.ruleset import Ctx
 from referee.waw85.command import Check, roll
-from referee.waw85.common import because, morale_value, tables, whole
+from referee.waw85.common import because, illegal, morale_value, tables, whole
 
 
 def operations_phase(ctx: Ctx) -> None:
@@ -299,9 +299,13 @@ def _ignite(ctx: Ctx, hex_state: HexState, section: str) -> None:
 def place_marker(ctx: Ctx) -> None:
     """Place marker ``query.choice`` in hex ``query.target`` with its immediate effect:
     a Fire drives units out (§10.9, §9.7); a Minefield-Random marker attacks every unit in the
-    hex (§14.10); Smoke and others simply go down."""
-    hex_state = ctx.game.hex(ctx.action.target if isinstance(ctx.action.target, str) else None)
+    hex (§14.10); Smoke and others simply go down. An EW marker goes on an enemy HQ, the unit
+    ``query.target``, for the player ``query.side`` who won the EW card (§5.1)."""
     marker = need(ctx.action.choice if isinstance(ctx.action.choice, str) else None, "query.choice")
+    if marker == "ew":
+        _place_ew_marker(ctx)
+        return
+    hex_state = ctx.game.hex(ctx.action.target if isinstance(ctx.action.target, str) else None)
     if marker == "fire":
         _ignite(ctx, hex_state, "10.9")
     elif marker in ("smoke", "smoke_thinning", "chemical", "rubble", "wrecks"):
@@ -315,6 +319,31 @@ def place_marker(ctx: Ctx) -> None:
                               and u.type.target_type not in ("hq", "leader", "support_weapon", "aircraft")])
     else:
         raise NotSupported("WaW85 §1.7", f"the effect of placing a {marker} marker")
+
+
+def _place_ew_marker(ctx: Ctx) -> None:
+    """§5.1: "The player who wins the card (``query.side``) may place an Electronic Warfare
+    marker on an enemy HQ unit on the map or in the enemy HQ/SW Holding Box" (``query.target``,
+    the HQ)."""
+    target = ctx.action.target
+    if not isinstance(target, str) or target not in ctx.game.units:
+        raise NotStated("query.target (the HQ that takes the EW marker)")
+    hq = ctx.game.unit(target)
+    winner = need(ctx.action.side, "query.side (the player who won the EW card)")
+    if hq.type.target_type != "hq":
+        illegal(ctx, "5.1", f"{hq.name} is not an HQ: the EW marker goes on an enemy HQ unit")
+    elif need(hq.side, f"units.{hq.key}.side") == winner:
+        illegal(ctx, "5.1", f"{hq.name} is a friendly HQ: the EW marker goes on an enemy HQ unit")
+    elif hq.location not in ("map", "holding_box"):
+        illegal(ctx, "5.1", f"{hq.name} is in the {hq.location.replace('_', ' ')}: the EW marker goes on an HQ on the "
+                "map or in the HQ/SW Holding Box")
+    elif hq.status.ew_marker in ("ew", "ew_reducing"):
+        raise NotSupported("WaW85 §5.1", "an EW marker on an HQ that already has an EW or EW Reducing marker")
+    if ctx.answer.legal is False:
+        return
+    ctx.answer.set("legal", True)
+    ctx.emit(StatusChanged(hq.key, "ew_marker", "ew"))
+    because(ctx, "5.1", f"an EW marker is placed on {hq.name}")
 
 
 def fire_spread(ctx: Ctx) -> None:
