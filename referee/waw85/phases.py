@@ -164,9 +164,6 @@ MARKER_REMOVAL_STEPS = (
     ("hex", _chemical),                         # §2.3.9
 )
 
-#: The steps that concern one hex asked on its own: its own markers (a Fire spreading to it
-#: is asked of it by ``fire_spread``; its bridge and minefields by their own actions).
-ONE_HEX_STEPS = (_smoke, _fire_burn_out_step, _chemical)
 
 
 def _phase_unit(unit: Unit, step) -> bool:
@@ -210,9 +207,11 @@ def marker_removal(ctx: Ctx) -> None:
             if kind == "unit":
                 step(ctx, unit)
     else:
-        hex_state = ctx.game.hex(target)
-        for step in ONE_HEX_STEPS:
-            step(Ctx(ctx.rules, ctx.after, ctx.action, ctx.dice, ctx.answer), ctx.after.hex(hex_state.id))
+        hex_id = ctx.game.hex(target).id
+        for kind, step in MARKER_REMOVAL_STEPS:
+            if kind == "hex":
+                game = ctx.after
+                step(Ctx(ctx.rules, game, ctx.action, ctx.dice, ctx.answer), game.hex(hex_id))
     if len(ctx.answer.events) == before and not ctx.answer.reasons:
         named = ctx.game.units[target].name if target in ctx.game.units else target
         because(ctx, "2.3", f"{named}: no marker to remove")
