@@ -1,8 +1,9 @@
 """The card-driven turn outside the Formation Impulse: the end of the Operations Phase
-(§3.0), the EW and event side rolls (§5.1, §6.2), the Marker Removal Phase (§2.3) with
+(§3.0), the EW and event side rolls and the EW marker (§5.1, §6.2), the Marker Removal Phase (§2.3) with
 its Fire rolls (§2.3.4), and the Rubble/Fire check after heavy fire (§10.9)."""
 from __future__ import annotations
 
+from referee.artillery import adjacent_hexes
 from referee.errors import NotStated, NotSupported
 from referee.events import MarkerPlaced, MarkerRemoved, StatusChanged, UnitEliminated, UnitRemoved
 from referee.model import HexState, Unit, need
@@ -128,7 +129,6 @@ def _spreading_step(ctx: Ctx, hex_state: HexState) -> None:
     §2.3.4.1: one that burned out spreads no more)."""
     if "fire" in hex_state.markers or hex_state.terrain not in tables()["burnable_terrain"]:
         return
-    from referee.artillery import adjacent_hexes
     fires = [h.id for h in ctx.game.hexes.values() if "fire" in h.markers]
     if not fires:
         return
