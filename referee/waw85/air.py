@@ -5,30 +5,66 @@ from __future__ import annotations
 
 from referee import damage
 from referee.errors import NotStated
-from referee.events import StatusChanged, UnitEliminated, UnitMoved, UnitRemoved
+from referee.events import StatusChanged, UnitEliminated, UnitMoved, UnitPlaced, UnitRemoved
 from referee.hexes import FLAT_DIRECTION_NAMES
 from referee.model import Unit
 from referee.ruleset import Ctx
 from referee.waw85.command import check_for, roll
-from referee.waw85.common import because, tables
+from referee.waw85.common import because, illegal, tables
+
+#: Where a CAS counter is out of the scenario: intercepted (§4.1), its ordnance expended
+#: (§4.4), returned to base or eliminated by Anti-Aircraft Fire (§10.7.4).
+OUT_OF_THE_SCENARIO = frozenset({"removed", "eliminated"})
+
+
+def _out_of_the_scenario(ctx: Ctx, cas: Unit, section: str) -> bool:
+    """A CAS removed from the game "for the remainder of the scenario" (§4.1, §4.4, §10.7.4)
+    has no card left to draw: nothing of its own is resolved."""
+    if cas.location not in OUT_OF_THE_SCENARIO:
+        return False
+    illegal(ctx, section, f"{cas.name} and its card are removed from the game for the remainder of the "
+            "scenario")
+    return True
 
 
 def cas_interception(ctx: Ctx) -> None:
-    """§4.1: on a 6 the CAS is intercepted and removed for the rest of the scenario."""
+    """§4.1: on a 6 the CAS is intercepted and removed for the rest of the scenario; else its
+    counter goes from the Holding Box to the chosen target hex (``query.target``, when a hex
+    is named)."""
     cas = ctx.unit(ctx.action.actor)
+    if _out_of_the_scenario(ctx, cas, "4.1"):
+        ctx.answer.set("roll_required", False)
+        return
+    ctx.answer.set("roll_required", True)
     die = ctx.roll(1, "d6")[0]
     if die >= tables()["cas_intercepted_on"]:
         ctx.emit(UnitRemoved(cas.key, "removed", result="intercepted"))
         because(ctx, "4.1", f"1d6 {die}: {cas.name} intercepted, card and counter removed")
+        return
+    ctx.answer.unit(cas.key, hits=0)
+    target = ctx.action.target
+    if isinstance(target, str) and target not in ctx.game.units:
+        hex_id = ctx.game.hex(target).id
+        ctx.emit(UnitPlaced(cas.key, hex_id) if not cas.on_map else UnitMoved(cas.key, hex_id))
+        because(ctx, "4.1", f"1d6 {die}: not intercepted, {cas.name} moves to its target hex {hex_id}")
     else:
-        ctx.answer.unit(cas.key, hits=0)
         because(ctx, "4.1", f"1d6 {die}: {cas.name} reaches its target hex")
 
 
 def cas_ordnance(ctx: Ctx) -> None:
-    """§4.4: 2d6 at or under 7 keeps ordnance (back to the Holding Box), over 7 removes
-    the CAS and its card (not eliminated)."""
+    """§4.4: "Once the CAS attack is resolved", 2d6 at or under 7 keeps ordnance (back to the
+    Holding Box), over 7 removes the CAS and its card (not eliminated). A CAS that did not
+    remain in play to attack (removed, or circled back to the Holding Box, §4.3, §10.7.4)
+    makes no roll."""
     cas = ctx.unit(ctx.action.actor)
+    if _out_of_the_scenario(ctx, cas, "4.4"):
+        ctx.answer.set("roll_required", False)
+        return
+    if cas.location == "holding_box":
+        ctx.answer.set("roll_required", False)
+        because(ctx, "4.4", f"{cas.name} is in the Holding Box: it made no CAS attack, so no ordnance check")
+        return
+    ctx.answer.set("roll_required", True)
     total = ctx.roll_2d6("2d6")
     ctx.answer.set("modified_roll", total)
     remaining = total <= tables()["cas_ordnance_max"]

@@ -108,6 +108,12 @@ def in_range(ctx: Ctx, hq: Unit) -> bool:
     if hq.location in SUPPRESSED:
         because(ctx, "7.2.4", f"{hq.name} is Suppressed: every hex must roll")
         return False
+    if not hq.on_map:
+        # the distance is counted "starting from the HQ counter's hex" (§7.2.4): an HQ left in
+        # its HQ/SW Holding Box (not deployed, §7.2.2) has none, so no hex is within its range
+        because(ctx, "7.2.4", f"{hq.name} is not on the map but in the {hq.location.replace('_', ' ')}: no hex is "
+                "within its Command Range, every hex must roll")
+        return False
     strength = need(hq.strength, f"units.{hq.key}.strength")
     ranges = dict(hq.command_range)
     formation = ctx.game.formations.get(hq.formation or "")

@@ -44,7 +44,8 @@ def off_the_board(ctx: Ctx, unit: Unit | None, section: str, role: str) -> None:
     fire or be fired at (§10.0, §10.2 "from the center of the attacking unit's hex"), no hex
     to assault from or in (§13.0). Refused; an eliminated unit is refused as out of play,
     a Support Weapon in the Holding Box is deployed as it fires (§10.5, not judged), and a
-    Close Air Support counter is placed on the map to attack (§10.1)."""
+    Close Air Support counter's place is judged by §4.3 (it attacks only while in play, in
+    its target hex: ``referee.waw85.fire._cas_target_hex``)."""
     if unit is None or unit.location in ("map", "eliminated") or unit.type.target_type == "support_weapon":
         return
     if role == "firer" and unit.type.target_type == "aircraft":

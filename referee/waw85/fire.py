@@ -128,7 +128,10 @@ def fire_restrictions(ctx: Ctx, actor: Unit, attack: Attack) -> None:
     _support_weapon_holder(ctx, actor, attack)
     if attack.opportunity and ((ctx.game.facts.get("opfire_count") or 0) >= 1
                                or (target is not None and target.status.opportunity_fired)):
-        illegal(ctx, "10.11", "only one Opportunity Fire attack per hex of movement")
+        if target is not None and target.type.target_type == "aircraft":
+            illegal(ctx, "4.2", "the enemy makes one Anti-Aircraft attack on the CAS counter")
+        else:
+            illegal(ctx, "10.11", "only one Opportunity Fire attack per hex of movement")
     _helicopter(ctx, actor, attack.weapon_name)
     if attack.kind == "move_and_fire":
         _may_move_and_fire(ctx, actor)
@@ -467,8 +470,13 @@ def _parachute_target(ctx: Ctx, name: str, weapon: Weapon) -> None:
 
 
 def _cas_target_hex(ctx: Ctx, actor: Unit, target: Unit | None) -> None:
-    """§4.3: "it can attack each unit in the target hex" (the hex the CAS counter was moved
-    to, §4.1): a unit in another hex is refused."""
+    """§4.3: "If the CAS counter remains in play, it can attack each unit in the target hex"
+    (the hex the CAS counter was moved to, §4.1): a CAS back in the Holding Box (circled back,
+    §10.7.4) or out of the scenario (intercepted §4.1, returned to base or eliminated §10.7.4)
+    makes no attack, and a unit in another hex is refused."""
+    if actor.location != "map":
+        where = "back in the Holding Box" if actor.location == "holding_box" else "out of the scenario"
+        illegal(ctx, "4.3", f"{actor.name} is {where}: only a CAS counter that remains in play attacks")
     if target is not None and actor.hex is not None and target.hex is not None and actor.hex != target.hex:
         illegal(ctx, "4.3", f"{target.name} is not in the CAS counter's target hex {actor.hex}: "
                 "a CAS attacks only the units in its target hex")
@@ -477,6 +485,12 @@ def _cas_target_hex(ctx: Ctx, actor: Unit, target: Unit | None) -> None:
 def cas_weapon(ctx: Ctx, actor: Unit, target: Unit) -> str:
     """§4.3: a CAS uses AP or HE, whichever may affect the target unit (§10.1)."""
     usable = usable_weapons(actor, target)
+    if not usable and any(actor.current.weapon(n) is not None for n in ("ap", "he")):
+        # "If your unit does not have the appropriate Firepower available, it may not use Direct
+        # Fire against that enemy unit" (§10.1), and the CAS attack is Direct Fire (§4.3)
+        illegal(ctx, "10.1", f"{actor.name} has no Firepower that may affect {target.name}: AP attacks vehicles "
+                "and aircraft, HE Light Armor, Soft Targets and aircraft")
+        return "ap" if actor.current.weapon("ap") is not None else "he"
     if len(usable) != 1:
         raise NotStated("query.weapon")
     because(ctx, "4.3", f"the CAS uses its {usable[0].upper()} FP against {target.name}")

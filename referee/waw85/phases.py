@@ -1,15 +1,15 @@
 """The card-driven turn outside the Formation Impulse: the end of the Operations Phase
-(§3.0), the EW and event side rolls (§5.1, §6.2), the Marker Removal Phase (§2.3) with
+(§3.0), the EW and event side rolls and the EW marker (§5.1, §6.2), the Marker Removal Phase (§2.3) with
 its Fire rolls (§2.3.4), and the Rubble/Fire check after heavy fire (§10.9)."""
 from __future__ import annotations
 
+from referee.artillery import adjacent_hexes
 from referee.errors import NotStated, NotSupported
 from referee.events import MarkerPlaced, MarkerRemoved, StatusChanged, UnitEliminated, UnitRemoved
 from referee.model import HexState, Unit, need
 from referee.ruleset import Ctx
-from referee.phases import each_unit_and_hex
 from referee.waw85.command import Check, roll
-from referee.waw85.common import because, morale_value, tables, whole
+from referee.waw85.common import because, illegal, morale_value, tables, whole
 
 
 def operations_phase(ctx: Ctx) -> None:
@@ -64,12 +64,17 @@ def event_side_roll(ctx: Ctx) -> None:
 
 # ---------------------------------------------------------------- Marker Removal ------
 
-def _unit_markers(ctx: Ctx, unit: Unit) -> None:
-    """§2.3.1 Ops Complete and Out of Command, §2.3.3 EW, §2.3.5 Suppressed HQs."""
+def _command_markers(ctx: Ctx, unit: Unit) -> None:
+    """§2.3.1: "Remove all Ops Complete and Out of Command markers from the map"."""
     for name in ("ops_complete", "out_of_command"):
         if getattr(unit.status, name):
             ctx.emit(StatusChanged(unit.key, name, False))
             because(ctx, "2.3.1", f"{unit.name}: {name.replace('_', ' ')} marker removed")
+
+
+def _ew_markers(ctx: Ctx, unit: Unit) -> None:
+    """§2.3.3, §5.3: EW Reducing markers removed, then an EW marker flipped to EW Reducing on
+    a passed Morale/Training Check (an HQ on the map or in a Holding Box, §5.1)."""
     if unit.status.ew_marker == "ew_reducing":
         ctx.emit(StatusChanged(unit.key, "ew_marker", "none"))
         because(ctx, "2.3.3", f"{unit.name}: EW Reducing marker removed")
@@ -77,13 +82,17 @@ def _unit_markers(ctx: Ctx, unit: Unit) -> None:
         if roll(ctx, Check(morale_value(ctx, unit)), section="2.3.3"):
             ctx.emit(StatusChanged(unit.key, "ew_marker", "ew_reducing"))
             because(ctx, "2.3.3", f"{unit.name}: EW marker flipped to EW Reducing")
+
+
+def _unsuppress(ctx: Ctx, unit: Unit) -> None:
+    """§2.3.5: "Move all Suppressed HQs to their respective HQ/SW Holding Boxes"."""
     if unit.type.target_type == "hq" and unit.location in ("suppressed", "suppressed_box"):
         ctx.emit(UnitRemoved(unit.key, "holding_box"))
         because(ctx, "2.3.5", f"{unit.name}: Suppressed HQ to the HQ/SW Holding Box")
 
 
-def _hex_markers(ctx: Ctx, hex_state: HexState) -> None:
-    """§2.3.2 Smoke, §2.3.4.1 Fire burn out, §2.3.9 Chemical Strike markers."""
+def _smoke(ctx: Ctx, hex_state: HexState) -> None:
+    """§2.3.2: Smoke Thinning markers removed, THEN Smoke flipped to Smoke Thinning."""
     markers = hex_state.markers
     if "smoke_thinning" in markers:
         ctx.emit(MarkerRemoved(hex_state.id, "smoke_thinning"))
@@ -91,26 +100,118 @@ def _hex_markers(ctx: Ctx, hex_state: HexState) -> None:
     if "smoke" in markers:
         ctx.emit(MarkerRemoved(hex_state.id, "smoke"), MarkerPlaced(hex_state.id, "smoke_thinning"))
         because(ctx, "2.3.2", "Smoke flipped to Smoke Thinning")
-    if "fire" in markers:
+
+
+def _fire_burn_out_step(ctx: Ctx, hex_state: HexState) -> None:
+    if "fire" in hex_state.markers:
         _burn_out(ctx, hex_state)
-    if "chemical" in markers:
+
+
+def _bridge_step(ctx: Ctx, hex_state: HexState) -> None:
+    """§2.3.4.2 for a Fire hex with a Bridge still standing."""
+    if "fire" in hex_state.markers and "bridge" in hex_state.features and "bridge_destroyed" not in hex_state.markers:
+        if _d6_at_least(ctx, tables()["bridge_collapse_on"], "2.3.4.2", f"the Bridge in {hex_state.id} collapses"):
+            ctx.emit(MarkerPlaced(hex_state.id, "bridge_destroyed"))
+
+
+def _minefield_step(ctx: Ctx, hex_state: HexState) -> None:
+    """§2.3.4.3 for each Minefield marker still in a Fire hex."""
+    if "fire" not in hex_state.markers:
+        return
+    for marker in sorted(m for m in hex_state.markers if m.startswith("minefield")):
+        if _d6_at_least(ctx, tables()["fire_minefield_depleted_on"], "2.3.4.3",
+                        f"the Minefield in {hex_state.id} is depleted"):
+            ctx.emit(MarkerRemoved(hex_state.id, marker))
+
+
+def _spreading_step(ctx: Ctx, hex_state: HexState) -> None:
+    """§2.3.4.4 for a burnable hex without Fire next to a Fire marker (the Fires left by
+    §2.3.4.1: one that burned out spreads no more)."""
+    if "fire" in hex_state.markers or hex_state.terrain not in tables()["burnable_terrain"]:
+        return
+    fires = [h.id for h in ctx.game.hexes.values() if "fire" in h.markers]
+    if not fires:
+        return
+    around = adjacent_hexes(ctx, hex_state.id)
+    if around is None:
+        ctx.answer.gap(("hexes", "units"), f"not stated: the hexes adjacent to {hex_state.id} (§2.3.4.4)")
+        return
+    if not set(around) & set(fires):
+        return
+    if _d6_at_least(ctx, tables()["fire_spread_on"], "2.3.4.4", f"the Fire spreads to {hex_state.id}"):
+        _ignite(ctx, hex_state, "2.3.4.4")
+
+
+def _chemical(ctx: Ctx, hex_state: HexState) -> None:
+    """§2.3.9: "Remove all Chemical Strike markers from the map"."""
+    if "chemical" in hex_state.markers:
         ctx.emit(MarkerRemoved(hex_state.id, "chemical"))
         because(ctx, "2.3.9", "Chemical Strike marker removed")
 
 
+#: §2.3 "Perform these steps in order": each step, for the units ("unit") or the hexes ("hex")
+#: it concerns. §2.3.6 (Support Weapon transfers, the owner's choice), §2.3.7 (the deck) and
+#: §2.3.8 (the Squall Box) touch no counter or marker of the position.
+MARKER_REMOVAL_STEPS = (
+    ("unit", _command_markers),                 # §2.3.1
+    ("hex", _smoke),                            # §2.3.2
+    ("unit", _ew_markers),                      # §2.3.3
+    ("hex", _fire_burn_out_step),               # §2.3.4.1
+    ("hex", _bridge_step),                      # §2.3.4.2
+    ("hex", _minefield_step),                   # §2.3.4.3
+    ("hex", _spreading_step),                   # §2.3.4.4
+    ("unit", _unsuppress),                      # §2.3.5
+    ("hex", _chemical),                         # §2.3.9
+)
+
+
+
+def _phase_unit(unit: Unit, step) -> bool:
+    """The units a step concerns: those on the map; §2.3.3 and §2.3.5 also HQs off it (an EW
+    marker may be on an HQ in its Holding Box, §5.1; Suppressed HQs are in their box)."""
+    if unit.on_map:
+        return True
+    return step in (_ew_markers, _unsuppress) and unit.type.target_type == "hq" and unit.location != "eliminated"
+
+
+def _whole_phase(ctx: Ctx) -> None:
+    """§2.3 on the whole position: each step for every unit or hex it concerns, in key order,
+    on the position the earlier steps left."""
+    for kind, step in MARKER_REMOVAL_STEPS:
+        game = ctx.after
+        here = Ctx(ctx.rules, game, ctx.action, ctx.dice, ctx.answer)
+        if kind == "unit":
+            for key in sorted(game.units):
+                if _phase_unit(game.units[key], step):
+                    step(here, game.units[key])
+        else:
+            for hex_id in sorted(game.hexes):
+                step(here, game.hexes[hex_id])
+    if not ctx.answer.events and not ctx.answer.reasons:
+        because(ctx, "2.3", "no marker to remove")
+
+
 def marker_removal(ctx: Ctx) -> None:
-    """§2.3 on one unit or one hex, steps in rulebook order; with no target, the whole map."""
+    """§2.3 on one unit or one hex, its steps in rulebook order; with no target, the whole
+    position step by step."""
     target = ctx.action.target
     if target is None:
-        each_unit_and_hex(ctx, marker_removal)
+        _whole_phase(ctx)
         return
     if not isinstance(target, str):
         raise NotStated("query.target")
     before = len(ctx.answer.events)
     if target in ctx.game.units:
-        _unit_markers(ctx, ctx.game.unit(target))
+        unit = ctx.game.unit(target)
+        for kind, step in MARKER_REMOVAL_STEPS:
+            if kind == "unit":
+                step(ctx, unit)
     else:
-        _hex_markers(ctx, ctx.game.hex(target))
+        hex_id = ctx.game.hex(target).id
+        for kind, step in MARKER_REMOVAL_STEPS:
+            if kind == "hex":
+                game = ctx.after
+                step(Ctx(ctx.rules, game, ctx.action, ctx.dice, ctx.answer), game.hex(hex_id))
     if len(ctx.answer.events) == before and not ctx.answer.reasons:
         named = ctx.game.units[target].name if target in ctx.game.units else target
         because(ctx, "2.3", f"{named}: no marker to remove")
@@ -197,9 +298,13 @@ def _ignite(ctx: Ctx, hex_state: HexState, section: str) -> None:
 def place_marker(ctx: Ctx) -> None:
     """Place marker ``query.choice`` in hex ``query.target`` with its immediate effect:
     a Fire drives units out (§10.9, §9.7); a Minefield-Random marker attacks every unit in the
-    hex (§14.10); Smoke and others simply go down."""
-    hex_state = ctx.game.hex(ctx.action.target if isinstance(ctx.action.target, str) else None)
+    hex (§14.10); Smoke and others simply go down. An EW marker goes on an enemy HQ, the unit
+    ``query.target``, for the player ``query.side`` who won the EW card (§5.1)."""
     marker = need(ctx.action.choice if isinstance(ctx.action.choice, str) else None, "query.choice")
+    if marker == "ew":
+        _place_ew_marker(ctx)
+        return
+    hex_state = ctx.game.hex(ctx.action.target if isinstance(ctx.action.target, str) else None)
     if marker == "fire":
         _ignite(ctx, hex_state, "10.9")
     elif marker in ("smoke", "smoke_thinning", "chemical", "rubble", "wrecks"):
@@ -213,6 +318,31 @@ def place_marker(ctx: Ctx) -> None:
                               and u.type.target_type not in ("hq", "leader", "support_weapon", "aircraft")])
     else:
         raise NotSupported("WaW85 §1.7", f"the effect of placing a {marker} marker")
+
+
+def _place_ew_marker(ctx: Ctx) -> None:
+    """§5.1: "The player who wins the card (``query.side``) may place an Electronic Warfare
+    marker on an enemy HQ unit on the map or in the enemy HQ/SW Holding Box" (``query.target``,
+    the HQ)."""
+    target = ctx.action.target
+    if not isinstance(target, str) or target not in ctx.game.units:
+        raise NotStated("query.target (the HQ that takes the EW marker)")
+    hq = ctx.game.unit(target)
+    winner = need(ctx.action.side, "query.side (the player who won the EW card)")
+    if hq.type.target_type != "hq":
+        illegal(ctx, "5.1", f"{hq.name} is not an HQ: the EW marker goes on an enemy HQ unit")
+    elif need(hq.side, f"units.{hq.key}.side") == winner:
+        illegal(ctx, "5.1", f"{hq.name} is a friendly HQ: the EW marker goes on an enemy HQ unit")
+    elif hq.location not in ("map", "holding_box"):
+        illegal(ctx, "5.1", f"{hq.name} is in the {hq.location.replace('_', ' ')}: the EW marker goes on an HQ on the "
+                "map or in the HQ/SW Holding Box")
+    elif hq.status.ew_marker in ("ew", "ew_reducing"):
+        raise NotSupported("WaW85 §5.1", "an EW marker on an HQ that already has an EW or EW Reducing marker")
+    if ctx.answer.legal is False:
+        return
+    ctx.answer.set("legal", True)
+    ctx.emit(StatusChanged(hq.key, "ew_marker", "ew"))
+    because(ctx, "5.1", f"an EW marker is placed on {hq.name}")
 
 
 def fire_spread(ctx: Ctx) -> None:
