@@ -143,3 +143,40 @@ def test_an_infantry_unit_holds_one_support_weapon(book: str, short: str) -> Non
     one = {**given, "units": {k: v for k, v in given["units"].items() if k != "S2"}}
     result, _ = answer("classic", book, one)
     assert result.values == {"legal": True, "count": 1} and reasons(result) == []
+
+
+def test_hallowed_ground_in_a_defensive_and_a_rally_roll() -> None:
+    """TUS §1.3.6.1 "whenever they are required to roll die/dice in the Hallowed Ground hex":
+    the defensive roll of a target in the hex and a rally roll there offer the reroll too;
+    outside the hex, none."""
+    unit = {"name": "T-72", "side": "pact", "nation": "gdr", "target_type": "heavy_armor", "armor": 2, "save": 5,
+            "morale": 7, "hex": "x", "status": {"disrupted": True}}
+    hexes = [{"id": "x", "terrain": "clear", "terrain_db": 0, "markers": ["hallowed_ground"], "owner": "gdr"},
+             {"id": "y", "terrain": "clear", "terrain_db": 0}]
+    result, _ = answer("classic", "untold", {"units": {"A": unit}, "hexes": hexes,
+                                             "query": {"action": "defense", "target": "A"}})
+    assert result.values["rerolls"] == 1
+    result, _ = answer("classic", "untold", {"units": {"A": unit}, "hexes": hexes,
+                                             "query": {"action": "rally", "unit": "A"}}, {"2d6": [8]})
+    assert result.values["rerolls"] == 1
+    assert ("TUS §1.3.6.1", "Hallowed Ground: one die may be rerolled") in reasons(result)
+    result, _ = answer("classic", "untold", {"units": {"A": {**unit, "hex": "y"}}, "hexes": hexes,
+                                             "query": {"action": "rally", "unit": "A"}}, {"2d6": [8]})
+    assert result.values["rerolls"] == 0
+
+
+def test_no_songster_after_the_tank_fired_its_gun() -> None:
+    """TUS §1.3.5.1: "the units shooting the ATGM cannot fire with their inherent firepower in
+    the impulse": a T-80 that fired its gun this impulse does not fire its Songster."""
+    given = {"units": {"A": {"name": "T-80", "side": "pact", "target_type": "heavy_armor",
+                             "ap": {"fp": 4, "to_hit": 4, "range": 8}, "hex": "a",
+                             "status": {"fired": True, "disrupted": False, "ops_complete": False}},
+                       "SW": {"name": "Songster", "side": "pact", "target_type": "support_weapon",
+                              "ap": {"fp": 4, "to_hit": 4, "range": 10, "range_underlined": True},
+                              "attached_to": "A", "hex": "a"},
+                       "T": {"side": "nato", "target_type": "heavy_armor", "armor": 3, "save": 5, "distance": 6,
+                             "los": True}},
+             "query": {"action": "direct_fire", "unit": "SW", "target": "T", "weapon": "ap"}}
+    result, _ = answer("classic", "untold", given)
+    assert result.legal is False
+    assert any(r[0] == "TUS §1.3.5.1, §1.3.5.2" and "in lieu" in r[1] for r in reasons(result))

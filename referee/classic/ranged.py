@@ -115,6 +115,10 @@ def _holder_may_fire(ctx: Ctx, actor: Unit, attack: Attack) -> None:
     if held.fired and holder.type.is_infantry and not actor.status.fired:
         ans.illegal("§6.1, §1.3.5", f"{holder.name} fired its own Firepower without its SW: the SW lost the "
                     "opportunity to attack")
+    elif held.fired and not actor.status.fired and _tank_support_weapon(ctx, actor):
+        ans.illegal("001 §1.3.5.1, §1.3.5.2", f"{holder.name} fired its own Firepower this impulse: its "
+                    f"{actor.name} is fired in lieu of it, not beside it (the units shooting the ATGM cannot fire "
+                    "with their inherent firepower in the impulse)")
     elif held.ops_complete:
         ans.illegal(rules.section("fire_ops_complete"), f"{actor.name}'s platoon {holder.name} is Ops Complete")
     if held.out_of_command and attack.kind != "opportunity_fire":
@@ -247,7 +251,7 @@ def numbers_without_band(ctx: Ctx, attack: Attack, found: Bands | None) -> None:
 
 
 def after_fire_checks(ctx: Ctx, actor: Unit, attack: Attack) -> None:
-    _hallowed_ground(ctx, actor)
+    hallowed_ground(ctx, actor)
 
 
 def opportunity_checks(ctx: Ctx) -> None:
@@ -487,12 +491,15 @@ def moving_fire(ctx: Ctx, actor: Unit) -> tuple[int, int]:
     return ctx.params.moving_fire[level]
 
 
-def _hallowed_ground(ctx: Ctx, actor: Unit) -> None:
-    """001 §1.3.6.1: units of the fallen leader's nationality may reroll one die there."""
+def hallowed_ground(ctx: Ctx, actor: Unit) -> None:
+    """001 §1.3.6.1: "units of the leader's nationality may reroll one die whenever they are
+    required to roll die/dice in the Hallowed Ground hex": a firer's attack dice, a target's
+    defensive roll (:func:`defense`), a rally roll (``command.rally``)."""
     if not (actor.hex and ctx.params.has("leaders")):
         return
     hex_state = ctx.game.hex(actor.hex)
     if "hallowed_ground" not in hex_state.markers:
+        ctx.answer.set("rerolls", 0)
         return
     if hex_state.owner is None or actor.nation is None:
         ctx.answer.gap("rerolls", "not stated: nationality of the unit or of the Hallowed Ground")
@@ -752,6 +759,7 @@ def defense(ctx: Ctx) -> None:
     shot = Shot(firer, ctx.action.weapon, firer.current.weapon(ctx.action.weapon) if firer and ctx.action.weapon
                 else None, mission)
     ans = ctx.answer
+    ctx.stage("rerolls", lambda: hallowed_ground(ctx, target))
     if mission not in MISSION_DEFENCE:
         armor, save = armor_and_save(ctx, target, shot)
         if ans.legal is False:
