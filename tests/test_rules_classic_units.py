@@ -180,3 +180,21 @@ def test_no_songster_after_the_tank_fired_its_gun() -> None:
     result, _ = answer("classic", "untold", given)
     assert result.legal is False
     assert any(r[0] == "TUS §1.3.5.1, §1.3.5.2" and "in lieu" in r[1] for r in reasons(result))
+
+
+@BOOKS
+def test_an_anti_aircraft_unit_does_not_halve_its_he_range_at_a_helicopter(book: str, short: str) -> None:
+    """§1.3.4.5 "An anti-aircraft unit's range is NOT halved when firing at helicopters"; §9.3
+    halves the range of "Non-anti-aircraft units (units without a blue firepower factor)": the
+    Shilka's HE of range 4 reaches a helicopter 3 hexes away, a BTR-70's does not."""
+    def fire(unit: dict) -> object:
+        result, _ = answer("classic", book, {
+            "units": {"A": {"side": "pact", "target_type": "light_armor", "armor": 1, "save": 6,
+                            "he": {"fp": 2, "to_hit": 4, "range": 4}, **unit,
+                            "status": {"disrupted": False, "ops_complete": False, "out_of_command": False}},
+                      "T": {"side": "nato", "target_type": "helicopter", "mode": "flying", "armor": 3, "save": 5,
+                            "distance": 3, "los": True}},
+            "query": {"action": "direct_fire", "unit": "A", "target": "T", "weapon": "he"}})
+        return result
+    assert fire({"name": "ZSU-23-4", "aa": {"fp": 3, "to_hit": 4, "range": 6}}).legal is True
+    assert fire({"name": "BTR-70"}).legal is False

@@ -205,11 +205,16 @@ def sight(ctx: Ctx, actor: Unit, target: Unit, attack: Attack) -> None:
 
 def bands(ctx: Ctx, actor: Unit, target: Unit | None, attack: Attack) -> Bands:
     """§6.1.1, §6.1.2: bands to twice the printed range, none beyond it for an underlined
-    range; §9.3: a non-AA weapon at a helicopter has half the range, no extended range and
-    no reduced-range bonus, and may always fire at an adjacent helicopter."""
+    range; §9.3: a non-anti-aircraft unit at a helicopter has half the range, no extended range
+    and no reduced-range bonus, and may always fire at an adjacent helicopter. The halving is
+    the unit's: "Non-anti-aircraft units (units without a blue firepower factor) attacking
+    helicopters halve their range" (TUS §9.3; EG §9.3 "Units without anti-aircraft weaponry"),
+    "An anti-aircraft unit's range is NOT halved when firing at helicopters" (§1.3.4.5), so
+    the Shilka's HE is not halved either."""
     weapon = attack.shot.weapon
     printed = None if weapon.range is None else weapon.range + attack.range_bonus
-    halved = target is not None and target.type.target_type == "helicopter" and attack.weapon_name != "aa"
+    halved = (target is not None and target.type.target_type == "helicopter" and attack.weapon_name != "aa"
+              and actor.current.aa is None)
     plain = not (weapon.underlined or halved)
     far = plain and not getattr(attack, "through_smoke", False) and not attack.printed_only
     return Bands(printed, near=plain, far=far, halved=halved, adjacent_always=halved,
