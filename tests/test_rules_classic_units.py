@@ -198,3 +198,22 @@ def test_an_anti_aircraft_unit_does_not_halve_its_he_range_at_a_helicopter(book:
         return result
     assert fire({"name": "ZSU-23-4", "aa": {"fp": 3, "to_hit": 4, "range": 6}}).legal is True
     assert fire({"name": "BTR-70"}).legal is False
+
+
+@BOOKS
+def test_a_mortar_fires_no_farther_than_its_underlined_range(book: str, short: str) -> None:
+    """§1.3.4.3: mortars fire "normally at hexes in their Line of Sight"; "their range is
+    underlined, so they cannot fire at extended range": 8 hexes yes, 9 no."""
+    def fire(distance: int) -> object:
+        result, _ = answer("classic", book, {
+            "units": {"M": {"name": "60mm Mortar", "side": "nato", "arty_type": "mrtr", "abilities": ["indirect_fire"],
+                            "he": {"fp": 3, "to_hit": 5, "range": 8, "range_underlined": True}, "los": True,
+                            "status": {"disrupted": False, "ops_complete": False, "out_of_command": False}}},
+            "hexes": [{"id": "x", "distance": distance}],
+            "query": {"action": "indirect_fire", "unit": "M", "target": "x", "mission": {"type": "he"}}})
+        return result
+    assert fire(8).legal is True
+    result = fire(9)
+    assert result.legal is False
+    assert (f"{short} §1.3.4.3, §6.1.1", "x is 9 hexes from 60mm Mortar, beyond its underlined range of 8") \
+        in reasons(result)
