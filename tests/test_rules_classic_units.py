@@ -217,3 +217,28 @@ def test_a_mortar_fires_no_farther_than_its_underlined_range(book: str, short: s
     assert result.legal is False
     assert (f"{short} §1.3.4.3, §6.1.1", "x is 9 hexes from 60mm Mortar, beyond its underlined range of 8") \
         in reasons(result)
+
+
+def test_a_gun_fired_support_weapon_is_its_holders_ranged_attack() -> None:
+    """TUS §1.3.5.1 "the units shooting the ATGM cannot fire with their inherent firepower in
+    the impulse", §1.3.5.2 "in lieu of": the T-80 firing its Songster is marked Ops Complete
+    (§6.1), the Songster removed after a miss; the 2S1's HEAT-FS is not removed after a miss."""
+    def fire(holder: dict, sw: dict) -> tuple:
+        return answer("classic", "untold", {
+            "units": {"A": {"side": "pact", "hex": "a", **holder,
+                            "status": {"disrupted": False, "ops_complete": False, "out_of_command": False,
+                                       "fired": False, "moving": False, "mp_spent": 0}},
+                      "SW": {"side": "pact", "target_type": "support_weapon", "attached_to": "A", "hex": "a", **sw},
+                      "T": {"side": "nato", "target_type": "heavy_armor", "armor": 3, "save": 5, "distance": 4,
+                            "los": True, "status": {"concealed": False}}},
+            "hexes": [{"id": "a", "terrain": "clear"}],
+            "query": {"action": "direct_fire", "unit": "SW", "target": "T", "weapon": "ap"}},
+            {"attack": [1, 1, 1, 1], "save": []})
+    result, after = fire({"name": "T-80", "target_type": "heavy_armor", "ap": {"fp": 4, "to_hit": 4, "range": 8}},
+                         {"name": "Songster", "ap": {"fp": 4, "to_hit": 4, "range": 10, "range_underlined": True}})
+    assert after.units["A"].status.ops_complete and after.units["SW"].location == "removed"
+    assert ("TUS §6.1", "Songster and T-80, firing with it, are marked Ops Complete") in reasons(result)
+    result, after = fire({"name": "2S1", "target_type": "light_armor", "armor": 1, "save": 6,
+                          "he": {"fp": 3, "to_hit": 4, "range": 6}},
+                         {"name": "HEAT-FS", "ap": {"fp": 2, "to_hit": 4, "range": 6}})
+    assert after.units["A"].status.ops_complete and after.units["SW"].location != "removed"

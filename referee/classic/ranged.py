@@ -48,8 +48,9 @@ def fire_restrictions(ctx: Ctx, actor: Unit, attack: Attack) -> None:
     """A tank that fired its gun-launched ATGM this impulse fires nothing else (TUS
     §1.3.5.1); Moving Fire is for the eligible units, after at most half their MF (§6.1.3)."""
     for sw in ctx.game.attached(actor.key):
-        if sw.type.target_type == "support_weapon" and sw.status.fired and not actor.type.is_infantry:
-            ctx.answer.illegal("001 §1.3.5.1", f"{actor.name} fired its gun-launched ATGM this impulse")
+        if sw.type.target_type == "support_weapon" and sw.status.fired and not _infantry_platoon(actor):
+            ctx.answer.illegal("001 §1.3.5.1, §1.3.5.2", f"{actor.name} fired its {sw.name} this impulse, in lieu of "
+                               "its own Firepower")
     if actor.type.target_type == "hq":
         ctx.answer.illegal("§1.3.3.2", "an HQ cannot attack on its own: it adds its Leadership to one attacking "
                            "unit in its hex")
@@ -112,10 +113,10 @@ def _holder_may_fire(ctx: Ctx, actor: Unit, attack: Attack) -> None:
                         "that move cannot fire except those eligible for Moving Fire")
     if held.disrupted:
         ans.illegal(rules.section("fire_disrupted"), f"{actor.name}'s platoon {holder.name} is Disrupted and cannot fire")
-    if held.fired and holder.type.is_infantry and not actor.status.fired:
+    if held.fired and _infantry_platoon(holder) and not actor.status.fired:
         ans.illegal("§6.1, §1.3.5", f"{holder.name} fired its own Firepower without its SW: the SW lost the "
                     "opportunity to attack")
-    elif held.fired and not actor.status.fired and _tank_support_weapon(ctx, actor):
+    elif held.fired and not actor.status.fired and not _infantry_platoon(holder):
         ans.illegal("001 §1.3.5.1, §1.3.5.2", f"{holder.name} fired its own Firepower this impulse: its "
                     f"{actor.name} is fired in lieu of it, not beside it (the units shooting the ATGM cannot fire "
                     "with their inherent firepower in the impulse)")
@@ -128,10 +129,18 @@ def _holder_may_fire(ctx: Ctx, actor: Unit, attack: Attack) -> None:
 
 def on_legal_fire(ctx: Ctx, actor: Unit, attack: Attack) -> None:
     """§1.3.5: "Place SW counters on the map the first time they open fire; they then stay
-    with the platoon": an unplaced Support Weapon that fires is placed in its platoon's hex."""
-    if actor.type.target_type != "support_weapon" or actor.location != "unplaced":
+    with the platoon": an unplaced Support Weapon that fires is placed in its platoon's hex.
+    A vehicle's or gun's Support Weapon is fired in lieu of its own Firepower (TUS §1.3.5.1
+    "the units shooting the ATGM cannot fire with their inherent firepower in the impulse",
+    TUS §1.3.5.2 "in lieu of"): its holder has made the impulse's ranged attack and is marked Ops
+    Complete with it (§6.1); an infantry platoon still fires its own Firepower (§1.3.5)."""
+    if actor.type.target_type != "support_weapon":
         return
     holder = ctx.game.units.get(actor.attached_to) if actor.attached_to else None
+    if holder is not None and not _infantry_platoon(holder) and holder.key not in attack.partners:
+        attack.partners.append(holder.key)
+    if actor.location != "unplaced":
+        return
     ctx.emit(UnitPlaced(actor.key, holder.hex if holder is not None else actor.hex))
     ctx.answer.because("§1.3.5", f"{actor.name} opens fire for the first time: it is placed on the map with "
                        + (holder.name if holder is not None else "its platoon"))
@@ -581,11 +590,19 @@ def missile_check(ctx: Ctx, actor: Unit, name: str, weapon: Weapon | None, hits:
         ctx.answer.because("§6.1.4", f"missile unit rolled no hits: Ammo Depleted 2 on {actor.name}")
 
 
+def _infantry_platoon(unit: Unit) -> bool:
+    """An infantry platoon, which fires its Support Weapon beside its own Firepower (§1.3.5);
+    a towed gun is a soft target too (TUS §1.3.7) but fires its KASTET in lieu of its gun."""
+    return unit.type.is_infantry and "towed" not in unit.type.abilities
+
+
 def _tank_support_weapon(ctx: Ctx, sw: Unit) -> bool:
-    """A gun-launched ATGM held by a tank (001 §1.3.5.1), used up on a miss; an infantry
-    platoon's missile SW (Sagger, Dragon...) is depleted like any missile unit (§6.1.4)."""
+    """A gun-launched ATGM held by a tank (001 §1.3.5.1 the Songster), used up on a miss; an
+    infantry platoon's missile SW (Sagger, Dragon...) is depleted like any missile unit
+    (§6.1.4), and the HEAT-FS round (TUS §1.3.5.2) is neither."""
     holder = ctx.game.units.get(sw.attached_to) if sw.attached_to else None
-    return holder is not None and not holder.type.is_infantry and ctx.params.has("tank_support_weapons")
+    return holder is not None and not _infantry_platoon(holder) \
+        and (sw.name or "").upper() in ctx.params.gun_launched_atgms
 
 
 def missile_ammo_check(ctx: Ctx) -> None:
