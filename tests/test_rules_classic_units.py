@@ -242,3 +242,24 @@ def test_a_gun_fired_support_weapon_is_its_holders_ranged_attack() -> None:
                           "he": {"fp": 3, "to_hit": 4, "range": 6}},
                          {"name": "HEAT-FS", "ap": {"fp": 2, "to_hit": 4, "range": 6}})
     assert after.units["A"].status.ops_complete and after.units["SW"].location != "removed"
+
+
+@BOOKS
+def test_a_retreating_platoon_takes_its_support_weapon_not_the_hq(book: str, short: str) -> None:
+    """§1.3.5: SWs "remain with the platoon"; §1.3.3.1: an HQ moves only when moved with its
+    units (Params.deployed_hq_rides): the platoon retreats with its Dragon, the HQ stays
+    with the Formation's other unit."""
+    result, after = answer("classic", book, {
+        "units": {"T": {"name": "infantry", "side": "nato", "target_type": "troops", "formation": "F", "hex": "t",
+                        "status": {"disrupted": True}},
+                  "SW": {"name": "Dragon", "side": "nato", "target_type": "support_weapon", "attached_to": "T",
+                         "hex": "t"},
+                  "H": {"name": "HQ", "side": "nato", "target_type": "hq", "formation": "F", "hex": "t",
+                        "attached_to": "T"},
+                  "T2": {"name": "infantry", "side": "nato", "target_type": "troops", "formation": "F", "hex": "t"}},
+        "hexes": [{"id": "t", "terrain": "clear"},
+                  {"id": "r", "away_from_attacker": True, "enemy_units": 0, "friendly_units": 0,
+                   "adjacent_to_enemy": False}],
+        "query": {"action": "retreat", "unit": "T", "target": "r"}})
+    assert result.legal is True
+    assert (after.units["T"].hex, after.units["SW"].hex, after.units["H"].hex) == ("r", "r", "t")
