@@ -263,3 +263,22 @@ def test_a_retreating_platoon_takes_its_support_weapon_not_the_hq(book: str, sho
         "query": {"action": "retreat", "unit": "T", "target": "r"}})
     assert result.legal is True
     assert (after.units["T"].hex, after.units["SW"].hex, after.units["H"].hex) == ("r", "r", "t")
+
+
+def test_a_unit_that_cannot_retreat_is_eliminated_with_its_counters() -> None:
+    """§6.3 "If a defender cannot retreat it is eliminated", with every knock-on of an
+    elimination: its SW removed with it (§1.3.5), its leader dead on his Hallowed Ground
+    (TUS §1.3.6), the HQ left alone eliminated (§1.3.3.1)."""
+    result, after = answer("classic", "untold", {
+        "units": {"T": {"name": "infantry", "side": "nato", "target_type": "troops", "formation": "F", "hex": "t",
+                        "status": {"disrupted": True}},
+                  "SW": {"name": "Dragon", "side": "nato", "target_type": "support_weapon", "attached_to": "T",
+                         "hex": "t"},
+                  "L": {"name": "Wolf", "side": "nato", "target_type": "leader", "attached_to": "T", "hex": "t"},
+                  "H": {"name": "HQ", "side": "nato", "target_type": "hq", "formation": "F", "hex": "t"}},
+        "hexes": [{"id": "t", "terrain": "clear"}],
+        "situation": {"retreat_possible": False},
+        "query": {"action": "retreat", "unit": "T"}})
+    assert UnitEliminated("L") in result.events and UnitEliminated("H") in result.events
+    assert after.units["SW"].location == "eliminated"
+    assert after.hexes["t"].markers == frozenset({"wrecks", "hallowed_ground"})

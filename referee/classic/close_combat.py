@@ -149,6 +149,9 @@ def retreat_check(ctx: Ctx) -> None:
             ans.set("legal", False)
             ans.because("§6.3", f"{unit.name} cannot retreat and is eliminated")
             ctx.emit(UnitEliminated(unit.key))
+            # as any elimination: its Passengers and SW with it (§5.2.4, §1.3.5), its leader
+            # dies (TUS §1.3.6), an HQ left with no unit goes too (§1.3.3.1, §1.3.3.2)
+            ctx.rules.aftermath(ctx, [unit.key])
         return
     hex_state = ctx.game.hex(target)
     facts = ctx.game.facts.hexes.get(target, {})
