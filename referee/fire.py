@@ -99,7 +99,10 @@ def fire(ctx: Ctx, kind: str) -> None:
         rules.on_legal_fire(ctx, actor, attack)
         for key in [actor.key, *attack.partners]:
             ctx.emit(StatusChanged(key, "ops_complete", True))
-        ans.because(rules.section("fire_ops_complete_mark"), f"{actor.name} is marked Ops Complete")
+        with_it = [ctx.game.unit(k).name or k for k in attack.partners]
+        ans.because(rules.section("fire_ops_complete_mark"),
+                    f"{actor.name} and {', '.join(with_it)}, firing with it, are marked Ops Complete" if with_it
+                    else f"{actor.name} is marked Ops Complete")
         if action.hits is None and rules.attack_cancelled(ctx, actor, attack):
             return
     if target is None or (weapon is None and action.hits is None):

@@ -67,6 +67,9 @@ class Params:
     no_transport_units: frozenset[str] = frozenset()
     #: Support Weapons removed once fired (TUS §1.3.5.2 the KASTET).
     single_shot_units: frozenset[str] = frozenset()
+    #: Gun-launched ATGMs, by SW name (upper case): fired only by a tank not moving, in Good
+    #: Order and not Ops Complete, and removed when they score no hit (TUS §1.3.5.1 the Songster).
+    gun_launched_atgms: frozenset[str] = frozenset()
     #: Support Weapons only some counters may use, by SW name (upper case) -> the holders'
     #: names (TUS §1.3.4.2 "The Kastet SW may only be used by the T-12 ATG, and the Heat-FS
     #: support weapon can only be used by the 2S1"; §1.3.5.1 the Songster of the T-80 and T-64).

@@ -143,3 +143,142 @@ def test_an_infantry_unit_holds_one_support_weapon(book: str, short: str) -> Non
     one = {**given, "units": {k: v for k, v in given["units"].items() if k != "S2"}}
     result, _ = answer("classic", book, one)
     assert result.values == {"legal": True, "count": 1} and reasons(result) == []
+
+
+def test_hallowed_ground_in_a_defensive_and_a_rally_roll() -> None:
+    """TUS §1.3.6.1 "whenever they are required to roll die/dice in the Hallowed Ground hex":
+    the defensive roll of a target in the hex and a rally roll there offer the reroll too;
+    outside the hex, none."""
+    unit = {"name": "T-72", "side": "pact", "nation": "gdr", "target_type": "heavy_armor", "armor": 2, "save": 5,
+            "morale": 7, "hex": "x", "status": {"disrupted": True}}
+    hexes = [{"id": "x", "terrain": "clear", "terrain_db": 0, "markers": ["hallowed_ground"], "owner": "gdr"},
+             {"id": "y", "terrain": "clear", "terrain_db": 0}]
+    result, _ = answer("classic", "untold", {"units": {"A": unit}, "hexes": hexes,
+                                             "query": {"action": "defense", "target": "A"}})
+    assert result.values["rerolls"] == 1
+    result, _ = answer("classic", "untold", {"units": {"A": unit}, "hexes": hexes,
+                                             "query": {"action": "rally", "unit": "A"}}, {"2d6": [8]})
+    assert result.values["rerolls"] == 1
+    assert ("TUS §1.3.6.1", "Hallowed Ground: one die may be rerolled") in reasons(result)
+    result, _ = answer("classic", "untold", {"units": {"A": {**unit, "hex": "y"}}, "hexes": hexes,
+                                             "query": {"action": "rally", "unit": "A"}}, {"2d6": [8]})
+    assert result.values["rerolls"] == 0
+
+
+def test_no_songster_after_the_tank_fired_its_gun() -> None:
+    """TUS §1.3.5.1: "the units shooting the ATGM cannot fire with their inherent firepower in
+    the impulse": a T-80 that fired its gun this impulse does not fire its Songster."""
+    given = {"units": {"A": {"name": "T-80", "side": "pact", "target_type": "heavy_armor",
+                             "ap": {"fp": 4, "to_hit": 4, "range": 8}, "hex": "a",
+                             "status": {"fired": True, "disrupted": False, "ops_complete": False}},
+                       "SW": {"name": "Songster", "side": "pact", "target_type": "support_weapon",
+                              "ap": {"fp": 4, "to_hit": 4, "range": 10, "range_underlined": True},
+                              "attached_to": "A", "hex": "a"},
+                       "T": {"side": "nato", "target_type": "heavy_armor", "armor": 3, "save": 5, "distance": 6,
+                             "los": True}},
+             "query": {"action": "direct_fire", "unit": "SW", "target": "T", "weapon": "ap"}}
+    result, _ = answer("classic", "untold", given)
+    assert result.legal is False
+    assert any(r[0] == "TUS §1.3.5.1, §1.3.5.2" and "in lieu" in r[1] for r in reasons(result))
+
+
+@BOOKS
+def test_an_anti_aircraft_unit_does_not_halve_its_he_range_at_a_helicopter(book: str, short: str) -> None:
+    """§1.3.4.5 "An anti-aircraft unit's range is NOT halved when firing at helicopters"; §9.3
+    halves the range of "Non-anti-aircraft units (units without a blue firepower factor)": the
+    Shilka's HE of range 4 reaches a helicopter 3 hexes away, a BTR-70's does not."""
+    def fire(unit: dict) -> object:
+        result, _ = answer("classic", book, {
+            "units": {"A": {"side": "pact", "target_type": "light_armor", "armor": 1, "save": 6,
+                            "he": {"fp": 2, "to_hit": 4, "range": 4}, **unit,
+                            "status": {"disrupted": False, "ops_complete": False, "out_of_command": False}},
+                      "T": {"side": "nato", "target_type": "helicopter", "mode": "flying", "armor": 3, "save": 5,
+                            "distance": 3, "los": True}},
+            "query": {"action": "direct_fire", "unit": "A", "target": "T", "weapon": "he"}})
+        return result
+    assert fire({"name": "ZSU-23-4", "aa": {"fp": 3, "to_hit": 4, "range": 6}}).legal is True
+    assert fire({"name": "BTR-70"}).legal is False
+
+
+@BOOKS
+def test_a_mortar_fires_no_farther_than_its_underlined_range(book: str, short: str) -> None:
+    """§1.3.4.3: mortars fire "normally at hexes in their Line of Sight"; "their range is
+    underlined, so they cannot fire at extended range": 8 hexes yes, 9 no."""
+    def fire(distance: int) -> object:
+        result, _ = answer("classic", book, {
+            "units": {"M": {"name": "60mm Mortar", "side": "nato", "arty_type": "mrtr", "abilities": ["indirect_fire"],
+                            "he": {"fp": 3, "to_hit": 5, "range": 8, "range_underlined": True}, "los": True,
+                            "status": {"disrupted": False, "ops_complete": False, "out_of_command": False}}},
+            "hexes": [{"id": "x", "distance": distance}],
+            "query": {"action": "indirect_fire", "unit": "M", "target": "x", "mission": {"type": "he"}}})
+        return result
+    assert fire(8).legal is True
+    result = fire(9)
+    assert result.legal is False
+    assert (f"{short} §1.3.4.3, §6.1.1", "x is 9 hexes from 60mm Mortar, beyond its underlined range of 8") \
+        in reasons(result)
+
+
+def test_a_gun_fired_support_weapon_is_its_holders_ranged_attack() -> None:
+    """TUS §1.3.5.1 "the units shooting the ATGM cannot fire with their inherent firepower in
+    the impulse", §1.3.5.2 "in lieu of": the T-80 firing its Songster is marked Ops Complete
+    (§6.1), the Songster removed after a miss; the 2S1's HEAT-FS is not removed after a miss."""
+    def fire(holder: dict, sw: dict) -> tuple:
+        return answer("classic", "untold", {
+            "units": {"A": {"side": "pact", "hex": "a", **holder,
+                            "status": {"disrupted": False, "ops_complete": False, "out_of_command": False,
+                                       "fired": False, "moving": False, "mp_spent": 0}},
+                      "SW": {"side": "pact", "target_type": "support_weapon", "attached_to": "A", "hex": "a", **sw},
+                      "T": {"side": "nato", "target_type": "heavy_armor", "armor": 3, "save": 5, "distance": 4,
+                            "los": True, "status": {"concealed": False}}},
+            "hexes": [{"id": "a", "terrain": "clear"}],
+            "query": {"action": "direct_fire", "unit": "SW", "target": "T", "weapon": "ap"}},
+            {"attack": [1, 1, 1, 1], "save": []})
+    result, after = fire({"name": "T-80", "target_type": "heavy_armor", "ap": {"fp": 4, "to_hit": 4, "range": 8}},
+                         {"name": "Songster", "ap": {"fp": 4, "to_hit": 4, "range": 10, "range_underlined": True}})
+    assert after.units["A"].status.ops_complete and after.units["SW"].location == "removed"
+    assert ("TUS §6.1", "Songster and T-80, firing with it, are marked Ops Complete") in reasons(result)
+    result, after = fire({"name": "2S1", "target_type": "light_armor", "armor": 1, "save": 6,
+                          "he": {"fp": 3, "to_hit": 4, "range": 6}},
+                         {"name": "HEAT-FS", "ap": {"fp": 2, "to_hit": 4, "range": 6}})
+    assert after.units["A"].status.ops_complete and after.units["SW"].location != "removed"
+
+
+@BOOKS
+def test_a_retreating_platoon_takes_its_support_weapon_not_the_hq(book: str, short: str) -> None:
+    """§1.3.5: SWs "remain with the platoon"; §1.3.3.1: an HQ moves only when moved with its
+    units (Params.deployed_hq_rides): the platoon retreats with its Dragon, the HQ stays
+    with the Formation's other unit."""
+    result, after = answer("classic", book, {
+        "units": {"T": {"name": "infantry", "side": "nato", "target_type": "troops", "formation": "F", "hex": "t",
+                        "status": {"disrupted": True}},
+                  "SW": {"name": "Dragon", "side": "nato", "target_type": "support_weapon", "attached_to": "T",
+                         "hex": "t"},
+                  "H": {"name": "HQ", "side": "nato", "target_type": "hq", "formation": "F", "hex": "t",
+                        "attached_to": "T"},
+                  "T2": {"name": "infantry", "side": "nato", "target_type": "troops", "formation": "F", "hex": "t"}},
+        "hexes": [{"id": "t", "terrain": "clear"},
+                  {"id": "r", "away_from_attacker": True, "enemy_units": 0, "friendly_units": 0,
+                   "adjacent_to_enemy": False}],
+        "query": {"action": "retreat", "unit": "T", "target": "r"}})
+    assert result.legal is True
+    assert (after.units["T"].hex, after.units["SW"].hex, after.units["H"].hex) == ("r", "r", "t")
+
+
+def test_a_unit_that_cannot_retreat_is_eliminated_with_its_counters() -> None:
+    """§6.3 "If a defender cannot retreat it is eliminated", with every knock-on of an
+    elimination: its SW removed with it (§1.3.5), its leader dead on his Hallowed Ground
+    (TUS §1.3.6), the HQ left alone eliminated (§1.3.3.1)."""
+    result, after = answer("classic", "untold", {
+        "units": {"T": {"name": "infantry", "side": "nato", "target_type": "troops", "formation": "F", "hex": "t",
+                        "status": {"disrupted": True}},
+                  "SW": {"name": "Dragon", "side": "nato", "target_type": "support_weapon", "attached_to": "T",
+                         "hex": "t"},
+                  "L": {"name": "Wolf", "side": "nato", "target_type": "leader", "attached_to": "T", "hex": "t"},
+                  "H": {"name": "HQ", "side": "nato", "target_type": "hq", "formation": "F", "hex": "t"}},
+        "hexes": [{"id": "t", "terrain": "clear"}],
+        "situation": {"retreat_possible": False},
+        "query": {"action": "retreat", "unit": "T"}})
+    assert UnitEliminated("L") in result.events and UnitEliminated("H") in result.events
+    assert after.units["SW"].location == "eliminated"
+    assert after.hexes["t"].markers == frozenset({"wrecks", "hallowed_ground"})

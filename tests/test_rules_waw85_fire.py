@@ -322,3 +322,25 @@ def test_an_assault_into_a_minefield_rolls_for_each_attacker_first() -> None:
     assert after.units["A"].status.ops_complete is True
     assert after.units["A2"].hex == "t" and after.units["T"].strength == "reduced"
     assert "minefield_random" in after.hex("t").markers
+
+
+def test_contributing_units_are_ops_complete_with_the_aa_firer() -> None:
+    """§16.7.3: eligible units "may contribute their fire" to the Anti-Aircraft attack on a
+    landing stack; §16.7.4: "the Anti-Aircraft firing units are marked with Ops Complete
+    markers" - the contributor too, while an ineligible (Disrupted) one adds nothing and is
+    not marked."""
+    given = {"units": {
+        "A": {"side": "pact", "target_type": "troops", "he": {"fp": 3, "to_hit": 4, "range": 6, "color": "blue"},
+              "status": {"disrupted": False, "ops_complete": False}},
+        "B1": {"side": "pact", "target_type": "troops", "he": {"fp": 2, "to_hit": 4, "range": 4},
+               "distance": 3, "los": True, "status": {"disrupted": False, "ops_complete": False}},
+        "B2": {"side": "pact", "target_type": "troops", "he": {"fp": 2, "to_hit": 4, "range": 4},
+               "distance": 3, "los": True, "status": {"disrupted": True, "ops_complete": False}},
+        "P": {"side": "nato", "target_type": "troops", "steps": 2, "strength": "full", "distance": 4, "los": True,
+              "status": {"disrupted": False}}},
+        "query": {"action": "aa_fire", "unit": "A", "target": "P", "weapon": "he", "supporting": ["B1", "B2"]}}
+    result, after = answer("waw85", None, given, {"attack": [1, 1, 1, 1], "save": []})
+    assert result.legal is True
+    assert after.units["A"].status.ops_complete and after.units["B1"].status.ops_complete
+    assert not after.units["B2"].status.ops_complete
+    assert any(r[1] == "A and B1, firing with it, are marked Ops Complete" for r in reasons(result))

@@ -124,6 +124,7 @@ def classic_params(book: str) -> Params:
                       mines_disrupt_on="odd", mines_spare_flying_helicopters=True, hill_los_any_city_blocks=False, hill_los_counts_on_hills_only=True,
                       unarmored_ap_hit_reduces=True, max_bonus_attack_dice=2, assault_side_limit=2,
                       road_bonus_units=frozenset({"CDO MC"}), single_shot_units=frozenset({"KASTET"}),
+                      gun_launched_atgms=frozenset({"SONGSTER"}),
                       support_weapon_users={"KASTET": frozenset({"T-12"}), "HEAT-FS": frozenset({"2S1"}),
                                             "SONGSTER": frozenset({"T-80", "T-64"})},
                       no_transport_units=frozenset({"CDO MC"}), mission_sides={"chemical": "pact"},

@@ -80,7 +80,10 @@ def _on_map(ctx: Ctx, firer: Unit) -> bool:
     if he is not None:
         ans.set("bands", ["effective"] if he.underlined else ["point_blank", "effective", "long"])
     target = ctx.action.target
-    sees = ctx.game.facts.relation(target).los if isinstance(target, str) and target in ctx.game.units else None
+    # a unit target's ``los`` says whether the firer sees it; for a hex, the firer's own
+    # ``los`` says whether it sees query.target (FORMAT.md "Relations")
+    sees = ctx.game.facts.relation(target).los if isinstance(target, str) and target in ctx.game.units \
+        else ctx.game.facts.relation(firer.key).los if isinstance(target, str) else None
     if firer.type.arty_type not in ("mrtr", "spm"):
         ctx.params.require("on_map_artillery", "001 §8.6")
     if firer.status.disrupted or firer.status.ops_complete:
@@ -88,6 +91,8 @@ def _on_map(ctx: Ctx, firer: Unit) -> bool:
                     " and cannot fire")
     if firer.status.out_of_command:
         ans.illegal("§4.2", f"{firer.name} is Out of Command: OOC units cannot fire during the Formation's impulse")
+    if firer.type.arty_type in ("mrtr", "spm"):
+        ctx.stage("legal", lambda: _mortar_range(ctx, firer))
     if sees:
         ans.set("roll_required", False)
         ans.because("§1.3.4.3, 001 §8.6", f"{firer.name} sees the target: no accuracy roll")
@@ -100,6 +105,36 @@ def _on_map(ctx: Ctx, firer: Unit) -> bool:
         ans.illegal("§1.3.4.3, 001 §8.6", "target outside the LOS and no spotter of the Formation")
         return True
     raise NotStated("units.<target>.los")
+
+
+def _mortar_range(ctx: Ctx, firer: Unit) -> None:
+    """§1.3.4.3: a mortar fires at hexes "in their Line of Sight" with its printed range, which
+    "is underlined, so they cannot fire at extended range" (§6.1.1: no farther than an
+    underlined range, twice a plain one); fire out of its LOS uses "the firepower and to-hit
+    factors printed on the mortar's counter" and is held to the same range."""
+    he = firer.current.he
+    if he is None or he.range is None:
+        return
+    target = ctx.action.target
+    if isinstance(target, str) and target in ctx.game.units:
+        from referee import situation
+        reach = situation.distance(ctx, firer.key, target)
+        where = ctx.game.unit(target).name or target
+    elif isinstance(target, str):
+        reach = ctx.game.facts.hex_fact(target, "distance")
+        if reach is None:
+            from referee import situation
+            here, there = situation.position(ctx.game, firer.key), ctx.game.hex(target).at
+            if here is None or there is None:
+                raise NotStated(f"hexes.{target}.distance (the mortar's range)")
+            reach = here.distance(there)
+        where = target
+    else:
+        return
+    most = he.range if he.underlined else 2 * he.range
+    if reach > most:
+        ctx.answer.illegal("§1.3.4.3, §6.1.1", f"{where} is {reach} hexes from {firer.name}, beyond its "
+                           + (f"underlined range of {most}" if he.underlined else f"extended range of {most}"))
 
 
 def fire_mission(ctx: Ctx) -> Strike | None:

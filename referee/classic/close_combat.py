@@ -8,7 +8,7 @@ from referee import damage
 from referee.assault import Numbers, assault_targets, target_hex
 from referee.defence import improved_position
 from referee.errors import NotStated
-from referee.events import UnitEliminated, UnitMoved, result_of
+from referee.events import UnitEliminated, move_with_riders, result_of
 from referee.hexes import Hex
 from referee.model import Unit, need
 from referee.ruleset import Ctx
@@ -149,6 +149,9 @@ def retreat_check(ctx: Ctx) -> None:
             ans.set("legal", False)
             ans.because("§6.3", f"{unit.name} cannot retreat and is eliminated")
             ctx.emit(UnitEliminated(unit.key))
+            # as any elimination: its Passengers and SW with it (§5.2.4, §1.3.5), its leader
+            # dies (TUS §1.3.6), an HQ left with no unit goes too (§1.3.3.1, §1.3.3.2)
+            ctx.rules.aftermath(ctx, [unit.key])
         return
     hex_state = ctx.game.hex(target)
     facts = ctx.game.facts.hexes.get(target, {})
@@ -164,7 +167,10 @@ def retreat_check(ctx: Ctx) -> None:
         ans.illegal("§1.4, §6.3", "the retreat would break the stacking limit")
     if ans.legal is None:
         ans.set("legal", True)
-        ctx.emit(UnitMoved(unit.key, hex_state.id))
+        # its Passengers, Support Weapon and Leader go with it (§5.2, §1.3.5 "they remain with
+        # the platoon", TUS §1.3.6 "remain with, one platoon"); an HQ only when moved with it
+        # (§1.3.3.1, Params.deployed_hq_rides)
+        ctx.emit(*move_with_riders(ctx.game, unit.key, hex_state.id, deployed_hqs=ctx.params.deployed_hq_rides))
 
 
 def _may_overrun(ctx: Ctx, unit: Unit) -> None:
@@ -245,7 +251,7 @@ def overrun(ctx: Ctx) -> None:
     ans.set("hits", on_defenders)
     for actor in actors:             # the AFVs fight in the hex they move through (§6.4)
         if hex_id is not None and actor.hex != hex_id:
-            ctx.emit(UnitMoved(actor.key, hex_id))
+            ctx.emit(*move_with_riders(ctx.game, actor.key, hex_id, deployed_hqs=ctx.params.deployed_hq_rides))
     net = improved_position(ctx, defenders[0], on_defenders) if defenders else on_defenders
     ans.set("net_hits", net)
     for key, n in damage.spread(ctx, [d.key for d in defenders], net).items():
@@ -257,13 +263,13 @@ def overrun(ctx: Ctx) -> None:
         result = result_of(actor.key, ctx.answer.events)
         if result in ("disrupted", "reduced", "disrupted_and_reduced"):
             ans.because("§6.4", f"{actor.name} was hurt: back to the hex it entered from")
-            ctx.emit(UnitMoved(actor.key, actor.hex))
+            ctx.emit(*move_with_riders(ctx.after, actor.key, actor.hex, deployed_hqs=ctx.params.deployed_hq_rides))
         elif result == "none":
             if exit_hex is None:
                 ans.gap(f"units.{actor.key}.hex", "not stated: exit hex (§6.4)")
             else:
                 ans.because("§6.4", f"{actor.name} passes through and exits into {exit_hex}")
-                ctx.emit(UnitMoved(actor.key, exit_hex))
+                ctx.emit(*move_with_riders(ctx.after, actor.key, exit_hex, deployed_hqs=ctx.params.deployed_hq_rides))
 
 
 def _may_overrun_through(ctx: Ctx, actor: Unit, hex_id: str, cost: int, exit_hex: str | None) -> None:

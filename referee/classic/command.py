@@ -184,6 +184,8 @@ def rally(ctx: Ctx) -> None:
             ctx.emit(UnitRallied(unit.key))
         return
     ctx.answer.set("roll_required", True)
+    from referee.classic.ranged import hallowed_ground
+    ctx.stage("rerolls", lambda: hallowed_ground(ctx, unit))       # 001 §1.3.6.1
     modifier = 0
     if unit.status.out_of_command:
         ctx.answer.modify("roll", 1, "out of command", "§4.3")

@@ -48,8 +48,9 @@ def fire_restrictions(ctx: Ctx, actor: Unit, attack: Attack) -> None:
     """A tank that fired its gun-launched ATGM this impulse fires nothing else (TUS
     §1.3.5.1); Moving Fire is for the eligible units, after at most half their MF (§6.1.3)."""
     for sw in ctx.game.attached(actor.key):
-        if sw.type.target_type == "support_weapon" and sw.status.fired and not actor.type.is_infantry:
-            ctx.answer.illegal("001 §1.3.5.1", f"{actor.name} fired its gun-launched ATGM this impulse")
+        if sw.type.target_type == "support_weapon" and sw.status.fired and not _infantry_platoon(actor):
+            ctx.answer.illegal("001 §1.3.5.1, §1.3.5.2", f"{actor.name} fired its {sw.name} this impulse, in lieu of "
+                               "its own Firepower")
     if actor.type.target_type == "hq":
         ctx.answer.illegal("§1.3.3.2", "an HQ cannot attack on its own: it adds its Leadership to one attacking "
                            "unit in its hex")
@@ -112,9 +113,13 @@ def _holder_may_fire(ctx: Ctx, actor: Unit, attack: Attack) -> None:
                         "that move cannot fire except those eligible for Moving Fire")
     if held.disrupted:
         ans.illegal(rules.section("fire_disrupted"), f"{actor.name}'s platoon {holder.name} is Disrupted and cannot fire")
-    if held.fired and holder.type.is_infantry and not actor.status.fired:
+    if held.fired and _infantry_platoon(holder) and not actor.status.fired:
         ans.illegal("§6.1, §1.3.5", f"{holder.name} fired its own Firepower without its SW: the SW lost the "
                     "opportunity to attack")
+    elif held.fired and not actor.status.fired and not _infantry_platoon(holder):
+        ans.illegal("001 §1.3.5.1, §1.3.5.2", f"{holder.name} fired its own Firepower this impulse: its "
+                    f"{actor.name} is fired in lieu of it, not beside it (the units shooting the ATGM cannot fire "
+                    "with their inherent firepower in the impulse)")
     elif held.ops_complete:
         ans.illegal(rules.section("fire_ops_complete"), f"{actor.name}'s platoon {holder.name} is Ops Complete")
     if held.out_of_command and attack.kind != "opportunity_fire":
@@ -124,10 +129,18 @@ def _holder_may_fire(ctx: Ctx, actor: Unit, attack: Attack) -> None:
 
 def on_legal_fire(ctx: Ctx, actor: Unit, attack: Attack) -> None:
     """§1.3.5: "Place SW counters on the map the first time they open fire; they then stay
-    with the platoon": an unplaced Support Weapon that fires is placed in its platoon's hex."""
-    if actor.type.target_type != "support_weapon" or actor.location != "unplaced":
+    with the platoon": an unplaced Support Weapon that fires is placed in its platoon's hex.
+    A vehicle's or gun's Support Weapon is fired in lieu of its own Firepower (TUS §1.3.5.1
+    "the units shooting the ATGM cannot fire with their inherent firepower in the impulse",
+    TUS §1.3.5.2 "in lieu of"): its holder has made the impulse's ranged attack and is marked Ops
+    Complete with it (§6.1); an infantry platoon still fires its own Firepower (§1.3.5)."""
+    if actor.type.target_type != "support_weapon":
         return
     holder = ctx.game.units.get(actor.attached_to) if actor.attached_to else None
+    if holder is not None and not _infantry_platoon(holder) and holder.key not in attack.partners:
+        attack.partners.append(holder.key)
+    if actor.location != "unplaced":
+        return
     ctx.emit(UnitPlaced(actor.key, holder.hex if holder is not None else actor.hex))
     ctx.answer.because("§1.3.5", f"{actor.name} opens fire for the first time: it is placed on the map with "
                        + (holder.name if holder is not None else "its platoon"))
@@ -201,11 +214,16 @@ def sight(ctx: Ctx, actor: Unit, target: Unit, attack: Attack) -> None:
 
 def bands(ctx: Ctx, actor: Unit, target: Unit | None, attack: Attack) -> Bands:
     """§6.1.1, §6.1.2: bands to twice the printed range, none beyond it for an underlined
-    range; §9.3: a non-AA weapon at a helicopter has half the range, no extended range and
-    no reduced-range bonus, and may always fire at an adjacent helicopter."""
+    range; §9.3: a non-anti-aircraft unit at a helicopter has half the range, no extended range
+    and no reduced-range bonus, and may always fire at an adjacent helicopter. The halving is
+    the unit's: "Non-anti-aircraft units (units without a blue firepower factor) attacking
+    helicopters halve their range" (TUS §9.3; EG §9.3 "Units without anti-aircraft weaponry"),
+    "An anti-aircraft unit's range is NOT halved when firing at helicopters" (§1.3.4.5), so
+    the Shilka's HE is not halved either."""
     weapon = attack.shot.weapon
     printed = None if weapon.range is None else weapon.range + attack.range_bonus
-    halved = target is not None and target.type.target_type == "helicopter" and attack.weapon_name != "aa"
+    halved = (target is not None and target.type.target_type == "helicopter" and attack.weapon_name != "aa"
+              and actor.current.aa is None)
     plain = not (weapon.underlined or halved)
     far = plain and not getattr(attack, "through_smoke", False) and not attack.printed_only
     return Bands(printed, near=plain, far=far, halved=halved, adjacent_always=halved,
@@ -247,7 +265,7 @@ def numbers_without_band(ctx: Ctx, attack: Attack, found: Bands | None) -> None:
 
 
 def after_fire_checks(ctx: Ctx, actor: Unit, attack: Attack) -> None:
-    _hallowed_ground(ctx, actor)
+    hallowed_ground(ctx, actor)
 
 
 def opportunity_checks(ctx: Ctx) -> None:
@@ -487,12 +505,15 @@ def moving_fire(ctx: Ctx, actor: Unit) -> tuple[int, int]:
     return ctx.params.moving_fire[level]
 
 
-def _hallowed_ground(ctx: Ctx, actor: Unit) -> None:
-    """001 §1.3.6.1: units of the fallen leader's nationality may reroll one die there."""
+def hallowed_ground(ctx: Ctx, actor: Unit) -> None:
+    """001 §1.3.6.1: "units of the leader's nationality may reroll one die whenever they are
+    required to roll die/dice in the Hallowed Ground hex": a firer's attack dice, a target's
+    defensive roll (:func:`defense`), a rally roll (``command.rally``)."""
     if not (actor.hex and ctx.params.has("leaders")):
         return
     hex_state = ctx.game.hex(actor.hex)
     if "hallowed_ground" not in hex_state.markers:
+        ctx.answer.set("rerolls", 0)
         return
     if hex_state.owner is None or actor.nation is None:
         ctx.answer.gap("rerolls", "not stated: nationality of the unit or of the Hallowed Ground")
@@ -569,11 +590,19 @@ def missile_check(ctx: Ctx, actor: Unit, name: str, weapon: Weapon | None, hits:
         ctx.answer.because("§6.1.4", f"missile unit rolled no hits: Ammo Depleted 2 on {actor.name}")
 
 
+def _infantry_platoon(unit: Unit) -> bool:
+    """An infantry platoon, which fires its Support Weapon beside its own Firepower (§1.3.5);
+    a towed gun is a soft target too (TUS §1.3.7) but fires its KASTET in lieu of its gun."""
+    return unit.type.is_infantry and "towed" not in unit.type.abilities
+
+
 def _tank_support_weapon(ctx: Ctx, sw: Unit) -> bool:
-    """A gun-launched ATGM held by a tank (001 §1.3.5.1), used up on a miss; an infantry
-    platoon's missile SW (Sagger, Dragon...) is depleted like any missile unit (§6.1.4)."""
+    """A gun-launched ATGM held by a tank (001 §1.3.5.1 the Songster), used up on a miss; an
+    infantry platoon's missile SW (Sagger, Dragon...) is depleted like any missile unit
+    (§6.1.4), and the HEAT-FS round (TUS §1.3.5.2) is neither."""
     holder = ctx.game.units.get(sw.attached_to) if sw.attached_to else None
-    return holder is not None and not holder.type.is_infantry and ctx.params.has("tank_support_weapons")
+    return holder is not None and not _infantry_platoon(holder) \
+        and (sw.name or "").upper() in ctx.params.gun_launched_atgms
 
 
 def missile_ammo_check(ctx: Ctx) -> None:
@@ -752,6 +781,7 @@ def defense(ctx: Ctx) -> None:
     shot = Shot(firer, ctx.action.weapon, firer.current.weapon(ctx.action.weapon) if firer and ctx.action.weapon
                 else None, mission)
     ans = ctx.answer
+    ctx.stage("rerolls", lambda: hallowed_ground(ctx, target))
     if mission not in MISSION_DEFENCE:
         armor, save = armor_and_save(ctx, target, shot)
         if ans.legal is False:

@@ -210,10 +210,13 @@ def fire_modifiers(ctx: Ctx, actor: Unit, target: Unit | None, attack: Attack) -
     weapon = attack.shot.weapon
     if attack.kind == "move_and_fire":
         ctx.stage(("legal", "fp", "modifiers"), lambda: _move_and_fire(ctx, actor, weapon, attack))
-    if attack.kind == "aa_fire":
-        _contributions(ctx, attack)
+    contributors = _contributions(ctx, attack) if attack.kind == "aa_fire" else []
     _command_bonus(ctx, attack)
-    attack.partners = _volley(ctx, actor, attack)
+    # the units that fire with the actor and are marked Ops Complete with it: Volley Fire
+    # partners (§10.6.10), or the units contributing their fire to Anti-Aircraft Fire (§4.2,
+    # §16.7.3, which "is a form of Opportunity Fire"; §16.7.4 "the Anti-Aircraft firing units
+    # are marked with Ops Complete markers")
+    attack.partners = contributors if attack.kind == "aa_fire" else _volley(ctx, actor, attack)
     ctx.stage(("to_hit", "fp"), lambda: _aa_fire(ctx, weapon, target, attack))
     _landed_target(ctx, target, attack)
     attack.to_hit += ctx.stage(("legal", "to_hit"), lambda: smoke_to_hit(ctx, actor, target)) or 0
@@ -497,23 +500,26 @@ def cas_weapon(ctx: Ctx, actor: Unit, target: Unit) -> str:
     return usable[0]
 
 
-def _contributions(ctx: Ctx, attack: Attack) -> None:
+def _contributions(ctx: Ctx, attack: Attack) -> list[str]:
     """§4.2, §16.7.3: "Additional eligible enemy units within Range and LOS may contribute
     their fire to the attack, but by adding one FP dice for each contributing unit to a maximum
-    of +2 FP dice"; a unit stated not eligible, out of LOS or out of range adds nothing."""
+    of +2 FP dice"; a unit stated not eligible, out of LOS or out of range adds nothing. The
+    contributing units, who fire with the attack."""
     target = ctx.game.units.get(ctx.action.target) if isinstance(ctx.action.target, str) else None
-    count = 0
+    contributing = []
     for key in ctx.action.supporting:
         unit = ctx.game.unit(key)
         why = _not_contributing(ctx, unit, target)
         if why:
             because(ctx, "4.2", f"{unit.name} {why}: it does not contribute")
         else:
-            count += 1
+            contributing.append(key)
+    count = len(contributing)
     if count:
         bonus = min(count, 2)
         attack.fp += bonus
         modify(ctx, "fp", bonus, f"{count} contributing unit(s), at most +2", "4.2")
+    return contributing
 
 
 def _not_contributing(ctx: Ctx, unit: Unit, target: Unit | None) -> str | None:
