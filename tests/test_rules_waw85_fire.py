@@ -344,3 +344,18 @@ def test_contributing_units_are_ops_complete_with_the_aa_firer() -> None:
     assert after.units["A"].status.ops_complete and after.units["B1"].status.ops_complete
     assert not after.units["B2"].status.ops_complete
     assert any(r[1] == "A and B1, firing with it, are marked Ops Complete" for r in reasons(result))
+
+
+def test_a_firer_stated_not_to_see_its_target_does_not_fire() -> None:
+    """§10.2 "A unit must have a clear LOS to fire at a target"; a firer's own ``los`` says
+    whether it sees the target (the cases' format): stated false on the firer alone, the
+    Direct Fire is refused; stated on the target, the target's word counts."""
+    firer = {"side": "nato", "target_type": "heavy_armor", "ap": {"fp": 4, "to_hit": 4, "range": 8},
+             "status": {"disrupted": False, "ops_complete": False, "out_of_command": False}}
+    target = {"side": "pact", "target_type": "heavy_armor", "armor": 3, "distance": 4}
+    query = {"action": "direct_fire", "unit": "A", "target": "T", "weapon": "ap"}
+    blind, _ = waw85({"units": {"A": {**firer, "los": False}, "T": target}, "query": query})
+    assert (blind.values["legal"], blind.values["reason_rule"]) == (False, "10.2")
+    assert ("WaW85 §10.2", "no LOS to T") in reasons(blind)
+    seen, _ = waw85({"units": {"A": {**firer, "los": False}, "T": {**target, "los": True}}, "query": query})
+    assert ("WaW85 §10.2", "no LOS to T") not in reasons(seen)

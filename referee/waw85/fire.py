@@ -350,9 +350,11 @@ def _sight(ctx: Ctx, actor: Unit, target: Unit) -> None:
     """§10.2: a stated LOS, or the LOS traced through the stated intervening hexes or on the map."""
     relation = ctx.game.facts.relation(target.key)
     adjacent = relation.adjacent or (relation.distance is not None and relation.distance <= 1)
-    if relation.los is False and not adjacent:
+    # stated on the target (whether the firer sees it) or on the firer (whether it sees the target)
+    seen = relation.los if relation.los is not None else ctx.game.facts.relation(actor.key).los
+    if seen is False and not adjacent:
         illegal(ctx, "10.2", f"no LOS to {target.name}")
-    elif relation.los is None and (ctx.game.facts.get("intervening") is not None
+    elif seen is None and (ctx.game.facts.get("intervening") is not None
                                    or ctx.game.facts.get("along_hexsides") is not None
                                    or los.map_line(ctx, actor.hex, target.hex) is not None):
         if los.blocked(ctx, actor, target):
