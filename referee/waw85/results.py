@@ -103,17 +103,20 @@ def rubble_and_fire(ctx: Ctx, hex_id: str, net: int) -> None:
 
 
 def wreck(ctx: Ctx, unit: Unit) -> None:
-    """§10.8.1: an eliminated vehicle leaves a Wreck; one per hex, none in all-water hexes."""
-    if unit.type.target_type not in VEHICLES | {"vehicle"} or unit.hex is None:
+    """§10.8.1: an eliminated vehicle leaves a Wreck "in the hex" it is eliminated in
+    (:func:`referee.damage.eliminated_in`: an attacker eliminated in an Assault, in the hex it
+    assaulted, §13.0, §13.2.1); one per hex, none in all-water hexes."""
+    where = damage.eliminated_in(ctx, unit.key)
+    if unit.type.target_type not in VEHICLES | {"vehicle"} or where is None:
         return
-    hex_state = ctx.after.hex(unit.hex)
+    hex_state = ctx.after.hex(where)
     if "wrecks" in hex_state.markers:
         because(ctx, "10.8.1", "only one Wrecks marker per hex")
     elif hex_state.terrain in WATER:
         because(ctx, "10.8.1", "no Wrecks in all-water hexes")
     else:
-        ctx.emit(MarkerPlaced(unit.hex, "wrecks"))
-        because(ctx, "10.8.1", f"{unit.name} eliminated: Wrecks placed in {unit.hex}")
+        ctx.emit(MarkerPlaced(where, "wrecks"))
+        because(ctx, "10.8.1", f"{unit.name} eliminated: Wrecks placed in {where}")
 
 
 # ---------------------------------------------------------------- HQs and Leaders -----
