@@ -41,8 +41,12 @@ def fire_results(ctx: Ctx, key: str, hits: int, weapon: str | None, *, opportuni
     excess = damage.take_hits(ctx, key, hits, weapon=weapon)
     if excess:
         ctx.answer.set("excess_hits", excess)
+        # "the other unit in a stack": the target's own, not an enemy sharing the hex (a CAS
+        # counter placed in its target hex to attack it, §4.3, or a unit across the altitudes,
+        # §9.7.1-§9.7.3)
         others = [u for u in ctx.game.stack(target.hex, exclude=key)
-                  if u.type.target_type not in NOT_FIGHTING and u.carried_by is None]
+                  if u.type.target_type not in NOT_FIGHTING and u.carried_by is None
+                  and u.type.target_type != "aircraft" and not (u.side and target.side and u.side != target.side)]
         if others:
             other = others[0]
             if affected_by(weapon, other):
