@@ -198,8 +198,14 @@ def _ignite(ctx: Ctx, hex_state: HexState, section: str) -> None:
         ctx.answer.unit(unit.key, retreat=1)
     because(ctx, section, "the units in the hex retreat out of the Fire as if they had lost an Assault, "
             "without Opportunity Fire and without being marked Ops Complete")
-    ctx.stage(tuple(f"units.{u.key}" for u in stack),
-              lambda: retreat_by(ctx, units, fire_retreat_fits(ctx, hex_state.id), ctx.action.retreat))
+    # each side retreats on its own (a Flying or Hovering Helicopter may share the hex with
+    # enemy ground units, §9.7.1, §9.7.3): neither goes where the other's units are counted friends
+    sides = sorted({u.side or "" for u in units})
+    for side in sides:
+        group = [u for u in units if (u.side or "") == side]
+        named = ctx.action.retreat if len(sides) == 1 else None
+        ctx.stage(tuple(f"units.{u.key}" for u in stack),
+                  lambda group=group, named=named: retreat_by(ctx, group, fire_retreat_fits(ctx, hex_state.id), named))
     results = {u.key: result_of(u.key, ctx.answer.events) for u in units}
     after = ctx.after
     for unit in stack:
