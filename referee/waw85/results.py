@@ -60,12 +60,14 @@ def fire_results(ctx: Ctx, key: str, hits: int, weapon: str | None, *, opportuni
     return attacked
 
 
-def aftermath(ctx: Ctx, attacked: list[str], *, opportunity: bool = False) -> None:
+def aftermath(ctx: Ctx, attacked: list[str], *, opportunity: bool = False, entering: str | None = None) -> None:
+    """The knock-ons of one attack; ``entering``: the hex the attacked units were entering when
+    attacked (a Minefield's, §16.2), where one eliminated leaves its Wreck."""
     results = {k: result_of(k, ctx.answer.events) for k in attacked}
     for key in attacked:
         unit = ctx.game.unit(key)
         if results[key] == "eliminated":
-            wreck(ctx, unit)
+            wreck(ctx, unit, entering)
         transport(ctx, unit, results[key])
         if opportunity and results[key] != "none" and results[key] != "eliminated":
             ctx.emit(StatusChanged(key, "moving", False), StatusChanged(key, "ops_complete", True))
@@ -106,11 +108,12 @@ def rubble_and_fire(ctx: Ctx, hex_id: str, net: int) -> None:
         ctx.answer.gap("hexes", f"not stated: {missing.field} (the §10.9 Rubble and Fire roll)")
 
 
-def wreck(ctx: Ctx, unit: Unit) -> None:
+def wreck(ctx: Ctx, unit: Unit, entering: str | None = None) -> None:
     """§10.8.1: an eliminated vehicle leaves a Wreck "in the hex" it is eliminated in
     (:func:`referee.damage.eliminated_in`: an attacker eliminated in an Assault, in the hex it
-    assaulted, §13.0, §13.2.1); one per hex, none in all-water hexes."""
-    where = damage.eliminated_in(ctx, unit.key)
+    assaulted, §13.0, §13.2.1; ``entering``: the Minefield hex a unit is attacked entering,
+    §16.2); one per hex, none in all-water hexes."""
+    where = entering or damage.eliminated_in(ctx, unit.key)
     if unit.type.target_type not in VEHICLES | {"vehicle"} or where is None:
         return
     hex_state = ctx.after.hex(where)
