@@ -351,8 +351,14 @@ def retreat(ctx: Ctx, units: list[Unit], attackers: list[Unit], named: str | Non
     of each unit, ``retreat_unit_by_unit``), under EG/TUS §6.3 the defender into one hex; a
     unit with no hex is eliminated. Where the owner has a choice and none is named, the answer
     lists the hexes."""
+    retreat_by(ctx, units, _fits(ctx, units, attackers), named)
+
+
+def retreat_by(ctx: Ctx, units: list[Unit], fits: Fits | None, named: str | None) -> None:
+    """A retreat "as if they had lost an Assault Action" into the hexes ``fits`` allows
+    (``None``: neither the map nor the stated facts say): an Assault's defender
+    (:func:`retreat`), the units of a hex a Fire is placed in (WaW85 §10.9, §2.3.4.4, §9.7)."""
     section = ctx.rules.section("retreat")
-    fits = _fits(ctx, units, attackers)
     if named is not None:
         plans: list[dict[str, str | None]] | None = [_named_plan(ctx, units, named)]
     elif fits is None and ctx.game.facts.get("retreat_possible") is False:

@@ -125,6 +125,16 @@ def aftermath(ctx: Ctx, attacked: list[str]) -> None:
 WRECK_SECTIONS = {"helicopter": "§9.3", "hq": "§1.3.3.2"}
 
 
+def eliminated_in(ctx: Ctx, key: str) -> str | None:
+    """The hex where ``key`` was eliminated, where its Wreck goes: where this answer's events
+    have put it, which for an attacker in an Assault or an Overrun is the hex it entered and
+    fought in (EG/TUS §6.3 "Assault combat is resolved the instant the attacking units enter
+    the defender's hex", §6.4; WaW85 §13.0 "Upon successfully entering the target hex, it
+    then immediately executes the Assault", "the Assault is resolved as soon as the attacker
+    enters the hex"), else the hex it stood in."""
+    return ctx.after.unit(key).hex or ctx.game.unit(key).hex
+
+
 def _place_wreck(ctx: Ctx, hex_id: str | None, why: str, section: str) -> None:
     if hex_id is not None and "wrecks" not in ctx.after.hex(hex_id).markers:
         ctx.emit(MarkerPlaced(hex_id, "wrecks"))
@@ -143,8 +153,7 @@ def _wrecks(ctx: Ctx, attacked: list[str], results: dict[str, str]) -> None:
         if "bridge" in unit.type.abilities and unit.mode == "deployed":
             ctx.answer.because("001 §1.3.4.6", f"the deployed {unit.name} is destroyed and removed: no Wreck")
         elif unit.type.is_vehicle or unit.type.target_type in ("helicopter", "hq"):
-            where = ctx.after.unit(key).hex or unit.hex
-            _place_wreck(ctx, where, f"{unit.name} eliminated", WRECK_SECTIONS.get(unit.type.target_type, "§6.1.7"))
+            _place_wreck(ctx, eliminated_in(ctx, key), f"{unit.name} eliminated", WRECK_SECTIONS.get(unit.type.target_type, "§6.1.7"))
 
 
 def _passengers(ctx: Ctx, attacked: list[str], results: dict[str, str]) -> None:

@@ -613,3 +613,37 @@ def test_the_passengers_of_an_eliminated_ground_transport_are_unloaded() -> None
     assert after.units["TR"].location == "eliminated"
     assert after.units["P"].on_map and after.units["P"].hex == "t" and after.units["P"].carried_by is None
     assert after.units["P"].strength == "reduced" and after.units["P"].status.disrupted
+
+
+def test_units_retreat_out_of_a_new_fire_on_the_map_with_their_counters(sample) -> None:
+    """§10.9: a Fire placed in a hex drives its units out "as if they had lost an Assault
+    Action" (§13.2.2: not into an enemy-occupied hex), by the one retreat of the Assault:
+    into the only neighbour without an enemy, its Leader stacked on it going too, not Ops
+    Complete; with every neighbour held by the enemy, eliminated."""
+    from referee.cases import build_action
+    from referee.events import UnitEliminated
+    from referee.rulesets import get_ruleset
+
+    def put(game, key, hex_id, new=None, **fields):
+        return game.with_unit(replace(game.units[key], key=new or key, hex=hex_id, **fields))
+
+    def ignite(game):
+        action = build_action({"action": "place_marker", "target": "E5", "choice": "fire"})
+        return get_ruleset("waw85").resolve(game, action, GivenDice([]))
+
+    game = put(sample, "soviet-infantry", "E5")
+    game = put(game, "soviet-infantry", "E5", "leader", attached_to="soviet-infantry")
+    game = game.with_unit(replace(game.units["leader"], type=replace(game.units["leader"].type, target_type="leader")))
+    by_at = {h.at: h.id for h in game.hexes.values() if h.at is not None}
+    around = sorted(by_at[c] for c in game.hexes["E5"].at.neighbors() if c in by_at)
+    open_hex, *held = around
+    for n, hex_id in enumerate(held):
+        game = put(game, "us-infantry", hex_id, f"us{n}")
+    result = ignite(game)
+    moved = {e.unit: e.hex for e in result.events if isinstance(e, UnitMoved)}
+    assert moved == {"soviet-infantry": open_hex, "leader": open_hex}
+    assert not any(isinstance(e, StatusChanged) and e.field == "ops_complete" for e in result.events)
+    assert result.values["triggers_opportunity_fire"] is False
+    surrounded = put(game, "us-infantry", open_hex, "us-last")
+    result = ignite(surrounded)
+    assert [e.unit for e in result.events if isinstance(e, UnitEliminated)] == ["soviet-infantry", "leader"]

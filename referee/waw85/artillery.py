@@ -448,15 +448,17 @@ def scattered_mines(ctx: Ctx, units: list[Unit]) -> None:
         mine_attack(ctx, unit, "14.10")
 
 
-def mine_attack(ctx: Ctx, unit: Unit, section: str) -> int:
-    """§16.2, §14.10: 1d6, 4-5 one hit, 6 two; no saves."""
+def mine_attack(ctx: Ctx, unit: Unit, section: str, entering: str | None = None) -> int:
+    """§16.2, §14.10: 1d6, 4-5 one hit, 6 two; no saves. ``entering``: the Minefield hex the
+    unit is entering ("Each unit entering a Minefield hex rolls 1d6"; a hit one "retreats to
+    the hex it entered the Minefield from"): it is attacked there, and eliminated there."""
     die = ctx.roll(1, "d6")[0]
     hits = tables()["mine_hits"][die]
     because(ctx, section, f"{unit.name}: 1d6 {die}, {hits} hit(s), no saves")
-    return _unsaved_hits(ctx, unit, hits)
+    return _unsaved_hits(ctx, unit, hits, entering)
 
 
-def _unsaved_hits(ctx: Ctx, unit: Unit, hits: int) -> int:
+def _unsaved_hits(ctx: Ctx, unit: Unit, hits: int, entering: str | None = None) -> int:
     """Hits no save reduces (Mines, Chemical): recorded, taken, and their aftermath. An
     Improved Position is no save: its unit "ignores the first hit it receives each time it
     is attacked" (§16.1), by mines and Chemical Strikes too."""
@@ -465,7 +467,7 @@ def _unsaved_hits(ctx: Ctx, unit: Unit, hits: int) -> int:
     _record(ctx, hits, 0, net, None)
     if net:
         damage.take_hits(ctx, unit.key, net)
-        results.aftermath(ctx, [unit.key])
+        results.aftermath(ctx, [unit.key], entering=entering)
     return net
 
 
@@ -686,7 +688,7 @@ def minefield_attack(ctx: Ctx) -> None:
             because(ctx, "16.2", "a Placed Minefield does not attack its own side")
             return
     ctx.answer.set("roll_required", True)
-    if mine_attack(ctx, unit, "16.2"):
+    if mine_attack(ctx, unit, "16.2", hex_state.id):
         ctx.answer.unit(unit.key, retreat=1)
         ctx.emit(StatusChanged(unit.key, "ops_complete", True))
         because(ctx, "16.2", f"{unit.name} retreats to the hex it entered from, Ops Complete "

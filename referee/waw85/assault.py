@@ -323,13 +323,20 @@ def _unload_into_assault(ctx: Ctx, passengers: list[Unit]) -> list[Unit]:
 def retreat_hexes(ctx: Ctx, defenders: list[Unit], attackers: list[Unit], came_from: Hex) -> list[str]:
     """§13.2.2: one of the three hexes opposite the hexside the attacker entered from; not
     enemy-occupied, not already full of friends, not Prohibited by the TEC (a stated fact)."""
+    return _open_neighbours(ctx, defenders, lambda cell: cell.distance(came_from) == 2)
+
+
+def _open_neighbours(ctx: Ctx, defenders: list[Unit], toward) -> list[str]:
+    """The map hexes next to the defenders' that ``toward`` keeps and §13.2.2 lets them enter
+    together: no enemy in it, not already full of friends, not Prohibited (a stated fact; a
+    Fire hex for a Helicopter, §9.7)."""
     here = ctx.game.hex(defenders[0].hex).at
     by_at = {h.at: h.id for h in ctx.game.hexes.values() if h.at is not None}
     side = defenders[0].side
     legal = []
     for cell in here.neighbors():
         hex_id = by_at.get(cell)
-        if hex_id is None or cell.distance(came_from) != 2:
+        if hex_id is None or not toward(cell):
             continue
         stack = ctx.game.stack(hex_id)
         if any(u.side and side and u.side != side for u in stack):
@@ -337,20 +344,42 @@ def retreat_hexes(ctx: Ctx, defenders: list[Unit], attackers: list[Unit], came_f
         friends = [u for u in stack if u.carried_by is None and u.type.target_type not in ("hq", "leader", "support_weapon")]
         if len(friends) + len(defenders) > STACKING_LIMIT:
             continue
-        if ctx.game.hex(hex_id).stated.get("prohibited"):
+        if ctx.game.hex(hex_id).stated.get("prohibited") or _into_fire(ctx, defenders, hex_id):
             continue
         legal.append(hex_id)
     return legal
 
 
-def _refusals(ctx: Ctx, units: list[Unit], hex_id: str) -> list[str] | None:
+def _into_fire(ctx: Ctx, units: list[Unit], hex_id: str) -> list[str]:
+    """§9.7: "Helicopters are prohibited from entering or remaining in hexes containing Fire
+    markers": the Helicopters of ``units`` a Fire in ``hex_id`` bars."""
+    if "fire" not in ctx.after.hex(hex_id).markers:
+        return []
+    return [u.name for u in units if u.type.target_type == "helicopter"]
+
+
+def fire_retreat_fits(ctx: Ctx, fire_hex: str):
+    """Where units retreat out of a new Fire hex "as if they had lost an Assault Action"
+    (§10.9, §2.3.4.4, §9.7 with §13.2.2). There is no attacker, so no hexside it entered by:
+    **choice**: any adjacent hex the other §13.2.2 limits allow (not enemy-occupied, not full
+    of friends, not Prohibited, no Fire for a Helicopter). On the map its neighbours; else the
+    hexes stated ``adjacent_to`` the Fire hex, by their stated facts; ``None`` when neither says."""
+    if ctx.game.hex(fire_hex).at is not None:
+        return lambda group: _open_neighbours(ctx, group, lambda cell: True)
+    near = [h for h, hx in ctx.game.hexes.items() if h != fire_hex and fire_hex in (hx.stated.get("adjacent_to") or ())]
+    if not near:
+        return None
+    return lambda group: [h for h in near if not _refusals(ctx, group, h, attacker=False)]
+
+
+def _refusals(ctx: Ctx, units: list[Unit], hex_id: str, *, attacker: bool = True) -> list[str] | None:
     """Why ``units`` may not retreat together into ``hex_id`` by its stated facts (§13.2.2),
     or ``None`` when the hex does not state them: not a hex opposite the attacker, an enemy
     in it, friends already up to the stacking limit, Prohibited terrain."""
     stated = ctx.game.hex(hex_id).stated
     listed = [u for u in ctx.game.stack(hex_id) if u.key not in {m.key for m in units}]
     side = units[0].side
-    away = need(stated.get("away_from_attacker"), f"hexes.{hex_id}.away_from_attacker")
+    away = need(stated.get("away_from_attacker"), f"hexes.{hex_id}.away_from_attacker") if attacker else True
     enemies = (stated.get("enemy_units") or 0) + sum(1 for u in listed if u.side and side and u.side != side)
     if "enemy_units" not in stated and not enemies:
         raise NotStated(f"hexes.{hex_id}.enemy_units")
@@ -369,6 +398,10 @@ def _refusals(ctx: Ctx, units: list[Unit], hex_id: str) -> list[str] | None:
                    + (f" ({len(moving)} retreating units)" if len(moving) > 1 else ""))
     if stated.get("prohibited"):
         why.append("a retreat may not enter Prohibited terrain")
+    burning = _into_fire(ctx, units, hex_id)
+    if burning:
+        why.append(f"Helicopters are prohibited from entering hexes containing Fire markers: {', '.join(burning)} "
+                   "(§9.7)")
     wet = [u.name for u in units if barred_by_water(ctx, u, hex_id)]
     if wet:
         why.append(f"a retreat may not enter a hex it is Prohibited from entering: {', '.join(wet)} may not enter "

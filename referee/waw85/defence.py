@@ -30,12 +30,44 @@ def terrain_db(ctx: Ctx, target: Unit) -> int:
     """§10.6.8: the TEC Defensive Bonus column for the target's type (stated by the case)."""
     hex_state = ctx.game.hex(target.hex)
     stated = hex_state.terrain_db
+    if target.type.target_type == "helicopter":
+        return _helicopter_db(ctx, target)
     if isinstance(stated, int):
         return stated
     column = "vehicle" if target.type.target_type in HARD | {"soft_vehicle"} else "infantry"
     if stated is not None:
         return need(stated.get(column), f"hexes.{hex_state.id}.terrain_db.{column}")
     raise NotStated(f"hexes.{hex_state.id}.terrain_db")
+
+
+def _helicopter_db(ctx: Ctx, target: Unit) -> int:
+    """A Helicopter without Armor rolls "its Defensive Bonus, based on the terrain it occupies"
+    (§10.4): "the Defensive Bonus column for its type (Troops or Vehicles)" (§10.6.8). The
+    text names neither column for a Helicopter, and says nothing of the terrain's bonus for
+    one above it: Flying "2 levels above any Terrain obstacle height" (§9.7.1), Hovering "one
+    level Higher" (§9.7.3), Nap-of-Earth over a higher obstacle "flying above them" (§9.7.2).
+    So the stated bonus counts for a Landed Helicopter and one Nap-of-Earth at the ground's
+    height, "treated as a ground unit" (§9.7.4, §9.7.2, §10.2.1), when both columns agree; a
+    hex with no bonus in any column gives none in any mode; the rest is not supported."""
+    hex_state = ctx.game.hex(target.hex)
+    stated = hex_state.terrain_db
+    if stated is None:
+        raise NotStated(f"hexes.{hex_state.id}.terrain_db")
+    values = {stated} if isinstance(stated, int) else set(stated.values())
+    if values == {0}:
+        because(ctx, "10.6.8", f"{hex_state.id} gives no Defensive Bonus in any column: none for {target.name}")
+        return 0
+    if target.mode is None:
+        raise NotStated(f"units.{target.key}.mode")
+    from referee.waw85.assault import above_the_assault
+    if above_the_assault(ctx, target):
+        raise NotSupported("WaW85 §10.6.8", f"the Defensive Bonus of a {target.mode.replace('_', '-')} Helicopter "
+                           "above the terrain of its hex (§9.7.1-§9.7.3; the TEC, PAC03, is not in the text)")
+    if len(values) > 1:
+        raise NotSupported("WaW85 §10.6.8", "which Defensive Bonus column, Troops or Vehicles, a Helicopter uses "
+                           "(the TEC, PAC03, is not in the text)")
+    because(ctx, "10.6.8", f"{target.name}: {target.mode.replace('_', '-')}, a ground unit in its hex's terrain")
+    return next(iter(values))
 
 
 def is_concealed(ctx: Ctx, target: Unit) -> bool:
@@ -94,6 +126,15 @@ def armor_and_save(ctx: Ctx, target: Unit, shot: Shot) -> tuple[int, int]:
     kind = target.type.target_type
     if kind in ("troops", "soft_vehicle"):
         return 0, SOFT_SAVE
+    if kind == "helicopter":
+        # §10.4: "a number of dice equal to its Armor value, if it has one", its Armor save;
+        # "if it does not", its Defensive Bonus dice, saving on 5 or 6 (whatever its mode)
+        armor = target.current.armor
+        if armor is None:
+            raise NotStated(f"units.{target.key}.armor (whether the Helicopter's counter has an Armor value, §10.4)")
+        if armor == 0:
+            return 0, SOFT_SAVE
+        return armor, need(target.current.save, f"units.{target.key}.save")
     if kind not in HARD:
         raise NotStated(f"units.{target.key}.target_type")
     save = need(target.current.save, f"units.{target.key}.save")

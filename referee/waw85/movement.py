@@ -583,7 +583,7 @@ def minefield_attacks_on_route(ctx: Ctx, unit: Unit, route: list[str], mined: li
     entered the Minefield from, and is marked Ops Complete": its move ends there. Returns
     whether a Minefield stopped the move."""
     for index, hex_id in mined:
-        hits = mine_attack(ctx, unit, "16.2")
+        hits = mine_attack(ctx, unit, "16.2", hex_id)
         eliminated = any(isinstance(e, UnitEliminated) and e.unit == unit.key for e in ctx.answer.events)
         back = route[index - 1] if index > 0 else str(unit.hex)
         if hits and not eliminated:

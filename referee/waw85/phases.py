@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from referee.artillery import adjacent_hexes
 from referee.errors import NotStated, NotSupported
-from referee.events import MarkerPlaced, MarkerRemoved, StatusChanged, UnitEliminated, UnitRemoved
+from referee.events import MarkerPlaced, MarkerRemoved, StatusChanged, UnitEliminated, UnitRemoved, result_of
 from referee.model import HexState, Unit, need
 from referee.ruleset import Ctx
 from referee.waw85.command import Check, roll
@@ -271,28 +271,53 @@ def fire_minefield(ctx: Ctx) -> None:
 
 
 def _ignite(ctx: Ctx, hex_state: HexState, section: str) -> None:
-    """Place a Fire (removing Wrecks, Improved Positions and Cleared markers, §10.9); units
-    in the hex retreat as if they had lost an Assault, without Opportunity Fire and without
-    Ops Complete, or are eliminated if they cannot (§10.9, §9.7)."""
+    """Place a Fire (removing Wrecks, Improved Positions and Cleared markers, §10.9); the units
+    in the hex retreat "as if they had lost an Assault Action" (§10.9, §2.3.4.4, §9.7 with
+    §13.2.2), by the one retreat of :func:`referee.assault.retreat_by`: each unit into a hex
+    it may enter (:func:`referee.waw85.assault.fire_retreat_fits`), its Support Weapon, Leader,
+    HQ and Passengers with it, a unit with nowhere to go eliminated; no Opportunity Fire and
+    no Ops Complete ("Unlike an Assault retreat", §10.9)."""
+    from referee.assault import retreat_by
+    from referee.waw85.assault import fire_retreat_fits
+    from referee.waw85.results import command_checks
     ctx.emit(MarkerPlaced(hex_state.id, "fire"))
     for marker in tables()["fire_removes"]:
         if marker in hex_state.markers:
             ctx.emit(MarkerRemoved(hex_state.id, marker))
-    units = ctx.game.stack(hex_state.id)
-    if not units:
+    stack = ctx.game.stack(hex_state.id)
+    if not stack:
         return
     ctx.answer.set("triggers_opportunity_fire", False)
-    possible = ctx.game.facts.get("retreat_possible")
+    keys = {u.key for u in stack}
+    # the units that retreat on their own: not a Passenger aboard nor a counter stacked on a
+    # unit of the hex (they go with it, §9.2, §9.8.1); an HQ or Leader with no unit of its
+    # own goes with the survivors (§13.1.1), and retreats itself only from a hex of its own
+    movers = [u for u in stack if u.carried_by is None and u.attached_to not in keys]
+    fighting = [u for u in movers if u.type.target_type not in ("hq", "leader")]
+    units = fighting or movers
     for unit in units:
-        if possible is False:
-            ctx.emit(UnitEliminated(unit.key))
-            because(ctx, section, f"{unit.name} cannot retreat out of the Fire hex: eliminated")
-        elif possible is True:
-            ctx.answer.unit(unit.key, retreat=1)
-            ctx.answer.gap(f"units.{unit.key}.hex", "not stated: the retreat hex (§13.2.2)")
-            because(ctx, section, f"{unit.name} retreats one hex out of the Fire, not Ops Complete")
-        else:
-            ctx.answer.gap(f"units.{unit.key}", "not stated: situation.retreat_possible")
+        ctx.answer.unit(unit.key, retreat=1)
+    because(ctx, section, "the units in the hex retreat out of the Fire as if they had lost an Assault, "
+            "without Opportunity Fire and without being marked Ops Complete")
+    # each side retreats on its own (a Flying or Hovering Helicopter may share the hex with
+    # enemy ground units, §9.7.1, §9.7.3): neither goes where the other's units are counted friends
+    sides = sorted({u.side or "" for u in units})
+    for side in sides:
+        group = [u for u in units if (u.side or "") == side]
+        named = ctx.action.retreat if len(sides) == 1 else None
+        ctx.stage(tuple(f"units.{u.key}" for u in stack),
+                  lambda group=group, named=named: retreat_by(ctx, group, fire_retreat_fits(ctx, hex_state.id), named))
+    results = {u.key: result_of(u.key, ctx.answer.events) for u in units}
+    after = ctx.after
+    for unit in stack:
+        if unit.carried_by in results and results[unit.carried_by] == "eliminated" and after.unit(unit.key).on_map:
+            ctx.answer.gap((f"units.{unit.key}.result", f"units.{unit.key}.location", f"units.{unit.key}.hex"),
+                           f"not stated: {unit.name}, aboard a Transport the Fire eliminates (§10.7.3 is for "
+                           "combat results; §10.9 eliminates a unit that cannot retreat)")
+    if "eliminated" in results.values():
+        # §10.7.2 for the HQs and Leaders whose units the Fire eliminated
+        ctx.stage(tuple(f"units.{u.key}" for u in stack if u.type.target_type in ("hq", "leader")),
+                  lambda: command_checks(ctx, list(results), results))
 
 
 def place_marker(ctx: Ctx) -> None:

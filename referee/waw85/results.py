@@ -41,8 +41,12 @@ def fire_results(ctx: Ctx, key: str, hits: int, weapon: str | None, *, opportuni
     excess = damage.take_hits(ctx, key, hits, weapon=weapon)
     if excess:
         ctx.answer.set("excess_hits", excess)
+        # "the other unit in a stack": the target's own, not an enemy sharing the hex (a CAS
+        # counter placed in its target hex to attack it, §4.3, or a unit across the altitudes,
+        # §9.7.1-§9.7.3)
         others = [u for u in ctx.game.stack(target.hex, exclude=key)
-                  if u.type.target_type not in NOT_FIGHTING and u.carried_by is None]
+                  if u.type.target_type not in NOT_FIGHTING and u.carried_by is None
+                  and u.type.target_type != "aircraft" and not (u.side and target.side and u.side != target.side)]
         if others:
             other = others[0]
             if affected_by(weapon, other):
@@ -56,12 +60,14 @@ def fire_results(ctx: Ctx, key: str, hits: int, weapon: str | None, *, opportuni
     return attacked
 
 
-def aftermath(ctx: Ctx, attacked: list[str], *, opportunity: bool = False) -> None:
+def aftermath(ctx: Ctx, attacked: list[str], *, opportunity: bool = False, entering: str | None = None) -> None:
+    """The knock-ons of one attack; ``entering``: the hex the attacked units were entering when
+    attacked (a Minefield's, §16.2), where one eliminated leaves its Wreck."""
     results = {k: result_of(k, ctx.answer.events) for k in attacked}
     for key in attacked:
         unit = ctx.game.unit(key)
         if results[key] == "eliminated":
-            wreck(ctx, unit)
+            wreck(ctx, unit, entering)
         transport(ctx, unit, results[key])
         if opportunity and results[key] != "none" and results[key] != "eliminated":
             ctx.emit(StatusChanged(key, "moving", False), StatusChanged(key, "ops_complete", True))
@@ -102,18 +108,22 @@ def rubble_and_fire(ctx: Ctx, hex_id: str, net: int) -> None:
         ctx.answer.gap("hexes", f"not stated: {missing.field} (the §10.9 Rubble and Fire roll)")
 
 
-def wreck(ctx: Ctx, unit: Unit) -> None:
-    """§10.8.1: an eliminated vehicle leaves a Wreck; one per hex, none in all-water hexes."""
-    if unit.type.target_type not in VEHICLES | {"vehicle"} or unit.hex is None:
+def wreck(ctx: Ctx, unit: Unit, entering: str | None = None) -> None:
+    """§10.8.1: an eliminated vehicle leaves a Wreck "in the hex" it is eliminated in
+    (:func:`referee.damage.eliminated_in`: an attacker eliminated in an Assault, in the hex it
+    assaulted, §13.0, §13.2.1; ``entering``: the Minefield hex a unit is attacked entering,
+    §16.2); one per hex, none in all-water hexes."""
+    where = entering or damage.eliminated_in(ctx, unit.key)
+    if unit.type.target_type not in VEHICLES | {"vehicle"} or where is None:
         return
-    hex_state = ctx.after.hex(unit.hex)
+    hex_state = ctx.after.hex(where)
     if "wrecks" in hex_state.markers:
         because(ctx, "10.8.1", "only one Wrecks marker per hex")
     elif hex_state.terrain in WATER:
         because(ctx, "10.8.1", "no Wrecks in all-water hexes")
     else:
-        ctx.emit(MarkerPlaced(unit.hex, "wrecks"))
-        because(ctx, "10.8.1", f"{unit.name} eliminated: Wrecks placed in {unit.hex}")
+        ctx.emit(MarkerPlaced(where, "wrecks"))
+        because(ctx, "10.8.1", f"{unit.name} eliminated: Wrecks placed in {where}")
 
 
 # ---------------------------------------------------------------- HQs and Leaders -----
