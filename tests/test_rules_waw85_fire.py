@@ -408,3 +408,19 @@ def test_a_third_units_stated_distance_is_not_its_distance_to_the_target() -> No
     result, _ = waw85(given)
     assert "concealed" not in result.values
     assert any("units.R" in text for text in result.gaps.values())
+
+
+@pytest.mark.parametrize("hq, why", [
+    ({"formation": "F", "hex": "b"}, "HQ is not stacked with A: no Command Bonus"),
+    ({"formation": "G", "hex": "a"}, "HQ is not an HQ of A's Formation: no Command Bonus")])
+def test_a_command_bonus_comes_from_an_hq_of_the_formation_stacked_with_the_unit(hq: dict, why: str) -> None:
+    """§1.9.11: "HQs can be deployed to (stacked with) a unit of their Formation"; an HQ in
+    another hex, or of another Formation, adds no dice (§10.6.2)."""
+    given = {"units": {"A": {"name": "A", "side": "nato", "formation": "F", "hex": "a",
+                             "ap": {"fp": 3, "to_hit": 4, "range": 8, "color": "black"}},
+                       "T": {"side": "pact", "target_type": "heavy_armor", "armor": 3, "save": 5, "distance": 6},
+                       "H": {"name": "HQ", "side": "nato", "target_type": "hq", "leadership": 2, **hq}},
+             "query": {"action": "direct_fire", "unit": "A", "target": "T", "weapon": "ap", "bonus_from": ["H"]}}
+    result, _ = waw85(given)
+    assert result.values["fp"] == 3
+    assert ("WaW85 §1.9.11", why) in reasons(result)

@@ -454,6 +454,15 @@ def _command_bonus(ctx: Ctx, attack: Attack) -> None:
             because(ctx, "10.6.2", f"{giver.name} is deployed to {ctx.game.unit(giver.attached_to).name}, not to "
                     "the firing unit: no Command Bonus")
             continue
+        if giver.attached_to is None and firer is not None and giver.hex and firer.hex and giver.hex != firer.hex:
+            # §1.9.11: an HQ is "deployed to (stacked with)" the unit; §1.9.13: a Leader sticks with it
+            because(ctx, "1.9.11", f"{giver.name} is not stacked with {firer.name}: no Command Bonus")
+            continue
+        if (giver.type.target_type == "hq" and firer is not None and giver.formation and firer.formation
+                and giver.formation != firer.formation):
+            # §1.9.11: "HQs can be deployed to (stacked with) a unit of their Formation"
+            because(ctx, "1.9.11", f"{giver.name} is not an HQ of {firer.name}'s Formation: no Command Bonus")
+            continue
         bonus = need(giver.leadership, f"units.{giver.key}.leadership")
         attack.fp += bonus
         modify(ctx, "fp", bonus, f"{giver.name} Command Bonus", "10.6.2")
