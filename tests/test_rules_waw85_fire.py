@@ -359,3 +359,68 @@ def test_a_firer_stated_not_to_see_its_target_does_not_fire() -> None:
     assert ("WaW85 §10.2", "no LOS to T") in reasons(blind)
     seen, _ = waw85({"units": {"A": {**firer, "los": False}, "T": {**target, "los": True}}, "query": query})
     assert ("WaW85 §10.2", "no LOS to T") not in reasons(seen)
+
+
+@pytest.mark.parametrize("range_colour, distance, band, to_hit, max_range", [
+    ("white", 2, "point_blank", 3, 16), ("white", 12, "long", 5, 16),
+    ("blue", 2, "effective", 4, 8), ("blue", 8, "effective", 4, 8)])
+def test_only_a_white_range_has_point_blank_and_long_range(range_colour: str, distance: int, band: str,
+                                                           to_hit: int, max_range: int) -> None:
+    """§1.9.4: a WHITE Range "receives a bonus to its To-Hit number ... using the rules for
+    Point Blank Fire" and "can fire up to twice its effective range using the rules for Long
+    Range Fire"; a blue Range (a missile Anti-Aircraft weapon, §1.9.1) has neither."""
+    given = {"units": {"A": {"side": "pact", "ap": {"fp": 3, "to_hit": 4, "range": 8, "color": "blue",
+                                                    "range_color": range_colour}},
+                       "T": {"side": "nato", "target_type": "helicopter", "mode": "hovering", "distance": distance}},
+             "query": {"action": "direct_fire", "unit": "A", "target": "T", "weapon": "ap"}}
+    result, _ = waw85(given)
+    assert (result.values["band"], result.values["to_hit"], result.values["max_range"]) == (band, to_hit, max_range)
+    if range_colour == "blue":
+        assert ("WaW85 §1.9.4", "a blue Range: no Point Blank bonus and no Long Range Fire (only a WHITE Range "
+                "has them)") in reasons(result)
+
+
+def test_a_blue_range_beyond_its_printed_range_is_refused() -> None:
+    """§1.9.4: Long Range Fire is a WHITE Range's; a blue Range reaches its printed range only,
+    and a stated Long Range band is refused."""
+    unit = {"side": "pact", "ap": {"fp": 3, "to_hit": 4, "range": 8, "color": "blue", "range_color": "blue"}}
+    given = {"units": {"A": unit, "T": {"side": "nato", "target_type": "helicopter", "mode": "flying", "distance": 9}},
+             "query": {"action": "direct_fire", "unit": "A", "target": "T", "weapon": "ap"}}
+    result, _ = waw85(given)
+    assert (result.values["legal"], result.values["band"]) == (False, "out_of_range")
+    given = {"units": {"A": unit, "T": {"side": "nato", "target_type": "helicopter", "mode": "flying"}},
+             "situation": {"range_band": "long"},
+             "query": {"action": "direct_fire", "unit": "A", "target": "T", "weapon": "ap"}}
+    result, _ = waw85(given)
+    assert (result.values["legal"], result.values["reason_rule"]) == (False, "1.9.4")
+
+
+def test_a_third_units_stated_distance_is_not_its_distance_to_the_target() -> None:
+    """§10.6.13 "Not within 5 hexes of an enemy Recon unit": the distance is the Recon unit's
+    to the target. A third unit's stated distance is measured from the firer (the reference
+    unit), so it does not say it: not stated, never read as the distance to the target."""
+    given = {"units": {"A": {"side": "nato", "ap": {"fp": 3, "to_hit": 4, "range": 8, "color": "black"}},
+                       "R": {"side": "nato", "abilities": ["recon"], "distance": 2},
+                       "T": {"side": "pact", "target_type": "light_armor", "armor": 1, "save": 5, "hex": "t",
+                             "distance": 6, "status": {"moving": False, "ops_complete": False}}},
+             "hexes": [{"id": "t", "terrain_db": 1, "adjacent_to_enemy": False}],
+             "query": {"action": "concealment", "unit": "A", "target": "T"}}
+    result, _ = waw85(given)
+    assert "concealed" not in result.values
+    assert any("units.R" in text for text in result.gaps.values())
+
+
+@pytest.mark.parametrize("hq, why", [
+    ({"formation": "F", "hex": "b"}, "HQ is not stacked with A: no Command Bonus"),
+    ({"formation": "G", "hex": "a"}, "HQ is not an HQ of A's Formation: no Command Bonus")])
+def test_a_command_bonus_comes_from_an_hq_of_the_formation_stacked_with_the_unit(hq: dict, why: str) -> None:
+    """§1.9.11: "HQs can be deployed to (stacked with) a unit of their Formation"; an HQ in
+    another hex, or of another Formation, adds no dice (§10.6.2)."""
+    given = {"units": {"A": {"name": "A", "side": "nato", "formation": "F", "hex": "a",
+                             "ap": {"fp": 3, "to_hit": 4, "range": 8, "color": "black"}},
+                       "T": {"side": "pact", "target_type": "heavy_armor", "armor": 3, "save": 5, "distance": 6},
+                       "H": {"name": "HQ", "side": "nato", "target_type": "hq", "leadership": 2, **hq}},
+             "query": {"action": "direct_fire", "unit": "A", "target": "T", "weapon": "ap", "bonus_from": ["H"]}}
+    result, _ = waw85(given)
+    assert result.values["fp"] == 3
+    assert ("WaW85 §1.9.11", why) in reasons(result)

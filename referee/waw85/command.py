@@ -44,6 +44,10 @@ def check_for(ctx: Ctx, unit: Unit) -> Check:
     for hq in hqs:
         if hq.leadership is None:
             continue
+        if hq.formation and unit.formation and hq.formation != unit.formation:
+            # §1.9.11: "HQs can be deployed to (stacked with) a unit of their Formation"
+            because(ctx, "1.9.11", f"{hq.name} is not an HQ of {unit.name}'s Formation: no Command Bonus")
+            continue
         modifier -= hq.leadership
         modify(ctx, "roll", -hq.leadership, f"{hq.name} Command Bonus", "1.9.11")
     if leaders:

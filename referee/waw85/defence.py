@@ -96,11 +96,19 @@ def is_concealed(ctx: Ctx, target: Unit) -> bool:
         if there is not None and here is not None:
             # on the map the two units' own hexes say it, whoever the reference unit is
             distance, adjacent = there.distance(here), None
-        else:
+        elif reference(ctx) in (other.key, target.key):
             # relations are carried by the related unit; the reference unit's by the target
             carrier = target.key if other.key == reference(ctx) else other.key
             distance = distance_to(ctx, carrier)
             adjacent = ctx.game.facts.relation(carrier).adjacent
+        else:
+            # a third unit's stated relations are measured from the reference unit (the firer),
+            # not from the target: they do not say how far it is from the target (§10.6.13)
+            recon = {"recon", "elite"} & other.type.abilities
+            if recon or (target.hex is None
+                         or ctx.game.facts.hex_fact(target.hex, "adjacent_to_enemy") is None):
+                raise NotStated(f"units.{other.key}: its distance to {target.key} (the hexes of both)")
+            continue
         if distance is None and adjacent is None:
             raise NotStated(f"units.{other.key}.distance")
         if adjacent or (distance is not None and distance <= 1):

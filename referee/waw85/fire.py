@@ -233,8 +233,19 @@ def bands(ctx: Ctx, actor: Unit, target: Unit | None, attack: Attack) -> Bands |
     if weapon.range is None:
         return None
     hrof = target is not None and target.type.target_type == "heavy_armor" and attack.weapon_name == "he"
-    only = attack.aa_restricted or hrof
+    only = attack.aa_restricted or hrof or not white_range(weapon)
+    if not white_range(weapon):
+        because(ctx, "1.9.4", f"a {weapon.range_colour} Range: no Point Blank bonus and no Long Range Fire "
+                "(only a WHITE Range has them)")
     return Bands(weapon.range, near=not only, far=not only, label=f"units.{actor.key}.{attack.weapon_name}.range")
+
+
+def white_range(weapon: Weapon) -> bool:
+    """§1.9.4: a WHITE Range value receives the Point Blank bonus (§10.6.4) and may fire to
+    twice its printed range at Long Range (§10.6.5); the book gives no other colour either
+    (a blue Range, §1.9.1, is a missile Anti-Aircraft weapon). A Range whose colour is not
+    stated is read as the ordinary white one."""
+    return weapon.range_colour in (None, "white")
 
 
 def range_checks(ctx: Ctx, attack: Attack, distance: int) -> None:
@@ -248,6 +259,14 @@ def band_to_hit(ctx: Ctx, attack: Attack, band: str, *, quiet: bool = False) -> 
     """§10.6.4, §10.6.5 and the night rule of §16.6.1 (point blank only when adjacent,
     always long beyond); none for restricted Anti-Aircraft Fire (§10.6.1)."""
     if attack.aa_restricted:
+        return 0
+    weapon = attack.shot.weapon
+    night_band = ctx.game.facts.get("night") and (ctx.answer.values.get("range") or 0) > 1
+    if not white_range(weapon) and band != "effective" and not night_band:
+        if band == "long":
+            illegal(ctx, "1.9.4", f"a {weapon.range_colour} Range has no Long Range Fire (only a WHITE Range does)")
+        elif not quiet:
+            because(ctx, "1.9.4", f"a {weapon.range_colour} Range takes no Point Blank bonus")
         return 0
     distance = ctx.answer.values.get("range")
     if ctx.game.facts.get("night") and distance is not None and distance > 1:
@@ -434,6 +453,15 @@ def _command_bonus(ctx: Ctx, attack: Attack) -> None:
             # "an HQ or Leader deployed or assigned to the firing unit": not one with another unit
             because(ctx, "10.6.2", f"{giver.name} is deployed to {ctx.game.unit(giver.attached_to).name}, not to "
                     "the firing unit: no Command Bonus")
+            continue
+        if giver.attached_to is None and firer is not None and giver.hex and firer.hex and giver.hex != firer.hex:
+            # §1.9.11: an HQ is "deployed to (stacked with)" the unit; §1.9.13: a Leader sticks with it
+            because(ctx, "1.9.11", f"{giver.name} is not stacked with {firer.name}: no Command Bonus")
+            continue
+        if (giver.type.target_type == "hq" and firer is not None and giver.formation and firer.formation
+                and giver.formation != firer.formation):
+            # §1.9.11: "HQs can be deployed to (stacked with) a unit of their Formation"
+            because(ctx, "1.9.11", f"{giver.name} is not an HQ of {firer.name}'s Formation: no Command Bonus")
             continue
         bonus = need(giver.leadership, f"units.{giver.key}.leadership")
         attack.fp += bonus
