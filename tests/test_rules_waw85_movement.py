@@ -14,6 +14,7 @@ from converter.actions_text import ActionSpec, parse
 from converter.resolve import read_position, resolve_actions, ruleset_named
 from referee.dice import GivenDice
 from referee.events import (MarkerRemoved, PassengerLoaded, PassengerUnloaded, StatusChanged, UnitDisrupted, UnitMoved,
+                            UnitReduced,
                             describe)
 from tests.case_support import answer, reasons
 
@@ -673,3 +674,18 @@ def test_units_retreat_out_of_a_new_fire_on_the_map_with_their_counters(sample) 
     surrounded = put(game, "us-infantry", open_hex, "us-last")
     result = ignite(surrounded)
     assert [e.unit for e in result.events if isinstance(e, UnitEliminated)] == ["soviet-infantry", "leader"]
+
+
+def test_a_unit_hit_in_a_minefield_leaves_the_hq_of_its_old_hex_alone(sample) -> None:
+    """§16.2: "The usual rules apply when units are reduced or eliminated and HQs & Leaders
+    (10.7.2) ... are present in the Minefield hex": the BMP-1 leaves H4, where the Soviet HQ
+    stays with the infantry, and is reduced in the Minefield of H5; no HQ is in H5, so the
+    HQ rolls no die (§10.7.2), and the BMP-1 goes back to H4, Ops Complete."""
+    mined = _hex(sample, "H5", markers=frozenset({"minefield_random"}))
+    assert sample.units["soviet-hq"].hex == "H4" and sample.units["soviet-hq"].attached_to is None
+    outcome = resolve_actions(mined, [parse("move bmp-1 H5")], ruleset_named("waw85"), GivenDice([6, 1]))
+    [step] = outcome.steps
+    assert step.answer.events == [UnitMoved("bmp-1", "H5"), UnitDisrupted("bmp-1"), UnitReduced("bmp-1"),
+                                  UnitMoved("bmp-1", "H4"), StatusChanged("bmp-1", "ops_complete", True)]
+    assert [r for r in step.answer.rolls] == [("d6", [6]), ("d6", [1])]        # the Minefield, its depletion
+    assert outcome.after.units["soviet-hq"].strength == "full"
