@@ -434,7 +434,11 @@ def _he_attack(ctx: Ctx, unit: Unit, fp: int, to_hit: int, firer: Unit | None) -
     target gives "+1 FP dice and -1 to To-Hit for the attacker" (§10.6.11, one of the Direct
     Fire Restrictions and Modifiers §14.7.2 applies), for its own attack only."""
     if unit.type.target_type == "helicopter" and unit.mode == "landed":
-        fp, to_hit = fp + 1, max(to_hit - 1, 1)
+        # the To-Hit is "never more than 6" after all modifiers (§10.6.15): from the uncapped number
+        raw = to_hit
+        if firer is not None and firer.current.he is not None and firer.current.he.to_hit is not None:
+            raw = firer.current.he.to_hit + ctx.answer.modifier_totals().get("to_hit", 0)
+        fp, to_hit = fp + 1, min(raw - 1, 6)
         because(ctx, "10.6.11", f"{unit.name} is a Landed Helicopter: +1 FP dice and -1 To-Hit, "
                 f"{fp} dice at {to_hit} against it")
         ctx.answer.unit(unit.key, fp=fp, to_hit=to_hit)
