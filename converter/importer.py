@@ -605,6 +605,7 @@ class _State:
         # a step re-reads whole stacks, and most of their units have not changed at all.
         self._read_as: dict[str, tuple[Any, ...]] = {}
         self.hexes: dict[str, HexState] = reader.board_states(frames)
+        self.whole_board = bool(self.hexes)          # the terrain's board: every hex of the map
         self._hexes_view: MappingProxyType[str, HexState] | None = None    # ``hexes`` as the last Game got them
 
     def refresh(self, ids: set[str], moved: frozenset[str] = frozenset()) -> None:
@@ -795,7 +796,7 @@ class _State:
             if self._hexes_view is None:   # the board changes seldom: its Games share one view
                 self._hexes_view = MappingProxyType(dict(self.hexes))
             hexes = self._hexes_view
-        game = Game(units=MappingProxyType(units), hexes=hexes, turn=turn,
+        game = Game(units=MappingProxyType(units), hexes=hexes, turn=turn, whole_board=self.whole_board,
                     missions_left=MappingProxyType(missions or {}),
                     formations=MappingProxyType(dict(self.profile.formations)))
         game.__dict__["_on_map_by_hex"] = self._by_hex.snapshot()

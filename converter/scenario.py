@@ -95,6 +95,8 @@ def to_document(scenario: Scenario) -> dict[str, Any]:
         doc["phase"] = game.phase
     if game.missions_left:
         doc["missions_left"] = dict(game.missions_left)
+    if game.whole_board:
+        doc["whole_board"] = True
     type_keys: dict[UnitType, str] = {}
     types: dict[str, Any] = {}
     for unit in game.units.values():
@@ -220,7 +222,8 @@ def from_document(doc: Mapping[str, Any], *, file: str | None = None) -> Scenari
     facts = Facts(_mapping({k: _build(Relation, v) for k, v in (facts_raw.get("relations") or {}).items()}),
                   _mapping(facts_raw.get("situation") or {}))
     game = Game(units=_mapping(units), hexes=_mapping(hexes), facts=facts, formations=_mapping(formations),
-                turn=doc.get("turn"), phase=doc.get("phase"), missions_left=_mapping(doc.get("missions_left") or {}))
+                turn=doc.get("turn"), phase=doc.get("phase"), whole_board=bool(doc.get("whole_board")),
+                missions_left=_mapping(doc.get("missions_left") or {}))
     vassal = doc.get("vassal") or {}
     positions = {key: (where[0], where[1], where[2]) for key, where in (vassal.get("positions") or {}).items()}
     layouts = {map_id: tuple(PlacedBoard(*board) for board in boards)

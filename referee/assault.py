@@ -117,8 +117,9 @@ def assault(ctx: Ctx) -> None:
         return
     participants = entered
     for unit in participants:
-        if hex_id is not None and unit.hex != hex_id:
-            if unit.carried_by is not None:
+        now = ctx.after.unit(unit.key)          # one that entered a Minefield on the way is in already
+        if hex_id is not None and now.hex != hex_id:
+            if now.carried_by is not None:
                 # a Passenger unloading straight into the Assault leaves its Transport (WaW85 §9.8.3)
                 ctx.emit(PassengerUnloaded(unit.key))
             # the counters stacked on it go where it goes: its HQ, Leader and Support Weapon,

@@ -270,6 +270,10 @@ class Game:
     turn: int | None = None
     phase: str | None = None
     missions_left: Mapping[str, int] = field(default_factory=dict)
+    #: ``hexes`` holds every hex of the board (a position read with its terrain map), so a hex
+    #: not among them is off the map; otherwise (a rule case, a partial scenario) only the hexes
+    #: that matter are listed and one not listed is not stated (WaW85 §16.7.2 "Off the playable area").
+    whole_board: bool = False
 
     def unit(self, key: str) -> Unit:
         try:

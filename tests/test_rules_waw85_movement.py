@@ -6,13 +6,16 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from types import MappingProxyType
 
 import pytest
 
 from converter.actions_text import ActionSpec, parse
 from converter.resolve import read_position, resolve_actions, ruleset_named
 from referee.dice import GivenDice
-from referee.events import PassengerLoaded, PassengerUnloaded, StatusChanged, UnitMoved, describe
+from referee.events import (MarkerRemoved, PassengerLoaded, PassengerUnloaded, StatusChanged, UnitDisrupted, UnitMoved,
+                            UnitReduced,
+                            describe)
 from tests.case_support import answer, reasons
 
 RULEBOOKS = ("WaW85",)
@@ -304,6 +307,9 @@ def test_a_minefield_attacks_each_unit_entering_it(sample) -> None:
         ("WaW85 §16.2", "T-64: 1d6 3, 0 hit(s), no saves"),
         ("WaW85 §16.2.2", "depletion 1d6 2: the Minefield of E6 remains")]
     assert outcome.after.units["t-64"].hex == "D6"
+    # it is in the Minefield hex when attacked, then moves on
+    assert step.answer.events == [UnitMoved("t-64", "E6"), UnitMoved("t-64", "D6"),
+                                  StatusChanged("t-64", "ops_complete", True), StatusChanged("t-64", "moving", True)]
     outcome = resolve_actions(mined, [parse("move t-64 E6 D6")], ruleset_named("waw85"), GivenDice([4, 6]))
     [step] = outcome.steps
     assert [(r.section, r.text) for r in step.answer.reasons][1:] == [
@@ -311,7 +317,10 @@ def test_a_minefield_attacks_each_unit_entering_it(sample) -> None:
         ("WaW85 §16.2", "T-64 is hit in E6: it retreats to F6, the hex it entered the Minefield from, "
                         "and is Ops Complete"),
         ("WaW85 §16.2.2", "depletion 1d6 6: the Minefield of E6 is removed")]
-    assert [type(e).__name__ for e in step.answer.events] == ["UnitDisrupted", "MarkerRemoved", "StatusChanged"]
+    # entered, attacked there, the marker depleted, back to the hex it entered from, Ops Complete
+    assert step.answer.events == [UnitMoved("t-64", "E6"), UnitDisrupted("t-64"),
+                                  MarkerRemoved("E6", "minefield_random"), UnitMoved("t-64", "F6"),
+                                  StatusChanged("t-64", "ops_complete", True)]
     after = outcome.after.units["t-64"]
     assert (after.hex, after.status.disrupted, after.status.ops_complete) == ("F6", True, True)
     assert "minefield_random" not in outcome.after.hex("E6").markers
@@ -415,6 +424,24 @@ def test_a_parachute_drift_is_followed_on_the_map(sample) -> None:
     outcome = drift(_hex(sample, "F7", stated={**sample.hex("F7").stated}, los="blocking"), [4, 4, 1])
     assert [(r.section, r.text) for r in outcome.steps[0].answer.reasons][1:] == [
         ("WaW85 §16.7.2", "T-64 lands in F7, a hex of blocking terrain: eliminated")]
+
+
+def test_a_drift_beyond_the_hexes_listed_is_not_stated(sample) -> None:
+    """§16.7.2 "Off the playable area": only a position holding the whole board (read with its
+    terrain map) says a hex is off the map; where only some hexes are listed, a drift beyond
+    them lands in a hex not stated, and the unit is not eliminated."""
+    assert sample.whole_board
+    listed = sample.but(whole_board=False,
+                        hexes=MappingProxyType({k: v for k, v in sample.hexes.items() if k in ("F6", "F5")}))
+    outcome = resolve_actions(listed, [ActionSpec("parachute_drift", ("t-64",))], ruleset_named("waw85"),
+                              GivenDice([4, 4, 1]))              # 4: drifts; 4: S, into F7, not listed
+    assert outcome.steps == [] and outcome.refused.verdict == "cannot be resolved"
+    assert outcome.refused.reasons == [("", "units: not stated: the playable area (whether the hex T-64 drifts to, "
+                                            "1 from F6, is on it, §16.7.2)")]
+    assert outcome.after.units["t-64"].location == "map"
+    outcome = resolve_actions(listed, [ActionSpec("parachute_drift", ("t-64",))], ruleset_named("waw85"),
+                              GivenDice([4, 1, 1]))              # N into F5, listed: it lands there
+    assert outcome.steps[0].answer.events == [UnitMoved("t-64", "F5")] and not outcome.steps[0].answer.gaps
 
 
 def test_loading_and_unloading_need_a_unit_that_may_still_act() -> None:
@@ -647,3 +674,18 @@ def test_units_retreat_out_of_a_new_fire_on_the_map_with_their_counters(sample) 
     surrounded = put(game, "us-infantry", open_hex, "us-last")
     result = ignite(surrounded)
     assert [e.unit for e in result.events if isinstance(e, UnitEliminated)] == ["soviet-infantry", "leader"]
+
+
+def test_a_unit_hit_in_a_minefield_leaves_the_hq_of_its_old_hex_alone(sample) -> None:
+    """§16.2: "The usual rules apply when units are reduced or eliminated and HQs & Leaders
+    (10.7.2) ... are present in the Minefield hex": the BMP-1 leaves H4, where the Soviet HQ
+    stays with the infantry, and is reduced in the Minefield of H5; no HQ is in H5, so the
+    HQ rolls no die (§10.7.2), and the BMP-1 goes back to H4, Ops Complete."""
+    mined = _hex(sample, "H5", markers=frozenset({"minefield_random"}))
+    assert sample.units["soviet-hq"].hex == "H4" and sample.units["soviet-hq"].attached_to is None
+    outcome = resolve_actions(mined, [parse("move bmp-1 H5")], ruleset_named("waw85"), GivenDice([6, 1]))
+    [step] = outcome.steps
+    assert step.answer.events == [UnitMoved("bmp-1", "H5"), UnitDisrupted("bmp-1"), UnitReduced("bmp-1"),
+                                  UnitMoved("bmp-1", "H4"), StatusChanged("bmp-1", "ops_complete", True)]
+    assert [r for r in step.answer.rolls] == [("d6", [6]), ("d6", [1])]        # the Minefield, its depletion
+    assert outcome.after.units["soviet-hq"].strength == "full"

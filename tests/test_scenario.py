@@ -169,3 +169,15 @@ def test_a_unit_attacked_by_opportunity_fire_round_trips() -> None:
     text = dumps(Scenario(game), "yaml")
     assert "opportunity_fired: true" in text
     assert loads(text).game.units["m"].status == _replace(Status(), moving=True, opportunity_fired=True)
+
+
+def test_a_whole_board_is_kept_in_the_document() -> None:
+    """A position holding every hex of its board says so (``whole_board``), and a scenario
+    document keeps it, so a hex not listed stays off the map after a round trip (WaW85 §16.7.2)."""
+    from referee.model import Game
+    from converter.scenario import Scenario, from_document, to_document
+    doc = to_document(Scenario(Game(whole_board=True)))
+    assert doc["whole_board"] is True
+    assert from_document(doc).game.whole_board is True
+    assert "whole_board" not in to_document(Scenario(Game()))
+    assert from_document(to_document(Scenario(Game()))).game.whole_board is False

@@ -100,7 +100,9 @@ def _landing_hex(ctx: Ctx, unit: Unit, path: list[str]) -> None:
     """§16.7.2: "A parachuting unit is eliminated if its final location after drifting is: Off
     the playable area, or In a hex containing an enemy unit, or In a hex containing blocking or
     Rough terrain." The unit's stated hex is its intended landing hex; a drift is followed on
-    the map (a hex without a position leaves the final hex unknown)."""
+    the map (a hex without a position leaves the final hex unknown). Off the playable area is
+    off the board, known only when the position holds the whole board (``Game.whole_board``);
+    where only some hexes are listed, a drift beyond them is not stated."""
     if unit.hex is None:
         return
     landed: str | None = unit.hex
@@ -113,6 +115,10 @@ def _landing_hex(ctx: Ctx, unit: Unit, path: list[str]) -> None:
         for direction in path:
             at = at.neighbor(FLAT_DIRECTION_NAMES.index(direction))
         landed = by_at.get(at)
+        if landed is None and not ctx.game.whole_board:
+            ctx.answer.gap("units", f"not stated: the playable area (whether the hex {unit.name} drifts to, "
+                           f"{len(path)} from {unit.hex}, is on it, §16.7.2)")
+            return
         if landed is None:
             ctx.emit(UnitEliminated(unit.key))
             because(ctx, "16.7.2", f"{unit.name} drifts off the playable area: eliminated")

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from referee.errors import NotStated, NotSupported
 from referee import damage
-from referee.events import MarkerPlaced, MarkerRemoved, StatusChanged, UnitMoved
+from referee.events import (MarkerPlaced, MarkerRemoved, PassengerUnloaded, StatusChanged, UnitMoved,
+                            move_with_riders, result_of)
 from referee.model import Unit, need
 from referee.ruleset import Ctx
 from referee.waw85 import los, results
@@ -297,14 +298,9 @@ def _strike(ctx: Ctx, mission: str, firer: Unit | None, landed: str) -> None:
     units = [u for h in hexes for u in ctx.game.stack(h)
              if u.carried_by is None and u.type.target_type not in ("hq", "leader", "support_weapon", "aircraft")]
     if mission in ("he", "dpicm", "mlrs", "chemical"):
-        # a Landed Helicopter is on the ground: a Chemical Strike, which needs no Armor or Save
-        # (§14.12 "Anything else takes 2 hits"), attacks it as any unit
-        flying = next((u for u in units if u.type.target_type == "helicopter"
-                       and not (mission == "chemical" and u.mode == "landed")), None)
-        if flying is not None:
-            raise NotSupported("WaW85 §14.7.2", f"a Strike on {flying.name}, a Helicopter in a Strike hex: the book "
-                               "says neither whether a Strike attacks Helicopters nor how they defend against one "
-                               "(§9.7 spares them only from Minefields)")
+        for unit in units:
+            if unit.type.target_type == "helicopter":
+                _helicopter_in_a_strike_hex(ctx, unit)
     if mission in ("he", "dpicm", "mlrs") and units:
         fp, to_hit = _strike_numbers(ctx, mission, firer)
         for hex_id in hexes:
@@ -413,8 +409,39 @@ def _strike_numbers(ctx: Ctx, mission: str, firer: Unit | None) -> tuple[int, in
     return fp, to_hit
 
 
+def _helicopter_in_a_strike_hex(ctx: Ctx, unit: Unit) -> None:
+    """§14.7.2: "all such units in a hex are attacked by the Strike", by "the Direct Fire
+    procedures". A Landed Helicopter is no aircraft ("Aircraft — flying or hovering
+    Helicopters", §10.1) but a unit in the hex, and the Direct Fire Modifiers name it (§10.6.11);
+    a Nap-of-Earth Helicopter where the unit and obstacle heights are equal "is treated as a
+    ground unit" (§9.7.2): both are attacked as the hex's other units. Above the terrain
+    (Flying, Hovering, Nap-of-Earth over a higher obstacle, §9.7.1-§9.7.3) the book says neither
+    whether a Strike reaches it nor how it would defend: not supported."""
+    if unit.mode is None:
+        raise NotStated(f"units.{unit.key}.mode")
+    from referee.waw85.assault import above_the_assault
+    above = above_the_assault(ctx, unit)
+    if above is not None:
+        raise NotSupported("WaW85 §14.7.2", f"a Strike on {unit.name}, a {unit.mode.replace('_', '-')} Helicopter "
+                           "above the terrain of a Strike hex: the book says neither whether a Strike attacks it nor "
+                           "how it defends against one (§9.7.1-§9.7.3; §9.7 spares Helicopters only from Minefields)")
+    because(ctx, "14.7.2", f"{unit.name} is {unit.mode.replace('_', '-')}: a unit in the Strike hex, attacked with "
+            "the others" + (" (§9.7.2: treated as a ground unit)" if unit.mode == "nap_of_earth" else ""))
+
+
 def _he_attack(ctx: Ctx, unit: Unit, fp: int, to_hit: int, firer: Unit | None) -> None:
-    """§14.7.2: Direct Fire procedures with the HE Strike defence roll."""
+    """§14.7.2: Direct Fire procedures with the HE Strike defence roll; a Landed Helicopter
+    target gives "+1 FP dice and -1 to To-Hit for the attacker" (§10.6.11, one of the Direct
+    Fire Restrictions and Modifiers §14.7.2 applies), for its own attack only."""
+    if unit.type.target_type == "helicopter" and unit.mode == "landed":
+        # the To-Hit is "never more than 6" after all modifiers (§10.6.15): from the uncapped number
+        raw = to_hit
+        if firer is not None and firer.current.he is not None and firer.current.he.to_hit is not None:
+            raw = firer.current.he.to_hit + ctx.answer.modifier_totals().get("to_hit", 0)
+        fp, to_hit = fp + 1, min(raw - 1, 6)
+        because(ctx, "10.6.11", f"{unit.name} is a Landed Helicopter: +1 FP dice and -1 To-Hit, "
+                f"{fp} dice at {to_hit} against it")
+        ctx.answer.unit(unit.key, fp=fp, to_hit=to_hit)
     hits = sum(1 for d in ctx.roll(fp, "attack") if d >= to_hit)
     roll_ = defence_roll(ctx, unit, Shot(firer, "he", firer.current.he if firer else None, "he"))
     saves = roll_saves(ctx, roll_, hits)
@@ -448,17 +475,41 @@ def scattered_mines(ctx: Ctx, units: list[Unit]) -> None:
         mine_attack(ctx, unit, "14.10")
 
 
-def mine_attack(ctx: Ctx, unit: Unit, section: str, entering: str | None = None) -> int:
-    """§16.2, §14.10: 1d6, 4-5 one hit, 6 two; no saves. ``entering``: the Minefield hex the
-    unit is entering ("Each unit entering a Minefield hex rolls 1d6"; a hit one "retreats to
-    the hex it entered the Minefield from"): it is attacked there, and eliminated there."""
+def mine_attack(ctx: Ctx, unit: Unit, section: str) -> int:
+    """§16.2, §14.10: 1d6, 4-5 one hit, 6 two; no saves. The unit is attacked where ``ctx``
+    has it (a unit entering a Minefield: in the Minefield hex, :func:`enter_minefield`)."""
     die = ctx.roll(1, "d6")[0]
     hits = tables()["mine_hits"][die]
     because(ctx, section, f"{unit.name}: 1d6 {die}, {hits} hit(s), no saves")
-    return _unsaved_hits(ctx, unit, hits, entering)
+    return _unsaved_hits(ctx, unit, hits)
 
 
-def _unsaved_hits(ctx: Ctx, unit: Unit, hits: int, entering: str | None = None) -> int:
+def moved_in(ctx: Ctx, key: str, hex_id: str) -> list[UnitMoved]:
+    """``key`` and the counters riding on it that are still on the map (§9.2, §9.8.1) moving
+    to ``hex_id`` from where this answer's events have put them; none already there."""
+    after = ctx.after
+    return [e for e in move_with_riders(after, key, hex_id, deployed_hqs=ctx.params.deployed_hq_rides)
+            if after.unit(e.unit).on_map and after.unit(e.unit).hex != hex_id]
+
+
+def enter_minefield(ctx: Ctx, unit: Unit, hex_id: str) -> tuple[int, bool]:
+    """§16.2 "Each unit entering a Minefield hex rolls 1d6": the unit (with its Passengers,
+    Support Weapon, Leader and HQ) enters ``hex_id`` and is attacked there, so "The usual rules
+    apply when units are reduced or eliminated and HQs & Leaders (10.7.2), and/or Passengers
+    (10.7.3) are present in the Minefield hex": the §10.7.2 rolls are for the HQs and Leaders in
+    that hex, not in the hex it left, and a vehicle eliminated there leaves its Wreck there
+    (§10.8.1). Returns the net hits and whether the unit was eliminated; a unit hit "immediately
+    retreats to the hex it entered the Minefield from" (the caller moves it back)."""
+    if unit.carried_by is not None and ctx.after.unit(unit.key).carried_by is not None:
+        ctx.emit(PassengerUnloaded(unit.key))       # leaving its Transport to enter (§9.8.3)
+    ctx.emit(*moved_in(ctx, unit.key, hex_id))
+    inside = Ctx(ctx.rules, ctx.after, ctx.action, ctx.dice, ctx.answer)   # the unit in the Minefield hex
+    hits = mine_attack(inside, inside.game.unit(unit.key), "16.2")
+    eliminated = result_of(unit.key, ctx.answer.events) == "eliminated"
+    return hits, eliminated
+
+
+def _unsaved_hits(ctx: Ctx, unit: Unit, hits: int) -> int:
     """Hits no save reduces (Mines, Chemical): recorded, taken, and their aftermath. An
     Improved Position is no save: its unit "ignores the first hit it receives each time it
     is attacked" (§16.1), by mines and Chemical Strikes too."""
@@ -467,7 +518,7 @@ def _unsaved_hits(ctx: Ctx, unit: Unit, hits: int, entering: str | None = None) 
     _record(ctx, hits, 0, net, None)
     if net:
         damage.take_hits(ctx, unit.key, net)
-        results.aftermath(ctx, [unit.key], entering=entering)
+        results.aftermath(ctx, [unit.key])
     return net
 
 
@@ -688,11 +739,20 @@ def minefield_attack(ctx: Ctx) -> None:
             because(ctx, "16.2", "a Placed Minefield does not attack its own side")
             return
     ctx.answer.set("roll_required", True)
-    if mine_attack(ctx, unit, "16.2", hex_state.id):
+    hits, eliminated = enter_minefield(ctx, unit, hex_state.id)
+    if hits and not eliminated:
         ctx.answer.unit(unit.key, retreat=1)
+        back = unit.hex if unit.hex != hex_state.id else None
+        if back is not None:
+            ctx.emit(*moved_in(ctx, unit.key, back))
+        else:
+            ctx.answer.gap((f"units.{unit.key}.hex",), f"not stated: units.{unit.key}.hex (the hex "
+                           f"{unit.name} entered the Minefield from, where it retreats, §16.2)")
         ctx.emit(StatusChanged(unit.key, "ops_complete", True))
-        because(ctx, "16.2", f"{unit.name} retreats to the hex it entered from, Ops Complete "
-                "(then a §16.2.2 depletion roll)")
+        because(ctx, "16.2", f"{unit.name} retreats to the hex it entered from"
+                + (f", {back}" if back else "") + ", Ops Complete (then a §16.2.2 depletion roll)")
+    elif hits:
+        ctx.answer.unit(unit.key, retreat=1)
 
 
 def minefield_breach(ctx: Ctx) -> None:

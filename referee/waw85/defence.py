@@ -142,6 +142,12 @@ def armor_and_save(ctx: Ctx, target: Unit, shot: Shot) -> tuple[int, int]:
             raise NotStated(f"units.{target.key}.armor (whether the Helicopter's counter has an Armor value, §10.4)")
         if armor == 0:
             return 0, SOFT_SAVE
+        if shot.mission in ("he", "dpicm", "mlrs"):
+            # §14.7.2 gives the Strike's saves of "Infantry and unarmored targets" and of "Light &
+            # Heavy Armor" only; a Helicopter with an Armor value is neither
+            raise NotSupported("WaW85 §14.7.2", f"the save of {target.name}, a Helicopter with an Armor value, "
+                               "against a Strike (the book gives those of unarmored targets and of Light & Heavy "
+                               "Armor only)")
         return armor, need(target.current.save, f"units.{target.key}.save")
     if kind not in HARD:
         raise NotStated(f"units.{target.key}.target_type")

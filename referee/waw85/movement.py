@@ -15,7 +15,8 @@ from referee.model import Unit, need
 from referee.ruleset import Ctx
 from referee.disrupted import disrupted_move
 from referee.situation import road_between
-from referee.waw85.artillery import MINES, chemical_move_cost, chemical_near, depletion_roll, mine_attack
+from referee.waw85.artillery import (MINES, chemical_move_cost, chemical_near, depletion_roll, enter_minefield,
+                                     mine_attack, moved_in)
 from referee.waw85.command import Check, check_for, roll
 from referee.waw85.common import because, illegal, may_act, modify, morale_value, movement_action_only, tables
 from referee.waw85.transport import STACKING_LIMIT, counts_for_stacking, mp_spent
@@ -262,7 +263,7 @@ def _stated_move(ctx: Ctx, unit: Unit, route: list[str], arriving: int = 1, cros
             return
         if minefield_attacks_on_route(now, unit, route, mined):
             return
-    ctx.emit(*ctx.moves(unit.key, route[-1]), StatusChanged(unit.key, "moving", not stops))
+    ctx.emit(*moved_in(ctx, unit.key, route[-1]), StatusChanged(unit.key, "moving", not stops))
     if left == 0:
         because(ctx, "9.0", f"{unit.name} has spent all its MPs: Ops Complete")
         ctx.emit(StatusChanged(unit.key, "ops_complete", True))
@@ -511,7 +512,7 @@ def _charted_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
         ctx.answer.set("mines_attacks", [hex_id for _, hex_id in mined])
         if ctx.dice is not None and minefield_attacks_on_route(ctx, unit, route, mined):
             return
-    ctx.emit(*ctx.moves(unit.key, route[-1]), StatusChanged(unit.key, "ops_complete", True),
+    ctx.emit(*moved_in(ctx, unit.key, route[-1]), StatusChanged(unit.key, "ops_complete", True),
              StatusChanged(unit.key, "moving", True))
 
 
@@ -583,8 +584,7 @@ def minefield_attacks_on_route(ctx: Ctx, unit: Unit, route: list[str], mined: li
     entered the Minefield from, and is marked Ops Complete": its move ends there. Returns
     whether a Minefield stopped the move."""
     for index, hex_id in mined:
-        hits = mine_attack(ctx, unit, "16.2", hex_id)
-        eliminated = any(isinstance(e, UnitEliminated) and e.unit == unit.key for e in ctx.answer.events)
+        hits, eliminated = enter_minefield(ctx, unit, hex_id)     # attacked in the Minefield hex
         back = route[index - 1] if index > 0 else str(unit.hex)
         if hits and not eliminated:
             because(ctx, "16.2", f"{unit.name} is hit in {hex_id}: it retreats to {back}, the hex it entered "
@@ -593,8 +593,7 @@ def minefield_attacks_on_route(ctx: Ctx, unit: Unit, route: list[str], mined: li
         if eliminated:
             return True
         if hits:
-            if back != unit.hex:
-                ctx.emit(*ctx.moves(unit.key, back))
+            ctx.emit(*moved_in(ctx, unit.key, back))
             ctx.emit(StatusChanged(unit.key, "ops_complete", True))
             return True
     return False

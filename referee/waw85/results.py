@@ -60,14 +60,14 @@ def fire_results(ctx: Ctx, key: str, hits: int, weapon: str | None, *, opportuni
     return attacked
 
 
-def aftermath(ctx: Ctx, attacked: list[str], *, opportunity: bool = False, entering: str | None = None) -> None:
-    """The knock-ons of one attack; ``entering``: the hex the attacked units were entering when
-    attacked (a Minefield's, §16.2), where one eliminated leaves its Wreck."""
+def aftermath(ctx: Ctx, attacked: list[str], *, opportunity: bool = False) -> None:
+    """The knock-ons of one attack, in the hexes ``ctx.game`` has the attacked units in (a unit
+    entering a Minefield is attacked in it, §16.2)."""
     results = {k: result_of(k, ctx.answer.events) for k in attacked}
     for key in attacked:
         unit = ctx.game.unit(key)
         if results[key] == "eliminated":
-            wreck(ctx, unit, entering)
+            wreck(ctx, unit)
         transport(ctx, unit, results[key])
         if opportunity and results[key] != "none" and results[key] != "eliminated":
             ctx.emit(StatusChanged(key, "moving", False), StatusChanged(key, "ops_complete", True))
@@ -108,12 +108,12 @@ def rubble_and_fire(ctx: Ctx, hex_id: str, net: int) -> None:
         ctx.answer.gap("hexes", f"not stated: {missing.field} (the §10.9 Rubble and Fire roll)")
 
 
-def wreck(ctx: Ctx, unit: Unit, entering: str | None = None) -> None:
+def wreck(ctx: Ctx, unit: Unit) -> None:
     """§10.8.1: an eliminated vehicle leaves a Wreck "in the hex" it is eliminated in
     (:func:`referee.damage.eliminated_in`: an attacker eliminated in an Assault, in the hex it
-    assaulted, §13.0, §13.2.1; ``entering``: the Minefield hex a unit is attacked entering,
+    assaulted, §13.0, §13.2.1; a unit eliminated entering a Minefield, in the Minefield hex,
     §16.2); one per hex, none in all-water hexes."""
-    where = entering or damage.eliminated_in(ctx, unit.key)
+    where = damage.eliminated_in(ctx, unit.key)
     if unit.type.target_type not in VEHICLES | {"vehicle"} or where is None:
         return
     hex_state = ctx.after.hex(where)
@@ -179,11 +179,15 @@ def command_checks(ctx: Ctx, attacked: list[str], results: dict[str, str]) -> No
         because(ctx, "10.7.2", "no unit stacked with the HQ or Leader is reduced or eliminated: no roll")
     for hex_id in sorted(hexes - {None}):
         stack = ctx.game.stack(hex_id)
+        # "stacked with": of the same side; an enemy in the hex (an attacker entering a mined
+        # defender's hex, §16.2) is no unit of its stack
+        hit = [ctx.game.unit(k) for k in attacked if ctx.game.unit(k).hex == hex_id
+               and results[k] not in ("none", "disrupted")]
         commanders = [u for u in stack if u.type.target_type in COMMAND
-                      and u.key not in attacked and u.carried_by is None]
+                      and u.key not in attacked and u.carried_by is None and any(_allies(u, h) for h in hit)]
         if not commanders:
             continue
-        fighters = [u for u in stack if u.type.target_type not in NOT_FIGHTING]
+        fighters = [u for u in stack if u.type.target_type not in NOT_FIGHTING and _allies(u, commanders[0])]
         fates = [result_of(u.key, ctx.answer.events) for u in fighters]
         if fighters and all(f == "eliminated" for f in fates):
             ctx.answer.set("roll_required", False)
@@ -199,6 +203,11 @@ def command_checks(ctx: Ctx, attacked: list[str], results: dict[str, str]) -> No
         modifier = 2 if "eliminated" in fates else 0
         for unit in commanders:
             command_roll(ctx, unit, modifier)
+
+
+def _allies(one: Unit, other: Unit) -> bool:
+    """Not stated to be of opposing sides."""
+    return not (one.side and other.side and one.side != other.side)
 
 
 # ---------------------------------------------------------------- Transports ----------
