@@ -8,8 +8,8 @@ from hypothesis import given, strategies as st
 
 from converter.errors import LimitExceeded, ObfuscationError
 from converter.vassal.limits import Limits
-from converter.vassal.obfuscation import (PLAIN, VCSK, VCSZ, VOBS, Obfuscation, deobfuscate, detect,
-                                          obfuscate)
+from converter.vassal.obfuscation import (PLAIN, VCSK, VCSZ, VOBS, Deobfuscator, Obfuscation, deobfuscate,
+                                          detect, obfuscate)
 
 PANGRAM = b"All jackdaws love my great sphinx of quartz."
 PANGRAM_VCSK = (b"!VCSK581934347832393b333c392f2b7834372e3d783521783f2a3d392c782b283031362078373e"
@@ -111,3 +111,51 @@ def test_any_bytes_round_trip(plain: bytes, key: int, scheme: str, upper: bool) 
 def test_random_key_is_drawn_when_none_given() -> None:
     keys = {deobfuscate(obfuscate(b"x", VCSK))[1].key for _ in range(40)}
     assert len(keys) > 1
+
+
+def _fed(payload: bytes, size: int, file: str | None = None) -> tuple[bytes, Obfuscation]:
+    """De-obfuscate ``payload`` fed in chunks of ``size`` bytes, as a save's entry inflates."""
+    reader = Deobfuscator(file=file)
+    for start in range(0, len(payload), size):
+        reader.feed(payload[start:start + size])
+    return reader.finish()
+
+
+@given(st.binary(max_size=9000), st.integers(0, 255), st.sampled_from([VCSK, VOBS, PLAIN]), st.booleans(),
+       st.integers(1, 5000))
+def test_chunks_of_any_size_give_the_whole_payloads_plaintext(plain: bytes, key: int, scheme: str, upper: bool,
+                                                              size: int) -> None:
+    payload = obfuscate(plain, Obfuscation(scheme, key, upper and scheme == VCSK))
+    assert _fed(payload, size) == deobfuscate(payload)
+
+
+def test_the_hex_case_is_judged_on_the_first_digits_whatever_the_chunks() -> None:
+    payload = obfuscate(bytes(range(256)) * 40, Obfuscation(VCSK, 0x11, upper=True))
+    assert _fed(payload, 3) == (bytes(range(256)) * 40, Obfuscation(VCSK, 0x11, upper=True))
+
+
+def test_a_bad_digit_in_a_later_chunk_is_located_in_the_payload() -> None:
+    payload = obfuscate(b"x" * 6000, Obfuscation(VCSK, 0x20))
+    bad = payload[:9001] + b"q" + payload[9002:]
+    for size in (1, 2, 7, 4096, 5000, len(bad)):
+        with pytest.raises(ObfuscationError) as caught:
+            _fed(bad, size, file="game.vsav")
+        assert (caught.value.position, str(caught.value)) == (
+            9001, "game.vsav: entry savedGame: offset 9001: byte 0x71 is not a hex digit")
+
+
+def test_an_odd_last_digit_is_located_whatever_the_chunks() -> None:
+    payload = obfuscate(b"y" * 5000, Obfuscation(VCSK, 0x20))
+    for size in (1, 3, 4101, 8000):
+        with pytest.raises(ObfuscationError, match="odd number of hex digits") as caught:
+            _fed(payload[:-1], size)
+        assert caught.value.position == len(payload) - 2
+        with pytest.raises(ObfuscationError, match="byte 0x20 is not a hex digit") as caught:
+            _fed(payload[:-1] + b" ", size)
+        assert caught.value.position == len(payload) - 1
+
+
+def test_whitespace_between_digit_pairs_is_refused() -> None:
+    # bytes.fromhex would skip it; VASSAL's decoder does not.
+    with pytest.raises(ObfuscationError, match="offset 9: byte 0x20 is not a hex digit"):
+        deobfuscate(b"!VCSK5819 31a")

@@ -279,3 +279,18 @@ def test_state_segments_follow_spec_example() -> None:
     assert piece.state_text() == "1\tGerman\\\tMain Map;500;312;17;2;UniqueID;1700000000123;OldX;450"
     assert piece.name == "Disrupted"
     assert split(piece.state_text(), TAB)[0] == "1"
+
+
+def test_a_state_is_split_into_levels_only_when_first_read() -> None:
+    # A state with fewer TABs than the type has levels cannot have too many levels: its split
+    # waits, and what it gives when read is the split the decode would have made.
+    type_text = "emb2;Step;130;S;;130;;;130;;;;1;false;0;0;u.png,u_r.png;,+ (reduced);true;Step;;;false;;1;1;true;;;;;1.0;;true" \
+        "\tmark;Side\\\tpiece;;;u.png;Unit"
+    state_text = "2\tGerman\\\tMain Map;10;20;;3"
+    piece = decode_piece(type_text, state_text, piece_id="7")
+    assert piece._states is None
+    assert piece.state_text() == state_text
+    assert [t.state_text() for t in piece.traits] == ["2", "German", "Main Map;10;20;;3"]
+    assert piece._states == ("2", "German", "Main Map;10;20;;3")
+    with pytest.raises(EncodingError, match="more TAB-separated segments than the type has traits \\(3\\)"):
+        decode_piece(type_text, "2\tGerman\tx\ty", piece_id="8")

@@ -151,3 +151,30 @@ def test_raw_split_is_lossless_for_any_text(text: str, delim: str) -> None:
     assert delim.join(raw) == text
     assert Fields(text, delim).encode() == text
     assert [unescape(r, delim) for r in raw] == split(text, delim)
+
+
+def _reference_split(text: str, delim: str) -> list[str]:
+    """split_raw by its definition: a delimiter separates unless a backslash is just before it."""
+    out, start = [], 0
+    for i, char in enumerate(text):
+        if char == delim and (i == 0 or text[i - 1] != "\\"):
+            out.append(text[start:i])
+            start = i + 1
+    out.append(text[start:])
+    return out
+
+
+@given(st.lists(st.sampled_from(["a", "\\", ";", "\t", "\x1b", "'", "xyz"]), max_size=40), delimiters,
+       st.integers(1, 400))
+def test_long_texts_split_as_short_ones(pieces: list[str], delim: str, times: int) -> None:
+    # Over 4,096 characters split_raw takes its C paths (a plain split, or the pattern of the
+    # unescaped delimiter); they must cut exactly where the definition does.
+    text = "".join(pieces) * times + "b" * 4097
+    assert split_raw(text, delim) == _reference_split(text, delim)
+
+
+def test_a_save_sized_text_splits_only_on_unescaped_delimiters() -> None:
+    block = "\\\x1b".join(f"+/{n}/piece;;;u.png;U" for n in range(300))
+    text = "\x1b".join(["begin_save", "", block, "end_save"])
+    assert split_raw(text, "\x1b") == ["begin_save", "", block, "end_save"]
+    assert split_raw(block.replace("\\\x1b", "\x1b"), "\x1b")[299] == "+/299/piece;;;u.png;U"

@@ -21,13 +21,13 @@ import struct
 import zipfile
 import zlib
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Iterator
 
 from converter.errors import ContainerError, LimitExceeded, WawkitError
 from converter.files import open_regular, read_bounded
 from converter.vassal.limits import DEFAULT_LIMITS, Limits, inflate_cap
 from converter.vassal.metadata import METADATA_ENTRIES, MetaData, parse_metadata
-from converter.vassal.obfuscation import VCSK, Obfuscation, deobfuscate, obfuscate
+from converter.vassal.obfuscation import VCSK, Deobfuscator, Obfuscation, obfuscate
 
 SAVED_GAME = "savedGame"
 _CHUNK = 1 << 20
@@ -90,13 +90,18 @@ def _name(source: str | os.PathLike[str] | bytes | BinaryIO, file: str | None) -
 
 
 def _read_entry(archive: zipfile.ZipFile, info: zipfile.ZipInfo, file: str | None, limits: Limits) -> bytes:
-    """One entry's bytes, refused before inflating when its header is over a cap, and while
-    inflating as soon as the output passes the size cap or the compression-ratio cap
-    (``inflate_cap``: headers can lie, but zipfile never reads more than the declared
-    compressed size, so the ratio bounds the real output)."""
+    """One entry's bytes, within the caps of :func:`_inflated_chunks`."""
+    return b"".join(_inflated_chunks(archive, info, file, limits))
+
+
+def _inflated_chunks(archive: zipfile.ZipFile, info: zipfile.ZipInfo, file: str | None,
+                     limits: Limits) -> Iterator[bytes]:
+    """One entry's bytes as they inflate, refused before inflating when its header is over a
+    cap, and while inflating as soon as the output passes the size cap or the
+    compression-ratio cap (``inflate_cap``: headers can lie, but zipfile never reads more than
+    the declared compressed size, so the ratio bounds the real output)."""
     cap = limits.max_entry_size
     bound = check_header(info, file, limits)
-    chunks = []
     total = 0
     try:
         check_lzma_dictionary(archive, info, file, limits)
@@ -111,7 +116,7 @@ def _read_entry(archive: zipfile.ZipFile, info: zipfile.ZipInfo, file: str | Non
                            f"the {limits.max_compression_ratio}:1 compression cap ({bound} bytes)")
                     raise LimitExceeded(f"inflates past {why} (its header said {info.file_size})",
                                         file=file, entry=info.filename, position=bound)
-                chunks.append(chunk)
+                yield chunk
     except WawkitError:
         raise
     except (zipfile.BadZipFile, zlib.error, lzma.LZMAError, EOFError, NotImplementedError, RuntimeError, ValueError,
@@ -120,7 +125,6 @@ def _read_entry(archive: zipfile.ZipFile, info: zipfile.ZipInfo, file: str | Non
         # corrupt streams of the other compression methods (LZMA, bzip2).
         raise ContainerError(f"cannot inflate entry: {error}", file=file, entry=info.filename,
                              position=info.header_offset) from None
-    return b"".join(chunks)
 
 
 def check_header(info: zipfile.ZipInfo, file: str | None, limits: Limits) -> int:
@@ -263,25 +267,37 @@ def read_container(source: str | os.PathLike[str] | bytes | BinaryIO, *, file: s
                                 f"{limits.max_total_size}-byte cap", file=name)
         entries = []
         total = 0
+        plaintext, obfuscation = b"", Obfuscation(VCSK)
         for info in infos:
-            entries.append(Entry(info.filename, _read_entry(archive, info, name, limits), info.compress_type,
-                                 info.date_time))
-            total += len(entries[-1].data)
-            if total > limits.max_total_size:  # headers can lie: count what really came out
-                raise LimitExceeded(f"inflates past the {limits.max_total_size}-byte cap in all", file=name,
-                                    entry=info.filename)
-    saved = next(e for e in entries if e.name == SAVED_GAME)
-    plaintext, obfuscation = deobfuscate(saved.data, file=name, entry=SAVED_GAME, limits=limits)
-    # Its bytes are the plaintext obfuscated with the key kept in ``obfuscation``: to_bytes
-    # makes them again, identical, so they are not kept twice (an obfuscated payload is up
-    # to twice the plaintext, the largest thing a read would otherwise hold).
-    saved.data = b""
+            if info.filename == SAVED_GAME:
+                # De-obfuscated as it inflates: the payload (hex, up to twice the plaintext) is
+                # never held whole. Its bytes are the plaintext obfuscated with the key kept in
+                # ``obfuscation``, so to_bytes makes them again, identical, and they are not kept.
+                reader = Deobfuscator(file=name, entry=SAVED_GAME, limits=limits)
+                for chunk in _inflated_chunks(archive, info, name, limits):
+                    total += len(chunk)
+                    _check_total(total, limits, name, info.filename)
+                    reader.feed(chunk)
+                plaintext, obfuscation = reader.finish()
+                data = b""
+            else:
+                data = _read_entry(archive, info, name, limits)
+                total += len(data)
+                _check_total(total, limits, name, info.filename)
+            entries.append(Entry(info.filename, data, info.compress_type, info.date_time))
     metadata = {e.name: parse_metadata(e.data, e.name, file=name, limits=limits)
                 for e in entries if e.name in METADATA_ENTRIES}
     container = Container(entries, plaintext, obfuscation, metadata, name)
     if snapshot is not None:
         container.sha256, container.mode = snapshot.sha256, snapshot.mode
     return container
+
+
+def _check_total(total: int, limits: Limits, file: str | None, entry: str) -> None:
+    """Refuse a container whose entries have inflated past the total cap (headers can lie:
+    this counts what really came out)."""
+    if total > limits.max_total_size:
+        raise LimitExceeded(f"inflates past the {limits.max_total_size}-byte cap in all", file=file, entry=entry)
 
 
 def new_container(plaintext: bytes, obfuscation: Obfuscation | str = VCSK) -> Container:

@@ -18,6 +18,7 @@ record (scheme, key, hex case) so that a re-save keeps the scheme the file used.
 """
 from __future__ import annotations
 
+import binascii
 import os
 import zlib
 from dataclasses import dataclass
@@ -60,12 +61,8 @@ class Obfuscation:
 
 def _xor(data: bytes, key: int) -> bytes:
     """XOR every byte with ``key`` (a translate table makes this run at C speed)."""
-    if key == 0:
-        return bytes(data)
-    table = _XOR_TABLES.get(key)
-    if table is None:
-        table = _XOR_TABLES[key] = bytes(b ^ key for b in range(256))
-    return data.translate(table)
+    table = _xor_table(key)
+    return bytes(data) if table is None else data.translate(table)
 
 
 def detect(payload: bytes) -> str:
@@ -79,25 +76,9 @@ def detect(payload: bytes) -> str:
     return PLAIN
 
 
-def _bad_hex(payload: bytes, start: int, file: str | None, entry: str | None) -> ObfuscationError:
-    """Locate the first byte that is not a hex digit (or the odd trailing digit)."""
-    for offset in range(start, len(payload)):
-        if payload[offset] not in _HEX_DIGITS:
-            return ObfuscationError(f"byte 0x{payload[offset]:02x} is not a hex digit",
-                                    file=file, entry=entry, position=offset)
-    return ObfuscationError("odd number of hex digits (truncated payload)",
-                            file=file, entry=entry, position=len(payload) - 1)
-
-
-def _unhex(payload: bytes, start: int, file: str | None, entry: str | None) -> bytes:
-    body = payload[start:]
-    if len(body) % 2:
-        # bytes.fromhex would skip whitespace; VASSAL rejects it, so find the culprit first.
-        raise _bad_hex(payload, start, file, entry)
-    try:
-        return bytes.fromhex(body.decode("ascii"))
-    except (ValueError, UnicodeDecodeError):
-        raise _bad_hex(payload, start, file, entry) from None
+#: The payload bytes a :class:`Deobfuscator` holds back before it decides the scheme, the key
+#: and the hex case: the header, then the first 4,096 digits that :func:`_is_upper` reads.
+_HEAD = len(VCSK_HEADER) + 4096
 
 
 def _hex_key(payload: bytes, start: int, file: str | None, entry: str | None) -> int:
@@ -122,22 +103,131 @@ def _is_upper(payload: bytes, start: int) -> bool:
     return False
 
 
+class Deobfuscator:
+    """De-obfuscates a ``savedGame`` payload as its bytes arrive, chunk by chunk.
+
+    A ``!VCSK`` payload is two hex digits per plaintext byte: read whole, a 30 MB save is a
+    60 MB payload, then a copy of its body, its digits as text and the unhexed bytes before
+    the XOR, each a fresh block of memory the system must hand over page by page. Fed the
+    inflated chunks of the zip entry instead, it keeps only each chunk's plaintext, and the
+    work per byte stays the same at any size (bench/README.md has the figures).
+
+    The bytes of the payload's start are held back until the scheme, the key and the hex
+    case can be told (:data:`_HEAD`); :meth:`finish` returns the plaintext and the
+    :class:`Obfuscation`, and every error names the payload offset of the byte at fault.
+    """
+
+    __slots__ = ("file", "entry", "limits", "_head", "_scheme", "_table", "_odd", "_offset", "_parts",
+                 "_obfuscation")
+
+    def __init__(self, *, file: str | None = None, entry: str | None = "savedGame",
+                 limits: Limits = DEFAULT_LIMITS) -> None:
+        self.file, self.entry, self.limits = file, entry, limits
+        self._head = b""
+        self._scheme: str | None = None
+        self._table: bytes | None = None
+        self._odd = b""      # a hex digit whose pair is in the next chunk
+        self._offset = 0     # the payload offset of the next byte fed
+        self._parts: list[bytes] = []
+        self._obfuscation = Obfuscation(PLAIN)
+
+    def feed(self, data: bytes) -> None:
+        """Take the payload's next bytes."""
+        if self._scheme is None:
+            self._head += data
+            if len(self._head) < _HEAD:
+                return
+            data, self._head = self._start(self._head), b""
+        self._body(data)
+
+    def finish(self) -> tuple[bytes, Obfuscation]:
+        """The plaintext and how it was obfuscated, once every byte has been fed."""
+        if self._scheme is None:
+            self._body(self._start(self._head))
+            self._head = b""
+        if self._odd:
+            position = self._offset - 1
+            if self._odd[0] not in _HEX_DIGITS:
+                raise self._error(f"byte 0x{self._odd[0]:02x} is not a hex digit", position)
+            raise self._error("odd number of hex digits (truncated payload)", position)
+        parts, self._parts = self._parts, []
+        plain = parts[0] if len(parts) == 1 else b"".join(parts)
+        if self._scheme == VCSZ:
+            plain = _inflate(plain, file=self.file, entry=self.entry, limits=self.limits)
+        return plain, self._obfuscation
+
+    # -- the steps ----------------------------------------------------------------------
+
+    def _start(self, head: bytes) -> memoryview:
+        """Tell the scheme from the payload's first bytes; what follows the header and key."""
+        scheme = self._scheme = detect(head)
+        view = memoryview(head)
+        if scheme == PLAIN:
+            self._offset = 0
+            return view
+        if scheme == VOBS:
+            key = head[len(VOBS_HEADER)]
+            self._table, self._obfuscation = _xor_table(key), Obfuscation(VOBS, key)
+            self._offset = len(VOBS_HEADER) + 1
+            return view[self._offset:]
+        start = len(VCSK_HEADER)
+        key = _hex_key(head, start, self.file, self.entry)
+        self._table, self._obfuscation = _xor_table(key), Obfuscation(scheme, key, _is_upper(head, start))
+        self._offset = start + 2
+        return view[self._offset:]
+
+    def _body(self, data: bytes | memoryview) -> None:
+        if not data:
+            return
+        if self._scheme in (PLAIN, VOBS):
+            self._offset += len(data)
+            part = bytes(data)
+            self._parts.append(part if self._table is None else part.translate(self._table))
+            return
+        view = memoryview(data)
+        start = self._offset
+        self._offset += len(view)
+        if self._odd:  # the digit left over from the last chunk, with this chunk's first
+            self._unhex(memoryview(self._odd + view[:1]), start - 1)
+            self._odd, view, start = b"", view[1:], start + 1
+        whole = len(view) & ~1
+        if whole < len(view):
+            self._odd = bytes(view[whole:])
+        self._unhex(view[:whole], start)
+
+    def _unhex(self, digits: memoryview, start: int) -> None:
+        """Unhex and un-XOR ``digits`` (an even count), which begin at payload offset ``start``."""
+        if not digits:
+            return
+        try:
+            plain = binascii.a2b_hex(digits)  # unlike bytes.fromhex, refuses whitespace, as VASSAL does
+        except binascii.Error:
+            offset = next(i for i, digit in enumerate(digits) if digit not in _HEX_DIGITS)
+            raise self._error(f"byte 0x{digits[offset]:02x} is not a hex digit", start + offset) from None
+        self._parts.append(plain.translate(self._table) if self._table is not None else plain)
+
+    def _error(self, message: str, position: int) -> ObfuscationError:
+        return ObfuscationError(message, file=self.file, entry=self.entry, position=position)
+
+
+def _xor_table(key: int) -> bytes | None:
+    """The translate table that XORs every byte with ``key`` (``None`` for key 0)."""
+    if key == 0:
+        return None
+    table = _XOR_TABLES.get(key)
+    if table is None:
+        table = _XOR_TABLES[key] = bytes(b ^ key for b in range(256))
+    return table
+
+
 def deobfuscate(payload: bytes, *, file: str | None = None, entry: str | None = "savedGame",
                 limits: Limits = DEFAULT_LIMITS) -> tuple[bytes, Obfuscation]:
-    """The plaintext bytes of a ``savedGame`` payload and how it was obfuscated."""
-    scheme = detect(payload)
-    if scheme == PLAIN:
+    """The plaintext bytes of a whole ``savedGame`` payload and how it was obfuscated."""
+    if detect(payload) == PLAIN:
         return payload, Obfuscation(PLAIN)
-    if scheme == VOBS:
-        key = payload[len(VOBS_HEADER)]
-        return _xor(payload[len(VOBS_HEADER) + 1:], key), Obfuscation(VOBS, key)
-    start = len(VCSK_HEADER)
-    key = _hex_key(payload, start, file, entry)
-    upper = _is_upper(payload, start)
-    plain = _xor(_unhex(payload, start + 2, file, entry), key)
-    if scheme == VCSZ:
-        plain = _inflate(plain, file=file, entry=entry, limits=limits)
-    return plain, Obfuscation(scheme, key, upper)
+    reader = Deobfuscator(file=file, entry=entry, limits=limits)
+    reader.feed(payload)
+    return reader.finish()
 
 
 def _inflate(data: bytes, *, file: str | None, entry: str | None, limits: Limits) -> bytes:

@@ -61,16 +61,24 @@ class Piece:
         self._state: str | None = None
         # The decoded per-level texts (a decoded piece shares its type's cached tuple).
         self._types: Sequence[str | None] = (None,) * len(traits)
-        self._states: Sequence[str | None] = (None,) * len(traits)
+        self._states: Sequence[str | None] | None = (None,) * len(traits)
 
     @property
     def traits(self) -> list[Trait]:
         """The traits, outermost first (made from the split chain on first read)."""
         traits = self._traits
         if traits is None:
-            traits = self._traits = make_traits(self._classes, self._types, self._states, self.quoting,
+            traits = self._traits = make_traits(self._classes, self._types, self._state_levels(), self.quoting,
                                                 self.piece_id)
         return traits
+
+    def _state_levels(self) -> Sequence[str | None]:
+        """The state split into its levels, on first use (:func:`decode_piece` leaves a state
+        that cannot have too many levels unsplit: most readers never look at most pieces' states)."""
+        states = self._states
+        if states is None:
+            states = self._states = _split_state(self._state or "", len(self._types))
+        return states
 
     # -- text -------------------------------------------------------------------
     def type_text(self) -> str:
@@ -88,7 +96,7 @@ class Piece:
         if self._traits is None:
             return self._state
         values = [t.state_text() for t in self.traits]
-        if tuple(values) == tuple(self._states):
+        if tuple(values) == tuple(self._state_levels()):
             return self._state
         # VASSAL needs one state per trait: traits without one get their default state
         # (all of them for a definition; those above the deepest present one for a short state).
@@ -98,7 +106,7 @@ class Piece:
                   for i, (t, v) in enumerate(zip(self.traits, values))]
         own_raw, rest_raw = ([], []) if self._state is None else \
             split_levels(self._state, limit=len(self.traits), state=True)[1:]
-        return compose(values, self._states, self._state, own_raw, rest_raw, self.quoting)
+        return compose(values, self._state_levels(), self._state, own_raw, rest_raw, self.quoting)
 
     def placeless_state(self) -> tuple[str | None, ...] | None:
         """The state's levels with the BasicPiece's map, x and y (its first three fields) left
@@ -106,9 +114,9 @@ class Piece:
         lie, so what a profile makes of one (unit, marker, its statuses) holds for the other.
         ``None`` for a piece with no state, one already edited, or an inner piece that is not a
         BasicPiece (a Stack, a Deck, an unknown type)."""
-        states = self._states
         if self._traits is not None or self._state is None or self._classes[-1] is not families.BasicPiece:
             return None
+        states = self._state_levels()
         inner = states[-1]
         if inner is None:
             return None
@@ -392,9 +400,14 @@ def decode_piece(type_text: str, state_text: str | None = None, *, piece_id: str
         types, classes = cache.get(type_text)
     else:
         classes = cache.classes[type_text]
-    states: Sequence[str | None]
+    states: Sequence[str | None] | None
     if state_text is None:
         states = (None,) * len(types)
+    elif state_text.count(TAB) < len(types):
+        # Fewer TABs than the type has levels: the state cannot have too many levels, so its
+        # split waits for the first read (Piece._state_levels); a large save's typed read then
+        # makes no strings for the states nobody looks at.
+        states = None
     else:
         try:
             # A tuple of strings (and Nones) is untracked by the garbage collector after one pass.
