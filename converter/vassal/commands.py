@@ -21,6 +21,7 @@ CHECK/ALERT header, SETUP_STACK; anything else stays an :class:`OpaqueCommand`.
 from __future__ import annotations
 
 import gc
+import re
 from contextlib import contextmanager
 from typing import Callable, ClassVar, Iterator
 
@@ -93,7 +94,10 @@ class PieceCommand(Command):
     __slots__ = ("quoting", "_values")
 
     def __init__(self, text: str, quoting: str = MODERN) -> None:
-        super().__init__(text)
+        # Command.__init__'s fields set here as well: a save makes one of these per piece.
+        self.text = text
+        self.fields: Fields | None = None
+        self.node: Node | None = None
         self.quoting = quoting
         # A tuple of strings: the garbage collector stops tracking it after one pass.
         self._values: tuple[str, ...] | None = None
@@ -106,13 +110,15 @@ class PieceCommand(Command):
     def _split(self) -> tuple[str, ...]:
         """The decoded fields, split once and kept until a field is set."""
         if self._values is None:
-            body = self.text[len(self.prefix):]
-            if self.fields is None and "\\" + PARAM not in body:
+            text = self.text
+            if self.fields is None and "\\" + PARAM not in text:
                 # Without a backslash before any '/', every '/' separates fields (split_raw
                 # would glue nothing) and unescaping only strips enclosing quotes, which
-                # need a quote in the text.
-                parts = body.split(PARAM)
-                self._values = tuple([unescape(raw, PARAM) for raw in parts] if "'" in body else parts)
+                # need a quote in the text. The prefix is a letter and the first '/', so the
+                # fields are the text's '/'-pieces after the first (no copy of the body).
+                parts = text.split(PARAM)
+                del parts[0]
+                self._values = tuple([unescape(raw, PARAM) for raw in parts] if "'" in text else parts)
             else:
                 self._values = tuple(self._fields().values())
         return self._values
@@ -433,12 +439,14 @@ class Node:
     """One command string: a leaf (:attr:`command`) or a list of sub-command nodes.
 
     :attr:`text` is this node's own text (one level unescaped relative to its
-    parent); :attr:`segments` are the children's raw, still-escaped segments of it.
+    parent); :attr:`segments` are the children's raw, still-escaped segments of it. A node
+    whose commands were cut from its parent's segment where it lies keeps no text
+    (``None``): :meth:`encode` makes it from that segment when asked.
     """
 
     __slots__ = ("text", "children", "segments", "command", "parent", "dirty", "quoting")
 
-    def __init__(self, text: str, quoting: str = MODERN) -> None:
+    def __init__(self, text: str | None, quoting: str = MODERN) -> None:
         self.text = text
         self.children: list[Node] | None = None
         self.segments: list[str | None] | None = None
@@ -481,7 +489,7 @@ class Node:
     def encode(self) -> str:
         """The command string: the original text unless something below was edited."""
         if not self.dirty:
-            return self.text
+            return self.text if self.text is not None else self._unescaped()
         if self.children is None:
             assert self.command is not None
             return self.command.encode()
@@ -493,6 +501,14 @@ class Node:
             else:
                 parts.append(escape(child.encode(), ESC, self.quoting))
         return ESC.join(parts)
+
+    def _unescaped(self) -> str:
+        """The text of a node kept without one: its segment in the parent, unescaped."""
+        parent = self.parent
+        assert parent is not None and parent.children is not None and parent.segments is not None
+        segment = parent.segments[next(i for i, c in enumerate(parent.children) if c is self)]
+        assert segment is not None
+        return unescape(segment, ESC)
 
     def insert(self, index: int, child: "Node") -> None:
         assert self.children is not None and self.segments is not None
@@ -507,6 +523,8 @@ class Node:
 
     def remove(self, child: "Node") -> None:
         assert self.children is not None and self.segments is not None
+        if child.text is None:  # its text lies in the segment about to go
+            child.text = child._unescaped()
         index = next(i for i, c in enumerate(self.children) if c is child)
         del self.children[index]
         del self.segments[index]
@@ -557,6 +575,14 @@ def command_of(text: str, quoting: str, parse_payload: Callable[[str], Node]) ->
     return OpaqueCommand(text)
 
 
+#: A segment longer than this that holds commands is cut into them where it lies (``_Parser._cut``).
+_CUT_MIN = 4096
+#: The separators of a segment's commands, in the segment's raw text: a backslash-ESC pair
+#: with no backslash before it (the pair first, so the search for it runs at C speed, then a
+#: look back at the character before it).
+_NESTED_SEPARATOR = re.compile(r"\\\x1b(?<!\\\\\x1b)")
+
+
 class _Parser:
     """Recursive descent over ESC nesting with a depth bound and a leaf budget."""
 
@@ -568,35 +594,70 @@ class _Parser:
         self.position = 0
 
     def parse(self, text: str, depth: int) -> Node:
-        if depth > self.limits.max_depth:
-            raise EncodingError(f"commands nested deeper than {self.limits.max_depth} levels",
-                                file=self.file, entry="savedGame", position=self.position,
-                                command=self.leaves)
+        self._check_depth(depth)
         node = Node(text, self.quoting)
         if ESC not in text and not (len(text) > 1 and text[0] == "'" and text[-1] == "'"):
             return self._leaf(node, depth)
         segments = split_raw(text, ESC)
         if len(segments) == 1 and unescape(segments[0], ESC) == text:
             return self._leaf(node, depth)
+        return self._children(node, segments, depth)
+
+    def _check_depth(self, depth: int) -> None:
+        if depth > self.limits.max_depth:
+            raise EncodingError(f"commands nested deeper than {self.limits.max_depth} levels",
+                                file=self.file, entry="savedGame", position=self.position,
+                                command=self.leaves)
+
+    def _children(self, node: Node, segments: list[str], depth: int) -> Node:
+        """``node`` with a child parsed from each of its raw segments."""
         node.segments = list(segments)
         children = []
         offset = self.position
         # A segment without ESC or enclosing quotes unescapes to itself and is a leaf:
-        # it skips the recursive call (most of a save's commands are such leaves).
+        # it skips the recursive call (most of a save's commands are such leaves), and a
+        # piece command's leaf is made here, as _leaf would make it.
         leaf_depth_ok = depth + 1 <= self.limits.max_depth
+        quoting, by_prefix, longest = self.quoting, _BY_PREFIX, self.limits.max_string_length
+        most = self.limits.max_commands
         for segment in segments:
             if depth == 0:
                 self.position = offset
                 offset += len(segment) + 1
-            if leaf_depth_ok and ESC not in segment and not (segment[:1] == "'" and segment[-1:] == "'"
-                                                             and len(segment) > 1):
-                child = self._leaf(Node(segment, self.quoting), depth + 1)
+            quoted = segment[:1] == "'" and segment[-1:] == "'" and len(segment) > 1
+            if leaf_depth_ok and ESC not in segment and not quoted:
+                piece_command = by_prefix.get(segment[:2])
+                if piece_command is not None and self.leaves < most and len(segment) <= longest:
+                    self.leaves += 1
+                    child = Node(segment, quoting)
+                    child.command = command = piece_command(segment, quoting)
+                    command.node = child
+                else:
+                    child = self._leaf(Node(segment, quoting), depth + 1)  # its limits' errors, other commands
+            elif len(segment) > _CUT_MIN and not quoted:
+                child = self._cut(segment, depth + 1)
             else:
                 child = self.parse(unescape(segment, ESC), depth + 1)
             child.parent = node
             children.append(child)
         node.children = children
         return node
+
+    def _cut(self, raw: str, depth: int) -> Node:
+        """The node of ``unescape(raw, ESC)`` (``raw`` a long segment not in quotes), its
+        commands cut from ``raw`` itself: the separators of the unescaped text are the
+        backslash-ESC pairs of ``raw`` with no backslash before them, and each command's
+        segment is its piece of ``raw`` unescaped. The unescaped text, as long as ``raw`` (a
+        save's whole position block), is never made; the node keeps no text of its own
+        (:meth:`Node.encode` makes it from the parent's segment if it is ever asked for)."""
+        pieces = _NESTED_SEPARATOR.split(raw)
+        if len(pieces) == 1:
+            return self.parse(unescape(raw, ESC), depth)
+        self._check_depth(depth)
+        node = Node(None, self.quoting)
+        escaped = "\\" + ESC
+        return self._children(node, [piece.replace(escaped, ESC) if ESC in piece else piece for piece in pieces],
+                              depth)
 
     def _leaf(self, node: Node, depth: int) -> Node:
         if len(node.text) > self.limits.max_string_length:

@@ -360,6 +360,10 @@ class _ChainCache:
         chain = self.chains.get(type_text)
         if chain is not None:
             return chain, self.classes[type_text]
+        return self.add(type_text)
+
+    def add(self, type_text: str) -> tuple[Chain, Classes]:
+        """Split a type text not in the cache, and keep it (unless it is too long)."""
         chain = _split_type(type_text)
         classes = _classes(chain)
         size = len(type_text)
@@ -397,7 +401,7 @@ def decode_piece(type_text: str, state_text: str | None = None, *, piece_id: str
     cache = _CHAINS
     types = cache.chains.get(type_text)  # the cache's hit, inline: most types are there already
     if types is None:
-        types, classes = cache.get(type_text)
+        types, classes = cache.add(type_text)
     else:
         classes = cache.classes[type_text]
     states: Sequence[str | None] | None
