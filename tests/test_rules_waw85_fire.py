@@ -424,3 +424,46 @@ def test_a_command_bonus_comes_from_an_hq_of_the_formation_stacked_with_the_unit
     result, _ = waw85(given)
     assert result.values["fp"] == 3
     assert ("WaW85 §1.9.11", why) in reasons(result)
+
+
+def _strike_on_x(mission: dict, **target) -> dict:
+    return {"units": {"S": {"side": "nato", "target_type": "hq", "los": True},
+                      "T": {"side": "pact", "target_type": "troops", "steps": 2, "strength": "full", "hex": "x",
+                            "morale": 7, **target},
+                      "U": {"side": "pact", "target_type": "troops", "steps": 2, "strength": "full", "hex": "y"}},
+            "hexes": [{"id": "x", "terrain": "clear", "terrain_db": 0, "distance": 8},
+                      {"id": "y", "terrain": "clear", "terrain_db": 0}],
+            "situation": {"strikes_left": 2},
+            "query": {"action": "indirect_fire", "target": "x", "spotter": "S", "mission": mission}}
+
+
+def test_a_strike_scattered_off_an_unplaced_hex_spares_the_hex_aimed_at() -> None:
+    """§14.5 "the resolution of the Strike proceeds against the units in its new location": one
+    hex north of a hex without a map position, the HE Strike attacks nobody in the hex aimed at,
+    is used up (§14.7.2), and the other hex's units and the totals are gaps, not zeros."""
+    result, after = waw85(_strike_on_x({"type": "he", "fp": 3, "to_hit": 4}), {"d6": [6, 1, 2], "attack": [6, 6, 6]})
+    assert result.values["scatter"] == ["N"] and result.values["situation"] == {"strikes_left": 1}
+    assert not [e for e in result.events if getattr(e, "unit", None) in ("T", "U")]
+    assert {"hits", "net_hits", "units.U", "hexes.y"} <= set(result.gaps) and "units.T" not in result.gaps
+    assert ("WaW85 §14.5", "x is 1 hex(es) from the Strike's hex: outside the area it attacks") in reasons(result)
+
+
+def test_two_opposite_scatters_land_back_on_the_hex_aimed_at() -> None:
+    """§14.5: north, then (second roll 4) south again is the hex aimed at, map or no map."""
+    result, after = waw85(_strike_on_x({"type": "he", "fp": 3, "to_hit": 4}),
+                          {"d6": [6, 1, 4, 4], "attack": [4, 3, 1], "save": []})
+    assert result.values["scatter"] == ["N", "S"] and result.values["hits"] == 1
+    assert after.units["T"].status.disrupted is True and not result.gaps
+    assert ("WaW85 §14.5", "the FFE marker scatters N then S: back on x") in reasons(result)
+
+
+@pytest.mark.parametrize("scatter, attacked", [([6, 1, 2], True), ([6, 1, 5, 3], True), ([6, 1, 4, 1], False)],
+                         ids=["one-hex", "north-then-south-east", "two-hexes"])
+def test_a_scattered_chemical_strike_reaches_the_hex_aimed_at_from_one_hex(scatter: list[int], attacked: bool) -> None:
+    """§14.12 "all units in the hex it is in and the six adjacent hexes": landing one hex away
+    (N, or N then SE) the hex aimed at is one of the six and its unit rolls (2d6 8 over 7: 2 hits);
+    two hexes away it is outside. No Chemical marker goes in the hex aimed at."""
+    result, after = waw85(_strike_on_x({"type": "chemical"}), {"d6": scatter, "2d6": [8]})
+    assert (after.units["T"].strength == "reduced") is attacked
+    assert "chemical" not in after.hexes["x"].markers
+    assert result.values["situation"] == {"strikes_left": 1}
