@@ -467,3 +467,14 @@ def test_a_scattered_chemical_strike_reaches_the_hex_aimed_at_from_one_hex(scatt
     assert (after.units["T"].strength == "reduced") is attacked
     assert "chemical" not in after.hexes["x"].markers
     assert result.values["situation"] == {"strikes_left": 1}
+
+
+def test_a_scattered_adm_strikes_further_markers_leave_the_hex_aimed_at_open() -> None:
+    """§14.10: the further Minefield-Random markers go next to the hex the Strike landed in, which
+    may be the hex aimed at; without map positions its unit's fate is a gap, not "none"."""
+    given = _strike_on_x({"type": "adm"})
+    given["query"] = {**given["query"], "choice": ["y"]}
+    given["hexes"] = [given["hexes"][0], {**given["hexes"][1], "adjacent_to": ["x"]}]
+    result, _ = waw85(given, {"d6": [6, 1, 2, 5]})
+    assert {"units.T", "units.U", "hexes"} <= set(result.gaps)
+    assert not [e for e in result.events if getattr(e, "unit", None) in ("T", "U")]

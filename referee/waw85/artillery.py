@@ -370,11 +370,13 @@ def _unplaced_strike(ctx: Ctx, mission: str, firer: Unit | None, landed: str) ->
     area = tables()["strike_hexes"].get(mission, 1) > 1
     why = (f"not stated: where the Strike that scattered {away} hex(es) from {aimed} lands (WaW85 §14.5: "
            "the hexes' map positions)")
-    if mission in ("smoke", "adm") and _chosen(ctx):
+    further = mission in ("smoke", "adm") and bool(_chosen(ctx))
+    if further:
         ctx.answer.gap("hexes", why + f"; the further markers (§{FURTHER_SECTION[mission]}) go next to it")
     reached = [aimed] if area and away == 1 else []
     for unit in ctx.game.units.values():
-        if unit.on_map and unit.hex != aimed:
+        # a further Minefield-Random marker may fall in the hex aimed at too (§14.10)
+        if unit.on_map and (unit.hex != aimed or (further and mission == "adm")):
             ctx.answer.gap(f"units.{unit.key}", why)
     for hex_id in ctx.game.hexes:
         if hex_id != aimed:
