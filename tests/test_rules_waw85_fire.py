@@ -478,3 +478,23 @@ def test_a_scattered_adm_strikes_further_markers_leave_the_hex_aimed_at_open() -
     result, _ = waw85(given, {"d6": [6, 1, 2, 5]})
     assert {"units.T", "units.U", "hexes"} <= set(result.gaps)
     assert not [e for e in result.events if getattr(e, "unit", None) in ("T", "U")]
+
+
+@pytest.mark.parametrize("sides, supported", [
+    ([{"los": "none", "markers": ["smoke"]}], True),
+    ([{"los": "none", "markers": ["smoke"]}, {"los": "none", "markers": ["smoke"]}], False),
+    ([{"los": "blocking"}, {"los": "none", "markers": ["smoke"]}], False),
+    ([{"los": "blocking"}, {"los": "blocking"}, {"los": "none", "markers": ["smoke"]}], True)],
+    ids=["one-smoke-side", "two-smoke-sides", "blocking-and-smoke", "two-blocking-anyway"])
+def test_a_line_along_smoke_hexsides_is_not_judged(sides: list, supported: bool) -> None:
+    """§14.8 blocks a LOS into or through Smoke; §10.2.2 one along two or more blocking hexsides.
+    Along the edges of Smoke hexes the book does not say: "not supported", unless one hexside
+    (never blocking) or two blocking ones settle it."""
+    given = {"units": {"A": {"level": 0}, "T": {"level": 0, "distance": 4}},
+             "situation": {"along_hexsides": sides}, "query": {"action": "los", "unit": "A", "target": "T"}}
+    result, _ = waw85(given)
+    if supported:
+        assert "blocked" in result.values and not result.gaps
+    else:
+        assert "blocked" not in result.values
+        assert any(g.startswith("not supported: WaW85 §14.8") for g in result.gaps.values())
