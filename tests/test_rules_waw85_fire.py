@@ -498,3 +498,17 @@ def test_a_line_along_smoke_hexsides_is_not_judged(sides: list, supported: bool)
     else:
         assert "blocked" not in result.values
         assert any(g.startswith("not supported: WaW85 §14.8") for g in result.gaps.values())
+
+
+def test_an_atgm_at_a_target_in_a_hill_woods_hex_is_not_judged() -> None:
+    """§10.6.12's list (City, Town, Woods, Light Woods, Light Jungle, Jungle) has no Hill-Woods hex,
+    which §10.2.3 names as terrain of its own: "not supported", never a silent zero."""
+    given = {"units": {"A": {"side": "nato", "ap": {"fp": 3, "to_hit": 4, "range": 8, "color": "green"}},
+                       "T": {"side": "pact", "target_type": "soft_vehicle", "hex": "t", "status": {"concealed": False}}},
+             "hexes": [{"id": "t", "terrain": "wooded_hill", "terrain_db": 1}],
+             "query": {"action": "defense", "unit": "A", "target": "T", "weapon": "ap"}}
+    result, _ = waw85(given)
+    assert "db_dice" not in result.values
+    assert any(g.startswith("not supported: WaW85 §10.6.12") for g in result.gaps.values())
+    woods = {**given, "hexes": [{"id": "t", "terrain": "woods", "terrain_db": 1}]}
+    assert waw85(woods)[0].values["db_dice"] == 2
