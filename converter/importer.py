@@ -734,7 +734,7 @@ class _State:
         names = frozenset(name for name, where in self.hex_markers.values() if where == hex_id)
         state = self.hexes.get(hex_id)
         if state is not None and state.markers != names:
-            self.hexes[hex_id] = replace(state, markers=names)
+            self.hexes[hex_id] = state.with_markers(names)
             self._hexes_view = None
 
     def _add_hex(self, hex_id: str, at: Hex | None) -> None:

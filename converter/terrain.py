@@ -24,7 +24,7 @@ from converter.errors import GeometryError, SchemaError
 from converter.schema import load_document, validate
 from converter.vassal.module import Module
 from referee.hexes import Hex
-from referee.model import HexState
+from referee.model import CHART_LINE_MARKERS, HexState
 
 #: A pixel counts for a terrain only when it lies this close (RGB distance) to its colour.
 COLOUR_TOLERANCE = 40.0
@@ -164,9 +164,18 @@ def _hex_state(terrain: TerrainMap, cell: "BoardHex", features: frozenset[str]) 
     if row is None:
         return HexState(cell.name, terrain=name, features=features, at=cell.at)
     level = terrain.elevation.get(cell.name, 0)
+
+    def line(chart_row: TecRow) -> dict[str, Any]:
+        return {"db": chart_row.db, "los": chart_row.los, "obstacle_height": level + chart_row.obstacle_height,
+                "unit_height": level + chart_row.unit_height}
+
+    # the lines a Rubble or Cleared marker sends the hex to (WaW85 §10.9, §10.9.1), if the chart has them
+    lines = {"": line(row), **{marker: line(terrain.effects[marker]) for marker in CHART_LINE_MARKERS  # type: ignore[index]
+                               if isinstance(terrain.effects.get(marker), TecRow)}}  # type: ignore[union-attr]
     return HexState(cell.name, terrain=name, features=features, at=cell.at,
                     terrain_db=row.db, los=row.los,
                     stated={"obstacle_height": level + row.obstacle_height, "unit_height": level + row.unit_height,
+                            "tec_lines": lines,
                             "elevation": level, "tec_hexsides": terrain.effects.get(HEXSIDES, {}),   # type: ignore[union-attr]
                             "tec_roads": terrain.effects.get(ROADS, {}),   # type: ignore[union-attr]
                             **({"tec_mp": row.mp} if row.mp is not None else {})})

@@ -164,7 +164,7 @@ def apply(game: Game, event: Event) -> Game:
         else:
             markers.discard(event.old)
             markers.add(event.new)
-        return game.with_hex(replace(hex_state, markers=frozenset(markers)))
+        return game.with_hex(hex_state.with_markers(markers))
     unit = game.unit(event.unit)
     if isinstance(event, UnitDisrupted):
         unit = unit.with_status(disrupted=True)

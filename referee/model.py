@@ -212,6 +212,29 @@ class HexState:
     #: facts such as enemy_units or away_from_attacker), by their case-format names.
     stated: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
+    def with_markers(self, markers: Any) -> "HexState":
+        """The hex with ``markers``. A hex whose values come from a chart row (``stated``
+        ``tec_lines``: its terrain's line under ``""``, and the chart's ``rubble`` and
+        ``cleared`` lines if it has them) takes the values of the line its markers send it to:
+        a Rubble hex "now uses the Rubble line on the TEC for all purposes", a Cleared hex the
+        Cleared line (WaW85 §10.9, §10.9.1). A line the chart does not give leaves those values
+        not stated (``None``), never the terrain's."""
+        markers = frozenset(markers)
+        lines = self.stated.get("tec_lines")
+        if not lines:
+            return replace(self, markers=markers)
+        line = next((m for m in CHART_LINE_MARKERS if m in markers), "")
+        row = lines.get(line)
+        stated = {k: v for k, v in self.stated.items() if k not in ("obstacle_height", "unit_height")}
+        if row is None:
+            return replace(self, markers=markers, terrain_db=None, los=None, stated=MappingProxyType(stated))
+        stated.update(obstacle_height=row["obstacle_height"], unit_height=row["unit_height"])
+        return replace(self, markers=markers, terrain_db=row["db"], los=row["los"], stated=MappingProxyType(stated))
+
+
+#: Markers that send a charted hex to another line of the chart, first found first (WaW85 §10.9, §10.9.1).
+CHART_LINE_MARKERS = ("rubble", "cleared")
+
 
 @dataclass(frozen=True)
 class Formation:

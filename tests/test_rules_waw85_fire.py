@@ -424,3 +424,91 @@ def test_a_command_bonus_comes_from_an_hq_of_the_formation_stacked_with_the_unit
     result, _ = waw85(given)
     assert result.values["fp"] == 3
     assert ("WaW85 §1.9.11", why) in reasons(result)
+
+
+def _strike_on_x(mission: dict, **target) -> dict:
+    return {"units": {"S": {"side": "nato", "target_type": "hq", "los": True},
+                      "T": {"side": "pact", "target_type": "troops", "steps": 2, "strength": "full", "hex": "x",
+                            "morale": 7, **target},
+                      "U": {"side": "pact", "target_type": "troops", "steps": 2, "strength": "full", "hex": "y"}},
+            "hexes": [{"id": "x", "terrain": "clear", "terrain_db": 0, "distance": 8},
+                      {"id": "y", "terrain": "clear", "terrain_db": 0}],
+            "situation": {"strikes_left": 2},
+            "query": {"action": "indirect_fire", "target": "x", "spotter": "S", "mission": mission}}
+
+
+def test_a_strike_scattered_off_an_unplaced_hex_spares_the_hex_aimed_at() -> None:
+    """§14.5 "the resolution of the Strike proceeds against the units in its new location": one
+    hex north of a hex without a map position, the HE Strike attacks nobody in the hex aimed at,
+    is used up (§14.7.2), and the other hex's units and the totals are gaps, not zeros."""
+    result, after = waw85(_strike_on_x({"type": "he", "fp": 3, "to_hit": 4}), {"d6": [6, 1, 2], "attack": [6, 6, 6]})
+    assert result.values["scatter"] == ["N"] and result.values["situation"] == {"strikes_left": 1}
+    assert not [e for e in result.events if getattr(e, "unit", None) in ("T", "U")]
+    assert {"hits", "net_hits", "units.U", "hexes.y"} <= set(result.gaps) and "units.T" not in result.gaps
+    assert ("WaW85 §14.5", "x is 1 hex(es) from the Strike's hex: outside the area it attacks") in reasons(result)
+
+
+def test_two_opposite_scatters_land_back_on_the_hex_aimed_at() -> None:
+    """§14.5: north, then (second roll 4) south again is the hex aimed at, map or no map."""
+    result, after = waw85(_strike_on_x({"type": "he", "fp": 3, "to_hit": 4}),
+                          {"d6": [6, 1, 4, 4], "attack": [4, 3, 1], "save": []})
+    assert result.values["scatter"] == ["N", "S"] and result.values["hits"] == 1
+    assert after.units["T"].status.disrupted is True and not result.gaps
+    assert ("WaW85 §14.5", "the FFE marker scatters N then S: back on x") in reasons(result)
+
+
+@pytest.mark.parametrize("scatter, attacked", [([6, 1, 2], True), ([6, 1, 5, 3], True), ([6, 1, 4, 1], False)],
+                         ids=["one-hex", "north-then-south-east", "two-hexes"])
+def test_a_scattered_chemical_strike_reaches_the_hex_aimed_at_from_one_hex(scatter: list[int], attacked: bool) -> None:
+    """§14.12 "all units in the hex it is in and the six adjacent hexes": landing one hex away
+    (N, or N then SE) the hex aimed at is one of the six and its unit rolls (2d6 8 over 7: 2 hits);
+    two hexes away it is outside. No Chemical marker goes in the hex aimed at."""
+    result, after = waw85(_strike_on_x({"type": "chemical"}), {"d6": scatter, "2d6": [8]})
+    assert (after.units["T"].strength == "reduced") is attacked
+    assert "chemical" not in after.hexes["x"].markers
+    assert result.values["situation"] == {"strikes_left": 1}
+
+
+def test_a_scattered_adm_strikes_further_markers_leave_the_hex_aimed_at_open() -> None:
+    """§14.10: the further Minefield-Random markers go next to the hex the Strike landed in, which
+    may be the hex aimed at; without map positions its unit's fate is a gap, not "none"."""
+    given = _strike_on_x({"type": "adm"})
+    given["query"] = {**given["query"], "choice": ["y"]}
+    given["hexes"] = [given["hexes"][0], {**given["hexes"][1], "adjacent_to": ["x"]}]
+    result, _ = waw85(given, {"d6": [6, 1, 2, 5]})
+    assert {"units.T", "units.U", "hexes"} <= set(result.gaps)
+    assert not [e for e in result.events if getattr(e, "unit", None) in ("T", "U")]
+
+
+@pytest.mark.parametrize("sides, supported", [
+    ([{"los": "none", "markers": ["smoke"]}], True),
+    ([{"los": "none", "markers": ["smoke"]}, {"los": "none", "markers": ["smoke"]}], False),
+    ([{"los": "blocking"}, {"los": "none", "markers": ["smoke"]}], False),
+    ([{"los": "blocking"}, {"los": "blocking"}, {"los": "none", "markers": ["smoke"]}], True)],
+    ids=["one-smoke-side", "two-smoke-sides", "blocking-and-smoke", "two-blocking-anyway"])
+def test_a_line_along_smoke_hexsides_is_not_judged(sides: list, supported: bool) -> None:
+    """§14.8 blocks a LOS into or through Smoke; §10.2.2 one along two or more blocking hexsides.
+    Along the edges of Smoke hexes the book does not say: "not supported", unless one hexside
+    (never blocking) or two blocking ones settle it."""
+    given = {"units": {"A": {"level": 0}, "T": {"level": 0, "distance": 4}},
+             "situation": {"along_hexsides": sides}, "query": {"action": "los", "unit": "A", "target": "T"}}
+    result, _ = waw85(given)
+    if supported:
+        assert "blocked" in result.values and not result.gaps
+    else:
+        assert "blocked" not in result.values
+        assert any(g.startswith("not supported: WaW85 §14.8") for g in result.gaps.values())
+
+
+def test_an_atgm_at_a_target_in_a_hill_woods_hex_is_not_judged() -> None:
+    """§10.6.12's list (City, Town, Woods, Light Woods, Light Jungle, Jungle) has no Hill-Woods hex,
+    which §10.2.3 names as terrain of its own: "not supported", never a silent zero."""
+    given = {"units": {"A": {"side": "nato", "ap": {"fp": 3, "to_hit": 4, "range": 8, "color": "green"}},
+                       "T": {"side": "pact", "target_type": "soft_vehicle", "hex": "t", "status": {"concealed": False}}},
+             "hexes": [{"id": "t", "terrain": "wooded_hill", "terrain_db": 1}],
+             "query": {"action": "defense", "unit": "A", "target": "T", "weapon": "ap"}}
+    result, _ = waw85(given)
+    assert "db_dice" not in result.values
+    assert any(g.startswith("not supported: WaW85 §10.6.12") for g in result.gaps.values())
+    woods = {**given, "hexes": [{"id": "t", "terrain": "woods", "terrain_db": 1}]}
+    assert waw85(woods)[0].values["db_dice"] == 2

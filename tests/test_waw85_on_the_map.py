@@ -164,3 +164,33 @@ def test_an_on_board_strike_counts_its_range_and_the_firers_line_on_the_map(game
     assert (seen.values["legal"], seen.values["reason_rule"]) == (False, "14.1")
     far = strike(apply(mortar, UnitMoved("soviet-hq", "E7")), "F7")
     assert (far.values["legal"], far.values["to_hit"], far.values["fp"]) == (True, 5, 3)
+
+
+def test_a_rubble_hex_uses_the_charts_rubble_line(game) -> None:
+    """§10.9: a rubbled hex "now uses the Rubble line on the TEC for all purposes"; §10.9.1 a
+    Cleared one the Cleared line. The sample chart has neither, so the Woods hex F6 under a
+    Rubble marker no longer has the Woods' Defensive Bonus: not stated, never the Woods' die."""
+    from referee.events import MarkerPlaced, MarkerRemoved, apply
+    rubbled = apply(game, MarkerPlaced("F6", "rubble"))
+    assert (rubbled.hexes["F6"].terrain_db, rubbled.hexes["F6"].los) == (None, None)
+    outcome = run(rubbled, "fire leopard-c1 t-64 ap", [4, 1, 5, 4, 1, 3, 4, 6, 6])
+    assert not outcome.steps and any("not stated: hexes.F6.terrain_db" in text for _, text in outcome.refused.reasons)
+    again = apply(rubbled, MarkerRemoved("F6", "rubble")).hexes["F6"]
+    assert (again.terrain_db, again.los, again.stated["obstacle_height"]) == ({"infantry": 2, "vehicle": 1}, "blocking", 1)
+
+
+def test_a_chart_with_rubble_and_cleared_lines_switches_the_hex_to_them() -> None:
+    """§10.9, §10.9.1: the line's Defensive Bonus, LOS effect and heights (above the hex's elevation)."""
+    from referee.model import HexState
+    lines = {"": {"db": {"infantry": 3, "vehicle": 2}, "los": "blocking", "obstacle_height": 2, "unit_height": 1},
+             "rubble": {"db": {"infantry": 2, "vehicle": 2}, "los": "obscuring", "obstacle_height": 1, "unit_height": 1},
+             "cleared": {"db": {"infantry": 1, "vehicle": 0}, "los": "none", "obstacle_height": 1, "unit_height": 1}}
+    town = HexState("T1", terrain="town", terrain_db=lines[""]["db"], los="blocking",
+                    stated={"obstacle_height": 2, "unit_height": 1, "tec_lines": lines})
+    rubble = town.with_markers({"rubble", "wrecks"})
+    assert (rubble.terrain_db, rubble.los, rubble.stated["obstacle_height"]) == (lines["rubble"]["db"], "obscuring", 1)
+    cleared = rubble.with_markers({"cleared"})
+    assert (cleared.terrain_db, cleared.los) == (lines["cleared"]["db"], "none")
+    assert cleared.with_markers(set()).terrain_db == lines[""]["db"]
+    plain = HexState("x", terrain="town", terrain_db=2, markers=frozenset())
+    assert plain.with_markers({"rubble"}).terrain_db == 2       # stated values (a rule case) stay as stated

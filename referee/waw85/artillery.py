@@ -13,7 +13,7 @@ from referee.waw85 import los, results
 from referee.waw85.command import Check, check_for, ew_on, formation_hq, helpers, roll
 from referee.waw85.common import HARD, because, illegal, in_all_water, may_act, modify, morale_value, tables, whole
 from referee.artillery import Strike, adjacent_hexes
-from referee.hexes import FLAT_DIRECTION_NAMES
+from referee.hexes import FLAT_DIRECTION_NAMES, Hex
 from referee.defence import DefenceRoll, Shot, defence as defence_roll, improved_position, put, roll_saves
 from referee.ranges import BAND_TO_HIT, OUT_OF_RANGE, Bands
 from referee.waw85.fire import BAND_SECTION
@@ -129,11 +129,37 @@ def accuracy(ctx: Ctx, strike: Strike) -> str | None:
     return _moved(ctx, strike.hex, path)
 
 
+#: The id of the hex a Strike scattered to when the position does not place the hex aimed at
+#: (a rule case states no map positions): "?" (no hex id starts with it), the hex aimed at,
+#: and the directions it moved. How far it is from the hex aimed at is known (:func:`_offset`).
+UNPLACED = "?"
+
+
+def _offset(path: list[str] | tuple[str, ...]) -> Hex:
+    """Where ``path`` (directions N, NE, SE, S, SW, NW) leads from the hex it starts in, as a
+    cube offset; ``Hex(0, 0)`` when it comes back (N then S)."""
+    at = Hex(0, 0)
+    for direction in path:
+        at = at.neighbor(FLAT_DIRECTION_NAMES.index(direction))
+    return at
+
+
 def _moved(ctx: Ctx, hex_id: str, path: list[str]) -> str:
-    """The hex ``path`` (directions N, NE, SE, S, SW, NW, with the map's north up) leads to."""
+    """The hex ``path`` (directions N, NE, SE, S, SW, NW, with the map's north up) leads to.
+    §14.5 "Move the marker one hex in the rolled direction" and, on a second roll of 4-5,
+    "scatters another hex": two opposite directions (N then S) bring it back to the hex aimed
+    at, wherever that is. Without a map position the hex it lands in is unplaced (``UNPLACED``):
+    only its distance from the hex aimed at is known."""
+    offset = _offset(path)
+    if offset == Hex(0, 0):
+        because(ctx, "14.5", f"the FFE marker scatters {' then '.join(path)}: back on {hex_id}")
+        return hex_id
     at = ctx.game.hex(hex_id).at
     if at is None:
-        raise NotStated(f"hexes.{hex_id} position (the hex the Strike scatters to)")
+        away = offset.distance(Hex(0, 0))
+        because(ctx, "14.5", f"the FFE marker scatters {away} hex(es) from {hex_id}: the Strike proceeds "
+                "against the units in its new location")
+        return UNPLACED + hex_id + "+" + "+".join(path)
     by_at = {h.at: h.id for h in ctx.game.hexes.values() if h.at is not None}
     for direction in path:
         at = at.neighbor(FLAT_DIRECTION_NAMES.index(direction))
@@ -282,6 +308,9 @@ def _strike_hexes(ctx: Ctx, mission: str, target: str) -> list[str]:
 def _strike(ctx: Ctx, mission: str, firer: Unit | None, landed: str) -> None:
     """Resolve a Strike where it landed (§14.7-§14.12): every unit in the affected hexes is
     attacked on its own; the on-board firer is Ops Complete, an off-board Strike used up."""
+    if landed.startswith(UNPLACED):
+        _unplaced_strike(ctx, mission, firer, landed)
+        return
     hexes = _strike_hexes(ctx, mission, landed)
     target = hexes[0]
     if mission in ("smoke", "adm", "chemical"):
@@ -315,11 +344,62 @@ def _strike(ctx: Ctx, mission: str, firer: Unit | None, landed: str) -> None:
     elif mission == "chemical":
         for unit in units:
             _chemical_attack(ctx, unit)
+    _used(ctx, firer)
+
+
+def _used(ctx: Ctx, firer: Unit | None) -> None:
+    """Once the Strike has been resolved, "the firing unit is marked Ops Complete" or the
+    number of Strikes of its type is reduced by one on the Artillery Track (§14.7.2-§14.12)."""
     if firer is not None:
         ctx.emit(StatusChanged(firer.key, "ops_complete", True))
         because(ctx, "14.7.2", f"{firer.name} fired: Ops Complete")
     elif ctx.game.facts.get("strikes_left") is not None:
         ctx.answer.set("situation", {"strikes_left": ctx.game.facts.get("strikes_left") - 1})
+
+
+def _unplaced_strike(ctx: Ctx, mission: str, firer: Unit | None, landed: str) -> None:
+    """A Strike that scattered away from the hex aimed at, to a hex the position does not place
+    (§14.5 "the resolution of the Strike proceeds against the units in its new location"). What
+    is known: the hex aimed at is ``away`` hexes from it, so its units are attacked only by a
+    seven-hex Strike (MLRS, Chemical: "the hex it is in and the six adjacent hexes", §14.9,
+    §14.12) one hex away; a Smoke, ADM or Chemical marker goes in the new hex, not the one aimed
+    at (§14.8, §14.10, §14.12); and the Strike is used up as any resolved Strike. Every other
+    listed hex and unit may or may not be where it landed: those are gaps, and so are the totals."""
+    aimed, path = landed[len(UNPLACED):].split("+", 1)
+    away = _offset(path.split("+")).distance(Hex(0, 0))
+    area = tables()["strike_hexes"].get(mission, 1) > 1
+    why = (f"not stated: where the Strike that scattered {away} hex(es) from {aimed} lands (WaW85 §14.5: "
+           "the hexes' map positions)")
+    further = mission in ("smoke", "adm") and bool(_chosen(ctx))
+    if further:
+        ctx.answer.gap("hexes", why + f"; the further markers (§{FURTHER_SECTION[mission]}) go next to it")
+    reached = [aimed] if area and away == 1 else []
+    for unit in ctx.game.units.values():
+        # a further Minefield-Random marker may fall in the hex aimed at too (§14.10)
+        if unit.on_map and (unit.hex != aimed or (further and mission == "adm")):
+            ctx.answer.gap(f"units.{unit.key}", why)
+    for hex_id in ctx.game.hexes:
+        if hex_id != aimed:
+            ctx.answer.gap(f"hexes.{hex_id}", why)
+    because(ctx, "14.5", f"{aimed} is {away} hex(es) from the Strike's hex: " +
+            ("inside" if reached else "outside") + " the area it attacks")
+    units = [u for u in ctx.game.stack(aimed) if reached and u.carried_by is None
+             and u.type.target_type not in ("hq", "leader", "support_weapon", "aircraft")]
+    for unit in units:
+        if mission in ("mlrs", "chemical") and unit.type.target_type == "helicopter":
+            _helicopter_in_a_strike_hex(ctx, unit)
+    if mission == "mlrs" and units:
+        fp, to_hit = _strike_numbers(ctx, mission, firer)
+        for unit in units:
+            _he_attack(ctx, unit, fp, to_hit, firer)
+        results.rubble_and_fire(ctx, aimed, ctx.answer.values.get("net_hits", 0))  # §10.9
+    elif mission == "chemical":
+        for unit in units:
+            _chemical_attack(ctx, unit)
+    for name in ("hits", "saves", "net_hits"):
+        ctx.answer.values.pop(name, None)
+    ctx.answer.gap(("hits", "saves", "net_hits"), why + ": the units attacked there")
+    _used(ctx, firer)
 
 
 #: Where the further markers of a Smoke or ADM Strike are told apart in the book.

@@ -189,6 +189,10 @@ def extra_db(ctx: Ctx, target: Unit, shot: Shot) -> list[tuple[int, str]]:
         terrain = tec_line(ctx.game.hex(target.hex))
         if terrain is None:
             raise NotStated(f"hexes.{target.hex}.terrain")
+        if terrain == "wooded_hill":
+            # §10.2.3 names "Hill-Woods" hexes beside Woods ones; §10.6.12's list has no Hill terrain
+            raise NotSupported("WaW85 §10.6.12", "whether a Hill-Woods hex is one of the Woods hexes whose targets "
+                               "gain +1d6 against a Green AP FP is not stated (the TEC is not in the text)")
         if terrain in tables()["atgm_blocking_terrain"]:
             extra.append((1, "ATGM at a target in blocking terrain (§10.6.12)"))
     if _he_strike_on_armor(target, shot):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from referee.errors import NotStated
+from referee.errors import NotStated, NotSupported
 from referee.los_lines import map_view
 from referee.model import Unit, need
 from referee.ruleset import Ctx
@@ -98,7 +98,8 @@ def map_line(ctx: Ctx, viewer_hex: str | None, far_hex: str | None) -> Traced | 
         if any(state is None or state.los is None for state in pair):
             continue                 # beside the board's edge or an unstated hex: not two blocking hexes
         both = all(state.los == "blocking" for state in pair)      # type: ignore[union-attr]
-        sides.append({"los": "blocking" if both else "none", "between": [p.id for p in pair]})  # type: ignore[union-attr]
+        sides.append({"los": "blocking" if both else "none", "between": [p.id for p in pair],  # type: ignore[union-attr]
+                      "markers": sorted(set().union(*(p.markers for p in pair)))})          # type: ignore[union-attr]
     return intervening, sides, a.at.distance(b.at)
 
 
@@ -203,9 +204,17 @@ def _judge(ctx: Ctx, intervening: list[Mapping[str, Any]], hexsides: list[Mappin
     if "smoke" in effects:
         because(ctx, "14.8", "Smoke blocks LOS through its hex")
         return True
-    if sum(1 for h in hexsides if h.get("los") == "blocking") >= 2:
+    blocking = sum(1 for h in hexsides if h.get("los") == "blocking")
+    if blocking >= 2:
         because(ctx, "10.2.2", "the LOS runs along two or more blocking hexsides")
         return True
+    smoky = sum(1 for h in hexsides if h.get("los") != "blocking" and has_smoke(h.get("markers") or ()))
+    if smoky and blocking + smoky >= 2:
+        # §14.8 blocks a LOS "into or through the screen (see the TEC)", and §10.2.2 a LOS "along the
+        # edge of TWO or MORE hex sides containing Blocking terrain": whether a Smoke hex beside the
+        # line makes its hexside one of them is not stated (one such hexside never blocks either way)
+        raise NotSupported("WaW85 §14.8", "a LOS along the hexsides of Smoke hexes: the book says Smoke blocks a LOS "
+                           "into or through its hex, not whether it blocks one running along its edge (§10.2.2)")
     if firer_height == target_height:
         if "blocking" in effects:
             where = next((h.get("hex") for h, e in zip(intervening, effects) if e == "blocking"), None)
