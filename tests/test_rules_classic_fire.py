@@ -56,3 +56,24 @@ def test_a_hovering_hind_attacks_armor_with_its_he(book: str, short: str) -> Non
     assert reasons(result)[0] == (f"{short} §9.2", "helicopters attack soft and hard targets with their HE firepower")
     assert result.events == [StatusChanged("A", "ops_complete", True), UnitDisrupted("T")]
     assert after.units["T"].status.disrupted is True
+
+
+@BOOKS
+@pytest.mark.parametrize("mode, legal", [("hovering", False), ("flying", True)])
+def test_only_a_flying_helicopter_fires_after_moving(book: str, short: str, mode: str, legal: bool) -> None:
+    """EG/TUS §6.1.3.1: "Helicopters can only move when in flying mode": a Hovering Cobra
+    said to have moved 4 hexes has not, and makes no Moving Fire; a Flying one may, with no
+    modifier (the penalty is in its Flying-side values)."""
+    cobra = {"name": "AH-1 Cobra", "side": "pact", "target_type": "helicopter", "mode": mode,
+             "he": {"fp": 2, "to_hit": 5, "range": 4}, "status": {"mp_spent": 4}}
+    result, _ = answer("classic", book, {"units": {"A": cobra, "T": {**TARGET, "distance": 3, "los": True}},
+                                         "hexes": [{"id": "t", "terrain": "clear"}],
+                                         "query": {"action": "move_and_fire", "unit": "A", "target": "T",
+                                                   "weapon": "he"}})
+    assert result.legal is legal
+    if legal:
+        assert (result.values["to_hit"], result.values["fp"]) == (5, 2)
+    else:
+        assert result.values["reason_rule"] == "6.1.3.1"
+        assert [r.text for r in result.refusals] == ["AH-1 Cobra is hovering: helicopters can only move in Flying "
+                                                     "mode, so only a Flying helicopter fires after moving"]

@@ -484,6 +484,11 @@ def moving_fire(ctx: Ctx, actor: Unit) -> tuple[int, int]:
             raise NotStated(f"units.{actor.key}.status.mp_spent (hexes moved)")
         if hexes > limit:
             ctx.answer.illegal("§6.1.3.1", f"helicopter moved {hexes} hexes, more than {limit}")
+        if hexes > 0 and actor.mode not in (None, "flying"):
+            # §6.1.3.1 "Helicopters can only move when in flying mode", and a mode change is
+            # the FIRST action of an activation (§9.1): a helicopter in another mode has not moved
+            ctx.answer.illegal("§6.1.3.1, §9.1", f"{actor.name} is {actor.mode}: helicopters can only move in "
+                               "Flying mode, so only a Flying helicopter fires after moving")
         allowed = ctx.params.moving_fire_helicopters
         named = actor.type.name      # a counter whose name is not stated is not refused
         if allowed is not None and named and not any(
