@@ -77,3 +77,24 @@ def test_only_a_flying_helicopter_fires_after_moving(book: str, short: str, mode
         assert result.values["reason_rule"] == "6.1.3.1"
         assert [r.text for r in result.refusals] == ["AH-1 Cobra is hovering: helicopters can only move in Flying "
                                                      "mode, so only a Flying helicopter fires after moving"]
+
+
+@pytest.mark.parametrize("name, to_hit, fp", [("Leopard II", 5, 3), ("Leopard 2", 5, 3), ("Leopard I", 5, 4),
+                                              ("Leopard 1", 5, 4), ("Marder", None, None)])
+def test_eg_moving_fire_knows_the_leopards_by_both_spellings(name: str, to_hit: int | None, fp: int | None) -> None:
+    """EG §6.1.3 names "Leopard II, Leopard I" among "the only seven units in Eisenbach Gap
+    Deluxe that can make Moving Fire"; the Moving Fire Table spells them Leopard 2 (L2: +1 to
+    Hit, -1 Firepower) and Leopard 1 (L1: +1 to Hit). A unit not on the list makes none."""
+    leopard = {"name": name, "side": "nato", "target_type": "heavy_armor", "mp": 6,
+               "ap": {"fp": 4, "to_hit": 4, "range": 8}, "status": {"mp_spent": 2}}
+    result, _ = answer("classic", "eisenbach", {"units": {"A": leopard, "T": {**TARGET, "side": "pact", "distance": 5,
+                                                                              "los": True}},
+                                                "hexes": [{"id": "t", "terrain": "clear"}],
+                                                "query": {"action": "move_and_fire", "unit": "A", "target": "T",
+                                                          "weapon": "ap"}})
+    if to_hit is None:
+        assert result.legal is False
+        assert ("EG §6.1.3", f"{name} is not eligible for Moving Fire") in [(r.section, r.text) for r in result.refusals]
+    else:
+        assert result.legal is True
+        assert (result.values["to_hit"], result.values["fp"]) == (to_hit, fp)

@@ -102,6 +102,11 @@ def test_helicopters_are_in_command_and_rally_when_their_formation_is_drawn(book
     assert reasons(result) == [(f"{short} §1.6", "helicopters are never out of command")]
     assert not any(isinstance(e, StatusChanged) and e.value is True for e in result.events)
 
+    result, _ = answer("classic", book, {"units": {"H": {**helicopter, "status": {"disrupted": False}}},
+                                         "query": {"action": "morale_check", "unit": "H"}}, {"2d6": [12]})
+    assert result.values == {"roll_required": False} and result.rolls == []
+    assert reasons(result) == [(f"{short} §1.6", "H is a helicopter: helicopters have no morale and make no morale "
+                                "check")]
 
 def test_a_leaders_platoon_and_its_carrier_stay_in_command_when_their_hex_fails() -> None:
     """TUS §1.3.6: "A leader is always in command, as is the platoon to which he is assigned.

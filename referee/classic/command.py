@@ -42,8 +42,14 @@ def morale_of(ctx: Ctx, unit: Unit) -> int:
 
 
 def morale_check(ctx: Ctx) -> None:
-    """§1.6: 2d6 at or under the morale passes."""
+    """§1.6: 2d6 at or under the morale passes. "Helicopters have no morale" (§1.6): a
+    helicopter makes no morale check, so no roll is made."""
     unit = ctx.unit(ctx.action.actor)
+    if unit.type.target_type == "helicopter":
+        ctx.answer.set("roll_required", False)
+        ctx.answer.because("§1.6", f"{unit.name} is a helicopter: helicopters have no morale and make no "
+                           "morale check")
+        return
     target = morale_of(ctx, unit)
     ctx.answer.set("target_number", target)
     passed = _passes(ctx, target, 0)
