@@ -98,3 +98,26 @@ def test_eg_moving_fire_knows_the_leopards_by_both_spellings(name: str, to_hit: 
     else:
         assert result.legal is True
         assert (result.values["to_hit"], result.values["fp"]) == (to_hit, fp)
+
+
+@BOOKS
+@pytest.mark.parametrize("band, legal, to_hit, reason", [
+    ("long", False, None, ("§6.1.1", "a weapon with an underlined range cannot fire at extended range")),
+    ("point_blank", True, 5, ("§6.1.2", "a weapon with an underlined range gets no reduced-range bonus")),
+    ("effective", True, 5, None)])
+def test_a_stated_band_an_underlined_range_lacks(book: str, short: str, band: str, legal: bool, to_hit: int | None,
+                                                 reason: tuple[str, str] | None) -> None:
+    """EG/TUS §6.1.1 "Weapons with an underlined range cannot fire at extended range" and
+    §6.1.2 (no reduced-range bonus for them), when the band is stated and the range is not."""
+    missile = {**T72, "ap": {"fp": 4, "to_hit": 5, "range_underlined": True}}
+    result, _ = answer("classic", book, {"units": {"A": missile, "T": {**TARGET, "los": True}},
+                                         "hexes": [{"id": "t", "terrain": "clear"}],
+                                         "situation": {"range_band": band},
+                                         "query": {"action": "direct_fire", "unit": "A", "target": "T",
+                                                   "weapon": "ap"}})
+    assert result.legal is legal
+    if legal:
+        assert result.values["to_hit"] == to_hit
+    if reason is not None:
+        section, text = reason
+        assert (f"{short} {section}", text) in reasons(result) + [(r.section, r.text) for r in result.refusals]

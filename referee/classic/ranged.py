@@ -231,6 +231,29 @@ def bands(ctx: Ctx, actor: Unit, target: Unit | None, attack: Attack) -> Bands:
 
 
 def band_to_hit(ctx: Ctx, attack: Attack, band: str, *, quiet: bool = False) -> int:
+    """The band's To-Hit change (§6.1.1, §6.1.2), for a band the weapon has at that target.
+    A band stated without the range may be one it lacks: an underlined range "cannot fire at
+    extended range" and gets no reduced-range bonus (§6.1.1, §6.1.2), nor does a non-AA unit
+    at a helicopter (§9.3), a thermal sight through Smoke (002 §8.2) fire at extended range,
+    nor on-map artillery beyond its fixed range (001 §8.6)."""
+    if band != "effective":
+        target = ctx.game.unit(ctx.action.target) if isinstance(ctx.action.target, str) else None
+        found = bands(ctx, attack.shot.firer, target, attack) if attack.shot.firer is not None else None
+        if found is not None and band not in found.names:
+            weapon = attack.shot.weapon
+            if found.halved:
+                section, why = "§9.3", "a non-anti-aircraft unit firing at a helicopter"
+            elif weapon.underlined:
+                section, why = ("§6.1.1" if band == "long" else "§6.1.2"), "a weapon with an underlined range"
+            elif getattr(attack, "through_smoke", False):
+                section, why = "002 §8.2", "a thermal sight firing through Smoke"
+            else:
+                section, why = "001 §8.6", "on-map artillery direct firing"
+            if band == "long":
+                ctx.answer.illegal(section, f"{why} cannot fire at extended range")
+            elif not quiet:
+                ctx.answer.because(section, f"{why} gets no reduced-range bonus")
+            return 0
     return band_modifier(ctx, band, quiet=quiet)
 
 
