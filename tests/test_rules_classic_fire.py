@@ -121,3 +121,19 @@ def test_a_stated_band_an_underlined_range_lacks(book: str, short: str, band: st
     if reason is not None:
         section, text = reason
         assert (f"{short} {section}", text) in reasons(result) + [(r.section, r.text) for r in result.refusals]
+
+
+@pytest.mark.parametrize("book, weapon, ammo", [("eisenbach", "he", "none"), ("untold", "he", "depleted_2"),
+                                               ("eisenbach", "ap", "depleted_2"), ("untold", "ap", "depleted_2")])
+def test_which_underlined_range_makes_a_missile_unit(book: str, weapon: str, ammo: str) -> None:
+    """§6.1.4: EG "Missile-firing units are any units with an underlined AP or AA (9.3) range
+    value on their counter"; TUS "any units with an underlined range factor that are not mortars
+    (1.3.4.3) or on map artillery (8.6)". A shot of that underlined Firepower with no hits
+    places Ammo Depleted 2 (TUS: any; EG: not an underlined HE)."""
+    team = {"name": "team", "side": "nato", "target_type": "troops", "status": {"ammo": "none"},
+            weapon: {"fp": 2, "to_hit": 4, "range": 5, "range_underlined": True}}
+    result, after = answer("classic", book, {"units": {"A": team},
+                                             "query": {"action": "missile_ammo_check", "unit": "A", "weapon": weapon,
+                                                       "hits": 0}})
+    assert after.units["A"].status.ammo == ammo
+    assert (result.events == []) is (ammo == "none")

@@ -612,7 +612,11 @@ def missile_check(ctx: Ctx, actor: Unit, name: str, weapon: Weapon | None, hits:
     if actor.type.arty_type in ("mrtr", "spm"):
         ctx.answer.because("§1.3.4.3, §6.1.4", "mortars are exempt from missile depletion")
         return
-    missile = "missile" in actor.type.abilities or bool(weapon and weapon.underlined)
+    # an underlined range of a Firepower the book names makes it missile-firing (TUS any, EG AP
+    # or AA: an underlined HE range alone does not, "Missile-firing units are any units with an
+    # underlined AP or AA (9.3) range value", 002 §6.1.4)
+    missile = "missile" in actor.type.abilities or bool(
+        weapon and weapon.underlined and name in ctx.params.missile_range_weapons)
     if missile and hits == 0 and "indirect_fire" not in actor.type.abilities:
         ctx.emit(StatusChanged(actor.key, "ammo", "depleted_2"))
         ctx.answer.because("§6.1.4", f"missile unit rolled no hits: Ammo Depleted 2 on {actor.name}")
