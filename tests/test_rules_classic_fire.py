@@ -94,7 +94,8 @@ def test_eg_moving_fire_knows_the_leopards_by_both_spellings(name: str, to_hit: 
                                                           "weapon": "ap"}})
     if to_hit is None:
         assert result.legal is False
-        assert ("EG §6.1.3", f"{name} is not eligible for Moving Fire") in [(r.section, r.text) for r in result.refusals]
+        refusals = [(r.section, r.text) for r in result.refusals]
+        assert ("EG §6.1.3", f"{name} is not eligible for Moving Fire") in refusals
     else:
         assert result.legal is True
         assert (result.values["to_hit"], result.values["fp"]) == (to_hit, fp)
