@@ -138,3 +138,17 @@ def test_which_underlined_range_makes_a_missile_unit(book: str, weapon: str, amm
                                                        "hits": 0}})
     assert after.units["A"].status.ammo == ammo
     assert (result.events == []) is (ammo == "none")
+
+
+@BOOKS
+@pytest.mark.parametrize("spent, concealed", [(0, True), (2, False)])
+def test_a_unit_that_moved_this_activation_is_not_concealed(book: str, short: str, spent: int, concealed: bool) -> None:
+    """EG §6.1.5 "b) it did not move" (TUS §5.0: a unit that moves is marked Ops Complete, (a)):
+    infantry in Woods that spent MPs this activation is not concealed, even stopped."""
+    target = {"side": "nato", "target_type": "troops", "hex": "t",
+              "status": {"ops_complete": False, "moving": False, "mp_spent": spent}}
+    result, _ = answer("classic", book, {"units": {"T": target}, "hexes": [{"id": "t", "terrain": "woods"}],
+                                         "query": {"action": "concealment", "target": "T"}})
+    assert result.values["concealed"] is concealed
+    if not concealed:
+        assert (f"{short} §6.1.5, §5.0", "T has moved this activation: not concealed") in reasons(result)

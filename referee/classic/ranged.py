@@ -708,6 +708,10 @@ def is_concealed(ctx: Ctx, target: Unit, firer: Unit | None = None) -> bool:
     if target.status.ops_complete or target.status.moving:
         ctx.answer.because("§6.1.5", f"{target.name}: Ops Complete or moving, not concealed")
         return False
+    if target.status.has_moved:
+        # EG §6.1.5 "b) it did not move"; TUS §5.0 marks a unit that moves Ops Complete (a)
+        ctx.answer.because("§6.1.5, §5.0", f"{target.name} has moved this activation: not concealed")
+        return False
     reference = situation.reference(ctx)
     for other in ctx.game.units.values():
         if other.key == target.key or not other.on_map or other.status.disrupted:
