@@ -93,8 +93,9 @@ AMMO_SECTIONS = {"classic": "6.1.4", "waw85": "10.10"}
 
 
 def _fires_missiles(ruleset: Ruleset, unit: Unit) -> bool | None:
-    """Whether a counter fires missiles: a missile ability; classic §6.1.4 an underlined range;
-    WaW85 §10.10 a green AP value or a blue range. None when the counter's values do not say."""
+    """Whether a counter fires missiles: a missile ability; classic §6.1.4 an underlined range
+    (EG: of its AP or AA); WaW85 §10.10 a green AP value or a blue range. None when the
+    counter's values do not say."""
     weapons = [w for w in (unit.type.ap, unit.type.he, unit.type.aa) if w is not None]
     if "missile" in unit.type.abilities:
         return True
@@ -102,9 +103,12 @@ def _fires_missiles(ruleset: Ruleset, unit: Unit) -> bool | None:
         if any(w.range_colour == "blue" for w in weapons) or (unit.type.ap and unit.type.ap.colour == "green"):
             return True
         return None if any(w.colour is None for w in weapons) else False
-    if any(w.underlined for w in weapons):
+    # the Firepower whose underlined range makes a missile unit: TUS any, EG AP or AA (§6.1.4)
+    named = [w for n, w in (("ap", unit.type.ap), ("he", unit.type.he), ("aa", unit.type.aa))
+             if w is not None and n in ruleset.params.missile_range_weapons]
+    if any(w.underlined for w in named):
         return True
-    return None if any(w.underlined is None for w in weapons) else False
+    return None if any(w.underlined is None for w in named) else False
 
 
 def _ammo_problems(ruleset: Ruleset, unit: Unit) -> list[Problem]:

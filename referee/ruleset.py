@@ -78,6 +78,10 @@ class Params:
     #: any enemy in its LOS (True); 002 §6.1.7: it "may retreat away from the enemy until it
     #: leaves that unit's LOS", bound only by the enemies it retreats from until then (False).
     disrupted_retreat_any_enemy: bool = True
+    #: Firepower whose underlined range makes a classic unit missile-firing (§6.1.4): TUS "any
+    #: units with an underlined range factor that are not mortars (1.3.4.3) or on map artillery
+    #: (8.6)"; EG "any units with an underlined AP or AA (9.3) range value on their counter".
+    missile_range_weapons: frozenset[str] = frozenset({"ap", "he", "aa"})
     #: WaW85 §10.8.2: a Disrupted unit adjacent to an enemy "must remain where it is" (True);
     #: the classic §6.1.7 lets it retreat away (False).
     disrupted_adjacent_stays: bool = False

@@ -56,3 +56,99 @@ def test_a_hovering_hind_attacks_armor_with_its_he(book: str, short: str) -> Non
     assert reasons(result)[0] == (f"{short} §9.2", "helicopters attack soft and hard targets with their HE firepower")
     assert result.events == [StatusChanged("A", "ops_complete", True), UnitDisrupted("T")]
     assert after.units["T"].status.disrupted is True
+
+
+@BOOKS
+@pytest.mark.parametrize("mode, legal", [("hovering", False), ("flying", True)])
+def test_only_a_flying_helicopter_fires_after_moving(book: str, short: str, mode: str, legal: bool) -> None:
+    """EG/TUS §6.1.3.1: "Helicopters can only move when in flying mode": a Hovering Cobra
+    said to have moved 4 hexes has not, and makes no Moving Fire; a Flying one may, with no
+    modifier (the penalty is in its Flying-side values)."""
+    cobra = {"name": "AH-1 Cobra", "side": "pact", "target_type": "helicopter", "mode": mode,
+             "he": {"fp": 2, "to_hit": 5, "range": 4}, "status": {"mp_spent": 4}}
+    result, _ = answer("classic", book, {"units": {"A": cobra, "T": {**TARGET, "distance": 3, "los": True}},
+                                         "hexes": [{"id": "t", "terrain": "clear"}],
+                                         "query": {"action": "move_and_fire", "unit": "A", "target": "T",
+                                                   "weapon": "he"}})
+    assert result.legal is legal
+    if legal:
+        assert (result.values["to_hit"], result.values["fp"]) == (5, 2)
+    else:
+        assert result.values["reason_rule"] == "6.1.3.1"
+        assert [r.text for r in result.refusals] == ["AH-1 Cobra is hovering: helicopters can only move in Flying "
+                                                     "mode, so only a Flying helicopter fires after moving"]
+
+
+@pytest.mark.parametrize("name, to_hit, fp", [("Leopard II", 5, 3), ("Leopard 2", 5, 3), ("Leopard I", 5, 4),
+                                              ("Leopard 1", 5, 4), ("Marder", None, None)])
+def test_eg_moving_fire_knows_the_leopards_by_both_spellings(name: str, to_hit: int | None, fp: int | None) -> None:
+    """EG §6.1.3 names "Leopard II, Leopard I" among "the only seven units in Eisenbach Gap
+    Deluxe that can make Moving Fire"; the Moving Fire Table spells them Leopard 2 (L2: +1 to
+    Hit, -1 Firepower) and Leopard 1 (L1: +1 to Hit). A unit not on the list makes none."""
+    leopard = {"name": name, "side": "nato", "target_type": "heavy_armor", "mp": 6,
+               "ap": {"fp": 4, "to_hit": 4, "range": 8}, "status": {"mp_spent": 2}}
+    result, _ = answer("classic", "eisenbach", {"units": {"A": leopard, "T": {**TARGET, "side": "pact", "distance": 5,
+                                                                              "los": True}},
+                                                "hexes": [{"id": "t", "terrain": "clear"}],
+                                                "query": {"action": "move_and_fire", "unit": "A", "target": "T",
+                                                          "weapon": "ap"}})
+    if to_hit is None:
+        assert result.legal is False
+        refusals = [(r.section, r.text) for r in result.refusals]
+        assert ("EG §6.1.3", f"{name} is not eligible for Moving Fire") in refusals
+    else:
+        assert result.legal is True
+        assert (result.values["to_hit"], result.values["fp"]) == (to_hit, fp)
+
+
+@BOOKS
+@pytest.mark.parametrize("band, legal, to_hit, reason", [
+    ("long", False, None, ("§6.1.1", "a weapon with an underlined range cannot fire at extended range")),
+    ("point_blank", True, 5, ("§6.1.2", "a weapon with an underlined range gets no reduced-range bonus")),
+    ("effective", True, 5, None)])
+def test_a_stated_band_an_underlined_range_lacks(book: str, short: str, band: str, legal: bool, to_hit: int | None,
+                                                 reason: tuple[str, str] | None) -> None:
+    """EG/TUS §6.1.1 "Weapons with an underlined range cannot fire at extended range" and
+    §6.1.2 (no reduced-range bonus for them), when the band is stated and the range is not."""
+    missile = {**T72, "ap": {"fp": 4, "to_hit": 5, "range_underlined": True}}
+    result, _ = answer("classic", book, {"units": {"A": missile, "T": {**TARGET, "los": True}},
+                                         "hexes": [{"id": "t", "terrain": "clear"}],
+                                         "situation": {"range_band": band},
+                                         "query": {"action": "direct_fire", "unit": "A", "target": "T",
+                                                   "weapon": "ap"}})
+    assert result.legal is legal
+    if legal:
+        assert result.values["to_hit"] == to_hit
+    if reason is not None:
+        section, text = reason
+        assert (f"{short} {section}", text) in reasons(result) + [(r.section, r.text) for r in result.refusals]
+
+
+@pytest.mark.parametrize("book, weapon, ammo", [("eisenbach", "he", "none"), ("untold", "he", "depleted_2"),
+                                               ("eisenbach", "ap", "depleted_2"), ("untold", "ap", "depleted_2")])
+def test_which_underlined_range_makes_a_missile_unit(book: str, weapon: str, ammo: str) -> None:
+    """§6.1.4: EG "Missile-firing units are any units with an underlined AP or AA (9.3) range
+    value on their counter"; TUS "any units with an underlined range factor that are not mortars
+    (1.3.4.3) or on map artillery (8.6)". A shot of that underlined Firepower with no hits
+    places Ammo Depleted 2 (TUS: any; EG: not an underlined HE)."""
+    team = {"name": "team", "side": "nato", "target_type": "troops", "status": {"ammo": "none"},
+            weapon: {"fp": 2, "to_hit": 4, "range": 5, "range_underlined": True}}
+    result, after = answer("classic", book, {"units": {"A": team},
+                                             "query": {"action": "missile_ammo_check", "unit": "A", "weapon": weapon,
+                                                       "hits": 0}})
+    assert after.units["A"].status.ammo == ammo
+    assert (result.events == []) is (ammo == "none")
+
+
+@BOOKS
+@pytest.mark.parametrize("spent, concealed", [(0, True), (2, False)])
+def test_a_unit_that_moved_this_activation_is_not_concealed(book: str, short: str, spent: int, concealed: bool) -> None:
+    """EG §6.1.5 "b) it did not move" (TUS §5.0: a unit that moves is marked Ops Complete, (a)):
+    infantry in Woods that spent MPs this activation is not concealed, even stopped."""
+    target = {"side": "nato", "target_type": "troops", "hex": "t",
+              "status": {"ops_complete": False, "moving": False, "mp_spent": spent}}
+    result, _ = answer("classic", book, {"units": {"T": target}, "hexes": [{"id": "t", "terrain": "woods"}],
+                                         "query": {"action": "concealment", "target": "T"}})
+    assert result.values["concealed"] is concealed
+    if not concealed:
+        assert (f"{short} §6.1.5, §5.0", "T has moved this activation: not concealed") in reasons(result)

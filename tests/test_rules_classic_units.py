@@ -102,6 +102,11 @@ def test_helicopters_are_in_command_and_rally_when_their_formation_is_drawn(book
     assert reasons(result) == [(f"{short} §1.6", "helicopters are never out of command")]
     assert not any(isinstance(e, StatusChanged) and e.value is True for e in result.events)
 
+    result, _ = answer("classic", book, {"units": {"H": {**helicopter, "status": {"disrupted": False}}},
+                                         "query": {"action": "morale_check", "unit": "H"}}, {"2d6": [12]})
+    assert result.values == {"roll_required": False} and result.rolls == []
+    assert reasons(result) == [(f"{short} §1.6", "H is a helicopter: helicopters have no morale and make no morale "
+                                "check")]
 
 def test_a_leaders_platoon_and_its_carrier_stay_in_command_when_their_hex_fails() -> None:
     """TUS §1.3.6: "A leader is always in command, as is the platoon to which he is assigned.
@@ -282,3 +287,22 @@ def test_a_unit_that_cannot_retreat_is_eliminated_with_its_counters() -> None:
     assert UnitEliminated("L") in result.events and UnitEliminated("H") in result.events
     assert after.units["SW"].location == "eliminated"
     assert after.hexes["t"].markers == frozenset({"wrecks", "hallowed_ground"})
+
+
+@pytest.mark.parametrize("hq_hex, roll, modified, passed", [("x", 7, 5, True), ("x", 8, 6, False), ("y", 7, 7, False)])
+def test_a_conditional_morale_check_subtracts_the_stacked_hqs_leadership(hq_hex: str, roll: int, modified: int,
+                                                                          passed: bool) -> None:
+    """TUS §1.6.1: base 2 + 3 units of the Formation within 2 hexes = 5 (the HQ not counted);
+    "Units stacked with a HQ can subtract the HQ's leadership from the die roll"."""
+    units = {"A": {"name": "T-72", "side": "pact", "formation": "F", "morale": 2, "hex": "x"},
+             "B1": {"side": "pact", "formation": "F", "hex": "x", "distance": 0},
+             "B2": {"side": "pact", "formation": "F", "within": 2},
+             "B3": {"side": "pact", "formation": "F", "within": 2},
+             "H": {"name": "HQ", "side": "pact", "target_type": "hq", "formation": "F", "leadership": 2,
+                   "hex": hq_hex, "distance": 0 if hq_hex == "x" else 1}}
+    result, _ = answer("classic", "untold", {"units": units, "query": {"action": "conditional_morale", "unit": "A"}},
+                       {"2d6": [roll]})
+    v = result.values
+    assert (v["target_number"], v["modified_roll"], v["passed"]) == (5, modified, passed)
+    stacked = ("TUS §1.6.1", "stacked with HQ: roll -2") in [(r.section, r.text) for r in result.reasons]
+    assert stacked is (hq_hex == "x")

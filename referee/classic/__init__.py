@@ -117,6 +117,7 @@ def classic_params(book: str) -> Params:
                       mission_nations={"fascam": US_NAMES, "chemical": SOVIET_NAMES},
                       moving_fire_helicopters=EG_MOVING_FIRE_HELICOPTERS,
                       flying_helicopter_underlined_bars=frozenset({"ap"}),
+                      missile_range_weapons=frozenset({"ap", "aa"}),
                       **_moving_fire("eisenbach"))
     if book == "untold":
         return Params(ruleset="classic", book="untold", undisruptable=frozenset({"hq"}), deployed_hq_rides=False,

@@ -42,8 +42,14 @@ def morale_of(ctx: Ctx, unit: Unit) -> int:
 
 
 def morale_check(ctx: Ctx) -> None:
-    """§1.6: 2d6 at or under the morale passes."""
+    """§1.6: 2d6 at or under the morale passes. "Helicopters have no morale" (§1.6): a
+    helicopter makes no morale check, so no roll is made."""
     unit = ctx.unit(ctx.action.actor)
+    if unit.type.target_type == "helicopter":
+        ctx.answer.set("roll_required", False)
+        ctx.answer.because("§1.6", f"{unit.name} is a helicopter: helicopters have no morale and make no "
+                           "morale check")
+        return
     target = morale_of(ctx, unit)
     ctx.answer.set("target_number", target)
     passed = _passes(ctx, target, 0)
@@ -59,7 +65,20 @@ def _passes(ctx: Ctx, target: int, modifier: int) -> bool:
 def conditional_morale(ctx: Ctx) -> None:
     """The ``conditional_morale`` procedure (001 §1.6.1)."""
     ctx.params.require("conditional_morale", "001 §1.6.1")
-    ctx.answer.set("target_number", conditional_value(ctx, ctx.unit(ctx.action.actor)))
+    unit = ctx.unit(ctx.action.actor)
+    value = conditional_value(ctx, unit)
+    ctx.answer.set("target_number", value)
+    if ctx.dice is None and ctx.action.passed is None:
+        return
+    # the check itself, given its roll: "Units stacked with a HQ can subtract the HQ's
+    # leadership from the die roll" (001 §1.6.1), then at or under the morale passes (§1.6)
+    modifier = 0
+    hq = formation_hq(ctx, unit)
+    if hq is not None and hq.on_map and hq.hex is not None and hq.hex == unit.hex:
+        bonus = need(hq.leadership, f"units.{hq.key}.leadership")
+        ctx.answer.modify("roll", -bonus, f"stacked with {hq.name}", "001 §1.6.1")
+        modifier -= bonus
+    ctx.answer.set("passed", _passes(ctx, value, modifier))
 
 
 def conditional_value(ctx: Ctx, unit: Unit) -> int:

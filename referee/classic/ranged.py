@@ -231,6 +231,29 @@ def bands(ctx: Ctx, actor: Unit, target: Unit | None, attack: Attack) -> Bands:
 
 
 def band_to_hit(ctx: Ctx, attack: Attack, band: str, *, quiet: bool = False) -> int:
+    """The band's To-Hit change (§6.1.1, §6.1.2), for a band the weapon has at that target.
+    A band stated without the range may be one it lacks: an underlined range "cannot fire at
+    extended range" and gets no reduced-range bonus (§6.1.1, §6.1.2), nor does a non-AA unit
+    at a helicopter (§9.3), a thermal sight through Smoke (002 §8.2) fire at extended range,
+    nor on-map artillery beyond its fixed range (001 §8.6)."""
+    if band != "effective":
+        target = ctx.game.unit(ctx.action.target) if isinstance(ctx.action.target, str) else None
+        found = bands(ctx, attack.shot.firer, target, attack) if attack.shot.firer is not None else None
+        if found is not None and band not in found.names:
+            weapon = attack.shot.weapon
+            if found.halved:
+                section, why = "§9.3", "a non-anti-aircraft unit firing at a helicopter"
+            elif weapon.underlined:
+                section, why = ("§6.1.1" if band == "long" else "§6.1.2"), "a weapon with an underlined range"
+            elif getattr(attack, "through_smoke", False):
+                section, why = "002 §8.2", "a thermal sight firing through Smoke"
+            else:
+                section, why = "001 §8.6", "on-map artillery direct firing"
+            if band == "long":
+                ctx.answer.illegal(section, f"{why} cannot fire at extended range")
+            elif not quiet:
+                ctx.answer.because(section, f"{why} gets no reduced-range bonus")
+            return 0
     return band_modifier(ctx, band, quiet=quiet)
 
 
@@ -484,6 +507,11 @@ def moving_fire(ctx: Ctx, actor: Unit) -> tuple[int, int]:
             raise NotStated(f"units.{actor.key}.status.mp_spent (hexes moved)")
         if hexes > limit:
             ctx.answer.illegal("§6.1.3.1", f"helicopter moved {hexes} hexes, more than {limit}")
+        if hexes > 0 and actor.mode not in (None, "flying"):
+            # §6.1.3.1 "Helicopters can only move when in flying mode", and a mode change is
+            # the FIRST action of an activation (§9.1): a helicopter in another mode has not moved
+            ctx.answer.illegal("§6.1.3.1, §9.1", f"{actor.name} is {actor.mode}: helicopters can only move in "
+                               "Flying mode, so only a Flying helicopter fires after moving")
         allowed = ctx.params.moving_fire_helicopters
         named = actor.type.name      # a counter whose name is not stated is not refused
         if allowed is not None and named and not any(
@@ -584,7 +612,11 @@ def missile_check(ctx: Ctx, actor: Unit, name: str, weapon: Weapon | None, hits:
     if actor.type.arty_type in ("mrtr", "spm"):
         ctx.answer.because("§1.3.4.3, §6.1.4", "mortars are exempt from missile depletion")
         return
-    missile = "missile" in actor.type.abilities or bool(weapon and weapon.underlined)
+    # an underlined range of a Firepower the book names makes it missile-firing (TUS any, EG AP
+    # or AA: an underlined HE range alone does not, "Missile-firing units are any units with an
+    # underlined AP or AA (9.3) range value", 002 §6.1.4)
+    missile = "missile" in actor.type.abilities or bool(
+        weapon and weapon.underlined and name in ctx.params.missile_range_weapons)
     if missile and hits == 0 and "indirect_fire" not in actor.type.abilities:
         ctx.emit(StatusChanged(actor.key, "ammo", "depleted_2"))
         ctx.answer.because("§6.1.4", f"missile unit rolled no hits: Ammo Depleted 2 on {actor.name}")
@@ -675,6 +707,10 @@ def is_concealed(ctx: Ctx, target: Unit, firer: Unit | None = None) -> bool:
         return False
     if target.status.ops_complete or target.status.moving:
         ctx.answer.because("§6.1.5", f"{target.name}: Ops Complete or moving, not concealed")
+        return False
+    if target.status.has_moved:
+        # EG §6.1.5 "b) it did not move"; TUS §5.0 marks a unit that moves Ops Complete (a)
+        ctx.answer.because("§6.1.5, §5.0", f"{target.name} has moved this activation: not concealed")
         return False
     reference = situation.reference(ctx)
     for other in ctx.game.units.values():
