@@ -180,3 +180,12 @@ def test_a_degree_of_victory_needs_a_winner_with_points() -> None:
     assert degree(1, 3).values["value"] == 33
     assert degree(0, 0).gaps["*"].startswith("not supported: WaW85 §17.4.1 (a Degree of Victory with the higher total 0")
     assert degree(-50, 200).gaps["*"].startswith("not supported: WaW85 §17.4.1 (a Degree of Victory for a negative total (-50)")
+
+
+def test_a_reduced_counter_costs_half_without_its_steps_stated() -> None:
+    """§17.4.1 (prose) subtracts "1/2 the points cost of any two step units which are reduced";
+    a counter on its reduced side is one (§1.6.5: a one-step unit "is eliminated if flipped")."""
+    result, _ = waw85({"units": {"E": {"side": "nato", "cost": 30, "location": "eliminated"},
+                                 "R": {"side": "nato", "target_type": "troops", "strength": "reduced", "cost": 40}},
+                       "situation": {"objectives": 2}, "query": {"action": "victory_points", "side": "nato"}})
+    assert result.values["value"] == 400 - 30 - 20

@@ -35,7 +35,9 @@ def victory_points(ctx: Ctx) -> None:
         cost = need(unit.type.cost, f"units.{unit.key}.cost")
         if unit.location == "eliminated":
             total -= cost
-        elif unit.strength == "reduced" and unit.type.steps == 2:
+        elif unit.strength == "reduced" and not is_one_step(unit):
+            # a counter on its reduced side is a two-step unit: "A one step unit ... is
+            # eliminated if flipped" (§1.6.5), so its steps need not be stated
             total -= Fraction(cost, 2)
     because(ctx, "17.4.1", "the prose reading: half the cost of reduced units is subtracted")
     ctx.answer.set("value", math.floor(total))
