@@ -1,8 +1,9 @@
 """WaW85 Direct Fire and Assault rules from the rule text: unit heights for the LOS
 (§10.2.1), the range bands of a printed range (§10.3.1-§10.3.4), the To-Hit cap of the
 Assault modifiers (§13.1) and a Disrupted counterattack's HQ dice (§13.0, §13.1.1); and an
-Improved Position against Chemical hits (§16.1), Mine Plows (§16.3.1) and who fires On-Board
-Indirect Fire at all (§12.0, §14.1)."""
+Improved Position against Chemical hits (§16.1), Mine Plows (§16.3.1), who fires On-Board
+Indirect Fire at all (§12.0, §14.1) and who may contribute to Anti-Aircraft Fire (§4.2,
+§16.7.3)."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -344,6 +345,36 @@ def test_contributing_units_are_ops_complete_with_the_aa_firer() -> None:
     assert after.units["A"].status.ops_complete and after.units["B1"].status.ops_complete
     assert not after.units["B2"].status.ops_complete
     assert any(r[1] == "A and B1, firing with it, are marked Ops Complete" for r in reasons(result))
+
+
+def test_only_units_that_could_make_the_aa_attack_contribute() -> None:
+    """§4.2, §16.7.3: "Additional eligible enemy units ... may contribute their fire": not the
+    firer itself, not a green AP value at a CAS counter (§1.9.1), and at landing parachute
+    units only an HE value of a unit that is not missile-armed Anti-Aircraft."""
+    sam = {"fp": 3, "to_hit": 4, "range": 8, "color": "blue", "range_color": "blue"}
+    ready = {"disrupted": False, "ops_complete": False}
+
+    def fp(target: dict, b1: dict | None, *, weapon: str = "aa", supporting: list[str] | None = None) -> int:
+        units = {"A": {"side": "pact", "aa": sam, "he": {"fp": 3, "to_hit": 4, "range": 6, "color": "black"},
+                       "hex": "a", "status": {**ready, "out_of_command": False}},
+                 "X": {"side": "nato", "distance": 4 if target.get("target_type") == "troops" else 5, "los": True,
+                       **target}}
+        if b1 is not None:
+            units["B1"] = {"side": "pact", "hex": "a", "los": True, "status": ready, **b1}
+        result, _ = waw85({"units": units, "query": {"action": "aa_fire", "unit": "A", "target": "X",
+                                                     "weapon": weapon, "supporting": supporting or ["B1"]}})
+        assert result.legal is True
+        return result.values["fp"]
+
+    cas = {"target_type": "aircraft"}
+    atgm = {"target_type": "light_armor", "ap": {"fp": 2, "to_hit": 4, "range": 10, "color": "green"}}
+    tank = {"target_type": "heavy_armor", "ap": {"fp": 3, "to_hit": 4, "range": 6, "color": "black"}}
+    rifles = {"target_type": "troops", "he": {"fp": 2, "to_hit": 4, "range": 4, "color": "black"}}
+    assert (fp(cas, atgm), fp(cas, tank), fp(cas, None, supporting=["A"])) == (3, 4, 3)
+    parachutes = {"target_type": "troops"}
+    assert fp(parachutes, {"aa": sam}, weapon="he") == 1
+    assert fp(parachutes, tank, weapon="he") == 1
+    assert fp(parachutes, rifles, weapon="he") == 2
 
 
 def test_a_firer_stated_not_to_see_its_target_does_not_fire() -> None:

@@ -557,19 +557,37 @@ def _not_contributing(ctx: Ctx, unit: Unit, target: Unit | None) -> str | None:
     states: AA Fire at a CAS counter "is a form of Opportunity Fire" (§4.2), which Ops Complete
     or Disrupted units may not use (§10.11); only the enemy's units; LOS to the target; its
     Range (a black or orange value at aircraft reaches the printed Range only, §10.6.1)."""
+    if unit.key == ctx.action.actor:
+        return "is the unit making the attack, not an additional unit"
     if unit.status.ops_complete or unit.status.disrupted:
         return "is Ops Complete or Disrupted, so it may not use Opportunity Fire (§10.11)"
     if target is not None and unit.side and target.side and unit.side == target.side:
         return "is not an enemy of the target"
     if ctx.game.facts.relation(unit.key).los is False:
         return "has no LOS to the target"
+    printed = [w for w in (unit.current.aa, unit.current.ap, unit.current.he) if w is not None]
+    usable = [w for w in printed if target is None or _may_fire_at_aircraft(unit, w, target)]
+    if printed and not usable:
+        # "eligible" units (§4.2, §16.7.3): ones that could make the attack themselves
+        return ("has no HE value that may fire at landing parachute units (only HE values, and no missile-armed "
+                "Anti-Aircraft unit, §16.7.3)" if target is not None and is_parachute(target)
+                else "has no Firepower that may fire at aircraft (a green AP value may not, §1.9.1)")
     reach = _contributor_range(ctx, unit, target)
-    weapons = [w for w in (unit.current.aa, unit.current.ap, unit.current.he) if w is not None and w.range is not None]
+    weapons = [w for w in usable if w.range is not None]
     if reach is not None and weapons:
         most = max(Bands(w.range).max_range if w.colour == "blue" else w.range for w in weapons)
         if reach > most:
             return f"is {reach} hexes from the target, beyond its Range ({most})"
     return None
+
+
+def _may_fire_at_aircraft(unit: Unit, weapon: Weapon, target: Unit) -> bool:
+    """Whether ``weapon`` of ``unit`` may fire at the Anti-Aircraft target: a green AP value
+    never at a CAS counter or a Flying Helicopter (§1.9.1); at landing parachute units only
+    HE values, and no missile-armed Anti-Aircraft unit (§16.7.3)."""
+    if is_parachute(target):
+        return weapon is unit.current.he and not is_missile_aa(weapon)
+    return not (weapon is unit.current.ap and weapon.colour == "green")
 
 
 def _contributor_range(ctx: Ctx, unit: Unit, target: Unit | None) -> int | None:
