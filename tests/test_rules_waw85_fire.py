@@ -350,7 +350,8 @@ def test_contributing_units_are_ops_complete_with_the_aa_firer() -> None:
 def test_only_units_that_could_make_the_aa_attack_contribute() -> None:
     """§4.2, §16.7.3: "Additional eligible enemy units ... may contribute their fire": not the
     firer itself, not a green AP value at a CAS counter (§1.9.1), and at landing parachute
-    units only an HE value of a unit that is not missile-armed Anti-Aircraft."""
+    units only an HE value of a unit that is not missile-armed Anti-Aircraft; at a Helicopter
+    no unit contributes (§10.6.1: Direct Fire by the one unit)."""
     sam = {"fp": 3, "to_hit": 4, "range": 8, "color": "blue", "range_color": "blue"}
     ready = {"disrupted": False, "ops_complete": False}
 
@@ -375,6 +376,8 @@ def test_only_units_that_could_make_the_aa_attack_contribute() -> None:
     assert fp(parachutes, {"aa": sam}, weapon="he") == 1
     assert fp(parachutes, tank, weapon="he") == 1
     assert fp(parachutes, rifles, weapon="he") == 2
+    helicopter = {"target_type": "helicopter", "mode": "flying", "status": {"moving": True}}
+    assert fp(helicopter, {"aa": sam}) == 3
 
 
 def test_a_firer_stated_not_to_see_its_target_does_not_fire() -> None:

@@ -189,3 +189,13 @@ def test_a_reduced_counter_costs_half_without_its_steps_stated() -> None:
                                  "R": {"side": "nato", "target_type": "troops", "strength": "reduced", "cost": 40}},
                        "situation": {"objectives": 2}, "query": {"action": "victory_points", "side": "nato"}})
     assert result.values["value"] == 400 - 30 - 20
+
+
+def test_only_the_costs_of_casualties_are_needed() -> None:
+    """§17.4.1 subtracts the costs of units eliminated and reduced: a full-strength unit or an
+    HQ with no cost stated takes no part (and is not a gap)."""
+    result, _ = waw85({"units": {"E": {"side": "nato", "cost": 30, "location": "eliminated"},
+                                 "F": {"side": "nato", "target_type": "troops", "steps": 2, "strength": "full"},
+                                 "H": {"side": "nato", "target_type": "hq", "strength": "full"}},
+                       "situation": {"objectives": 1}, "query": {"action": "victory_points", "side": "nato"}})
+    assert (result.gaps, result.values["value"]) == ({}, 170)

@@ -536,6 +536,12 @@ def _contributions(ctx: Ctx, attack: Attack) -> list[str]:
     of +2 FP dice"; a unit stated not eligible, out of LOS or out of range adds nothing. The
     contributing units, who fire with the attack."""
     target = ctx.game.units.get(ctx.action.target) if isinstance(ctx.action.target, str) else None
+    if ctx.action.supporting and target is not None and target.type.target_type == "helicopter":
+        # the contributions are §4.2's (at a CAS counter) and §16.7.3's (at a landing parachute
+        # stack); Anti-Aircraft Fire at a Helicopter is Direct Fire by one unit (§10.6.1)
+        because(ctx, "10.6.1", f"{target.name} is a Helicopter: other units do not contribute their fire (only at a "
+                "CAS counter, §4.2, or a landing parachute stack, §16.7.3)")
+        return []
     contributing = []
     for key in ctx.action.supporting:
         unit = ctx.game.unit(key)

@@ -25,17 +25,18 @@ RESERVES_TURN = 3
 
 def victory_points(ctx: Ctx) -> None:
     """§17.4.1: 200 per Objective held, less the cost of own units eliminated and half
-    the cost of own two-step units reduced (prose reading)."""
+    the cost of own two-step units reduced (prose reading). Only those costs are needed:
+    the cost of a unit neither eliminated nor reduced takes no part."""
     side = need(ctx.action.side, "query.side")
     objectives = need(ctx.game.facts.get("objectives"), "situation.objectives")
     total = Fraction(OBJECTIVE_POINTS * objectives)
     for unit in ctx.game.units.values():
         if unit.side != side:
             continue
-        cost = need(unit.type.cost, f"units.{unit.key}.cost")
         if unit.location == "eliminated":
-            total -= cost
+            total -= need(unit.type.cost, f"units.{unit.key}.cost")
         elif unit.strength == "reduced" and not is_one_step(unit):
+            cost = need(unit.type.cost, f"units.{unit.key}.cost")
             # a counter on its reduced side is a two-step unit: "A one step unit ... is
             # eliminated if flipped" (§1.6.5), so its steps need not be stated
             total -= Fraction(cost, 2)
