@@ -2,8 +2,8 @@
 (§10.2.1), the range bands of a printed range (§10.3.1-§10.3.4), the To-Hit cap of the
 Assault modifiers (§13.1) and a Disrupted counterattack's HQ dice (§13.0, §13.1.1); and an
 Improved Position against Chemical hits (§16.1), Mine Plows (§16.3.1), who fires On-Board
-Indirect Fire at all (§12.0, §14.1) and who may contribute to Anti-Aircraft Fire (§4.2,
-§16.7.3)."""
+Indirect Fire at all (§12.0, §14.1), who may contribute to Anti-Aircraft Fire (§4.2,
+§16.7.3) and the Rubble and Fire roll after a CAS attack (§4.3, §10.9)."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -458,3 +458,20 @@ def test_a_command_bonus_comes_from_an_hq_of_the_formation_stacked_with_the_unit
     result, _ = waw85(given)
     assert result.values["fp"] == 3
     assert ("WaW85 §1.9.11", why) in reasons(result)
+
+
+def test_a_cas_attack_can_rubble_or_ignite_its_target_hex() -> None:
+    """§4.3 resolves a CAS attack by "the Direct Fire procedures", so §10.9's Rubble and Fire
+    roll follows 3 net hits in Woods; a Fire drives out the units still in the hex: not the
+    unit the attack eliminated, nor the CAS counter over it (an aircraft, §4.4)."""
+    given = {"units": {"C": {"side": "nato", "target_type": "aircraft", "hex": "x", "he": {"fp": 4, "to_hit": 4}},
+                       "T": {"side": "pact", "target_type": "troops", "steps": 2, "strength": "full", "hex": "x",
+                             "status": {"disrupted": False, "concealed": False}}},
+             "hexes": [{"id": "x", "terrain": "woods", "terrain_db": 1, "markers": []}],
+             "query": {"action": "cas_attack", "unit": "C", "target": "T", "weapon": "he"}}
+    result, after = waw85(given, {"attack": [4, 5, 6, 1], "save": [2], "d6": [5]})
+    assert result.gaps == {} and result.values["net_hits"] == 3
+    assert "fire" in after.hex("x").markers
+    assert after.units["T"].location == "eliminated"
+    assert (after.units["C"].location, after.units["C"].hex) == ("map", "x")
+    assert ("WaW85 §10.9", "3 net hits in woods x: roll for Rubble and Fire") in reasons(result)
