@@ -3,7 +3,8 @@
 Assault modifiers (§13.1) and a Disrupted counterattack's HQ dice (§13.0, §13.1.1); and an
 Improved Position against Chemical hits (§16.1), Mine Plows (§16.3.1), who fires On-Board
 Indirect Fire at all (§12.0, §14.1), who may contribute to Anti-Aircraft Fire (§4.2,
-§16.7.3) and the Rubble and Fire roll after a CAS attack (§4.3, §10.9)."""
+§16.7.3), the Rubble and Fire roll after a CAS attack (§4.3, §10.9) and Opportunity Fire
+before the fire of a Move & Fire Action (§10.11, §11.0)."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -475,3 +476,41 @@ def test_a_cas_attack_can_rubble_or_ignite_its_target_hex() -> None:
     assert after.units["T"].location == "eliminated"
     assert (after.units["C"].location, after.units["C"].hex) == ("map", "x")
     assert ("WaW85 §10.9", "3 net hits in woods x: roll for Rubble and Fire") in reasons(result)
+
+
+def test_opportunity_fire_comes_before_the_fire_of_a_move_and_fire() -> None:
+    """§10.11: "When an activated unit moves in the LOS of an eligible inactive unit, the
+    Opportunity Fire is declared and movement stops until the attack is resolved"; §11.0 the
+    Move & Fire unit fires after its move. Eligible: not Ops Complete nor Disrupted (Out of
+    Command may), a Firepower that affects the mover within its reach, once per hex."""
+    ready = {"disrupted": False, "ops_complete": False, "out_of_command": False}
+    black = {"fp": 3, "to_hit": 4, "range": 6, "color": "black", "range_color": "white"}
+
+    def order(enemy: dict | None, *, target: dict | None = None, situation: dict | None = None):
+        units = {"M": {"side": "nato", "target_type": "heavy_armor", "mp": 6, "hex": "m",
+                       "ap": {"fp": 4, "to_hit": 4, "range": 8, "color": "orange", "range_color": "white"},
+                       "status": {**ready, "moving": True, "mp_spent": 2}},
+                 "T": {"side": "pact", "target_type": "heavy_armor", "armor": 3, "save": 5, "distance": 5, "los": True,
+                       "ap": black, "status": {**ready, "ops_complete": True}, **(target or {})}}
+        if enemy is not None:
+            units["E"] = {"side": "pact", "target_type": "heavy_armor", "ap": black, "distance": 1,
+                          "status": ready, **enemy}
+        result, _ = waw85({"units": units, "hexes": [{"id": "m", "terrain": "clear"}], "situation": situation or {},
+                           "query": {"action": "move_and_fire", "unit": "M", "target": "T", "weapon": "ap"}})
+        return result.values.get("order"), result.gaps.get("order")
+
+    first, alone = ["opportunity_fire", "move_and_fire"], ["move_and_fire"]
+    assert order({}) == (first, None)
+    assert order({"status": {**ready, "out_of_command": True}}) == (first, None)
+    assert order({"status": {**ready, "ops_complete": True}}) == (alone, None)
+    assert order({}, situation={"opfire_count": 1}) == (alone, None)
+    assert order(None, target={"status": ready}) == (first, None)
+    assert order(None, target={"status": ready, "distance": 13}) == (alone, None)
+    # a unit at a distance whose LOS to the mover is not stated (its ``los`` is for the target)
+    unknown = order({"distance": 4})
+    assert unknown[0] is None and unknown[1].startswith("not stated: units.E LOS to and range of the mover M")
+    helicopter, _ = waw85({"units": {"M": {"side": "nato", "target_type": "helicopter", "mode": "flying", "hex": "m",
+                                           "ap": black, "status": {**ready, "mp_spent": 2}},
+                                     "T": {"side": "pact", "target_type": "heavy_armor", "distance": 5, "los": True}},
+                           "query": {"action": "move_and_fire", "unit": "M", "target": "T", "weapon": "ap"}})
+    assert helicopter.gaps["order"].startswith("not supported: WaW85 §10.11")

@@ -8,9 +8,10 @@ for the other, and lists its modifiers in §10.6.1-§10.6.17.
 """
 from __future__ import annotations
 
-from referee.errors import NotStated
+from referee.errors import NotStated, NotSupported
 from referee.events import StatusChanged
-from referee.fire import Attack, band_modifier, status
+from referee.defence import Shot
+from referee.fire import Attack, band_modifier, opportunity_first, status
 from referee.model import Unit, Weapon, need
 from referee.ranges import BAND_TO_HIT, Bands
 from referee.ruleset import Ctx
@@ -637,3 +638,62 @@ def _minimum_range(ctx: Ctx, actor: Unit, weapon: Weapon, distance: int) -> None
         illegal(ctx, "10.6.3", f"ATGM minimum range 3 (target at {distance})")
 
 
+#: Counters that never make Opportunity Fire themselves: HQs and Leaders (no Firepower,
+#: §1.9.11, §1.9.13), Support Weapons (they fire in place of their unit, §10.11), CAS counters.
+NO_OPPORTUNITY_FIRE = frozenset({"hq", "leader", "support_weapon", "aircraft"})
+
+
+def opportunity_before_moving_fire(ctx: Ctx) -> None:
+    """§10.11: "Opportunity Fire may be triggered during an enemy Movement, Move & Fire, or
+    Assault Action. When an activated unit moves in the LOS of an eligible inactive unit, the
+    Opportunity Fire is declared and movement stops until the attack is resolved": the ``order``
+    of a Move & Fire Action, its fire coming after its move (§11.0)."""
+    mover = ctx.game.unit(ctx.action.actor)
+    if mover.type.target_type == "helicopter":
+        raise NotSupported("WaW85 §10.11", "which enemy units may Opportunity Fire at a Helicopter's Move & Fire "
+                           "(Anti-Aircraft Fire by mode, §10.6.1)")
+    opportunity_first(ctx, "WaW85 §10.11", may_opportunity_fire, NO_OPPORTUNITY_FIRE, fire_name="Move & Fire",
+                      first="movement stops until the Opportunity Fire is resolved, before the unit fires")
+
+
+def may_opportunity_fire(ctx: Ctx, enemy: Unit, mover: Unit, los: bool | None, distance: int | None) -> bool | None:
+    """§10.11: whether ``enemy`` may Opportunity Fire at the ground unit ``mover`` (None: not
+    known): not Ops Complete nor Disrupted ("Units that are Out of Command may still use
+    Opportunity Fire"), not a NOE Helicopter (§9.7.2), with a Firepower that may affect the
+    mover (§10.1, §1.9.1: a green AP value only at vehicles) and reaches it (§10.3.4), in LOS."""
+    if enemy.status.disrupted or enemy.status.ops_complete:
+        return False
+    if enemy.type.target_type == "helicopter" and enemy.mode == "nap_of_earth":
+        return False
+    if los is False:
+        return False
+    try:
+        names = usable_weapons(enemy, mover)
+    except NotStated:
+        return None
+    reaches: list[int | None] = []
+    for name in names:
+        weapon = enemy.current.weapon(name)
+        if name == "ap" and weapon.colour == "green" and target_kind(mover) not in VEHICLES:
+            continue
+        if (weapon.colour == "green" or is_missile_aa(weapon)) and enemy.status.ammo in ("reloading", "out"):
+            continue
+        if name == "ap" and is_missile_aa(weapon):
+            continue            # §1.9.1: a blue AP value with a blue Range fires at aircraft only
+        found = ctx.stage((), lambda: ctx.rules.bands(ctx, enemy, mover, Attack(
+            Shot(enemy, name, weapon, kind="opportunity_fire"), "opportunity_fire")))
+        try:
+            reaches.append(None if found is None else max(found.max_range, 1))
+        except NotStated:
+            reaches.append(None)
+    if enemy.current.aa is not None:
+        reaches.append(None)    # a blue value not stated as AP or HE: whether it fires at the mover is not known
+    if not reaches:
+        return False
+    if distance is None:
+        return None
+    if los is True and any(r is not None and r >= distance for r in reaches):
+        return True
+    if all(r is not None and r < distance for r in reaches):
+        return False
+    return None
