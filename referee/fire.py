@@ -13,6 +13,7 @@ own way is a hook of the ruleset (``choose_weapon``, ``may_attack``, ``fire_modi
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Callable
 
 from referee import defence as defence_roll
 from referee import situation
@@ -356,6 +357,67 @@ def _move_first(ctx: Ctx) -> Ctx | None:
     unit = ctx.game.unit(str(ctx.action.actor))
     there = replace(unit.with_status(mp_spent=cost, moving=True), hex=arrived[-1].hex)
     return Ctx(ctx.rules, ctx.game.with_unit(there), ctx.action, ctx.dice, ctx.answer)
+
+
+def opportunity_first(ctx: Ctx, section: str, may_fire: Callable[..., bool | None], excluded: frozenset[str], *,
+                      fire_name: str, first: str) -> None:
+    """The ``order`` of a fire after moving (EG/TUS §6.2, WaW85 §10.11): Opportunity Fire first
+    when an enemy unit may make it at the mover in the hex it fires from (once per hex: not when
+    the mover was attacked there already), else the fire after moving alone. ``may_fire(ctx,
+    unit, mover, los, distance)`` is the book's eligibility (None: not known), ``excluded`` the
+    counters that never make Opportunity Fire. A unit's stated ``distance`` is from the mover
+    (the reference unit); its LOS is known for the mover's target (LOS is the same both ways),
+    for an adjacent unit and from the map."""
+    mover = ctx.game.unit(ctx.action.actor)
+    if ctx.game.facts.get("opfire_count") or mover.status.opportunity_fired:
+        ctx.answer.set("order", ["move_and_fire"])
+        ctx.answer.because(section, f"{mover.name} was attacked in this hex already: its {fire_name} alone")
+        return
+    eligible: list[Unit] = []
+    unknown: list[str] = []
+    for unit in ctx.game.units.values():
+        if unit.key == mover.key or not unit.on_map or unit.carried_by is not None \
+                or unit.type.target_type in excluded:
+            continue
+        if unit.key != ctx.action.target:
+            if unit.side is None or mover.side is None:
+                unknown.append(f"units.{unit.key if unit.side is None else mover.key}.side")
+                continue
+            if unit.side == mover.side:
+                continue
+        try:
+            distance, los = _opportunity_sight(ctx, unit, mover)
+        except NotStated as missing:
+            unknown.append(str(missing).replace("not stated: ", ""))
+            continue
+        verdict = may_fire(ctx, unit, mover, los, distance)
+        if verdict:
+            eligible.append(unit)
+        elif verdict is None:
+            unknown.append(f"units.{unit.key} LOS to and range of the mover {mover.key}")
+    if eligible:
+        ctx.answer.set("order", ["opportunity_fire", "move_and_fire"])
+        ctx.answer.because(section, f"{', '.join(u.name for u in eligible)} may Opportunity Fire at {mover.name} "
+                           f"in the hex it entered: {first}")
+        return
+    if unknown:
+        raise NotStated(f"{unknown[0]} (whether an enemy unit may Opportunity Fire first, {section})")
+    ctx.answer.set("order", ["move_and_fire"])
+    ctx.answer.because(section, f"no enemy unit may Opportunity Fire at {mover.name}: its {fire_name} alone")
+
+
+def _opportunity_sight(ctx: Ctx, unit: Unit, mover: Unit) -> tuple[int, bool | None]:
+    """The distance from the mover to ``unit`` and whether they see each other (None: not
+    known), for the mover's fire after moving (see :func:`opportunity_first`)."""
+    rel = ctx.game.facts.relation(unit.key)
+    distance = rel.distance if rel.distance is not None else situation.distance(ctx, mover.key, unit.key)
+    if distance <= 1:
+        return distance, True
+    if unit.key == ctx.action.target and rel.los is not None:
+        return distance, rel.los
+    if situation.position(ctx.game, unit.key) and situation.position(ctx.game, mover.key):
+        return distance, ctx.rules.in_sight(ctx, unit, mover)
+    return distance, None
 
 
 def aa_fire(ctx: Ctx) -> None:

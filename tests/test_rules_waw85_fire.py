@@ -1,8 +1,10 @@
 """WaW85 Direct Fire and Assault rules from the rule text: unit heights for the LOS
 (§10.2.1), the range bands of a printed range (§10.3.1-§10.3.4), the To-Hit cap of the
 Assault modifiers (§13.1) and a Disrupted counterattack's HQ dice (§13.0, §13.1.1); and an
-Improved Position against Chemical hits (§16.1), Mine Plows (§16.3.1) and who fires On-Board
-Indirect Fire at all (§12.0, §14.1)."""
+Improved Position against Chemical hits (§16.1), Mine Plows (§16.3.1), who fires On-Board
+Indirect Fire at all (§12.0, §14.1), who may contribute to Anti-Aircraft Fire (§4.2,
+§16.7.3), the Rubble and Fire roll after a CAS attack (§4.3, §10.9) and Opportunity Fire
+before the fire of a Move & Fire Action (§10.11, §11.0)."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -346,6 +348,39 @@ def test_contributing_units_are_ops_complete_with_the_aa_firer() -> None:
     assert any(r[1] == "A and B1, firing with it, are marked Ops Complete" for r in reasons(result))
 
 
+def test_only_units_that_could_make_the_aa_attack_contribute() -> None:
+    """§4.2, §16.7.3: "Additional eligible enemy units ... may contribute their fire": not the
+    firer itself, not a green AP value at a CAS counter (§1.9.1), and at landing parachute
+    units only an HE value of a unit that is not missile-armed Anti-Aircraft; at a Helicopter
+    no unit contributes (§10.6.1: Direct Fire by the one unit)."""
+    sam = {"fp": 3, "to_hit": 4, "range": 8, "color": "blue", "range_color": "blue"}
+    ready = {"disrupted": False, "ops_complete": False}
+
+    def fp(target: dict, b1: dict | None, *, weapon: str = "aa", supporting: list[str] | None = None) -> int:
+        units = {"A": {"side": "pact", "aa": sam, "he": {"fp": 3, "to_hit": 4, "range": 6, "color": "black"},
+                       "hex": "a", "status": {**ready, "out_of_command": False}},
+                 "X": {"side": "nato", "distance": 4 if target.get("target_type") == "troops" else 5, "los": True,
+                       **target}}
+        if b1 is not None:
+            units["B1"] = {"side": "pact", "hex": "a", "los": True, "status": ready, **b1}
+        result, _ = waw85({"units": units, "query": {"action": "aa_fire", "unit": "A", "target": "X",
+                                                     "weapon": weapon, "supporting": supporting or ["B1"]}})
+        assert result.legal is True
+        return result.values["fp"]
+
+    cas = {"target_type": "aircraft"}
+    atgm = {"target_type": "light_armor", "ap": {"fp": 2, "to_hit": 4, "range": 10, "color": "green"}}
+    tank = {"target_type": "heavy_armor", "ap": {"fp": 3, "to_hit": 4, "range": 6, "color": "black"}}
+    rifles = {"target_type": "troops", "he": {"fp": 2, "to_hit": 4, "range": 4, "color": "black"}}
+    assert (fp(cas, atgm), fp(cas, tank), fp(cas, None, supporting=["A"])) == (3, 4, 3)
+    parachutes = {"target_type": "troops"}
+    assert fp(parachutes, {"aa": sam}, weapon="he") == 1
+    assert fp(parachutes, tank, weapon="he") == 1
+    assert fp(parachutes, rifles, weapon="he") == 2
+    helicopter = {"target_type": "helicopter", "mode": "flying", "status": {"moving": True}}
+    assert fp(helicopter, {"aa": sam}) == 3
+
+
 def test_a_firer_stated_not_to_see_its_target_does_not_fire() -> None:
     """§10.2 "A unit must have a clear LOS to fire at a target"; a firer's own ``los`` says
     whether it sees the target (the cases' format): stated false on the firer alone, the
@@ -512,3 +547,56 @@ def test_an_atgm_at_a_target_in_a_hill_woods_hex_is_not_judged() -> None:
     assert any(g.startswith("not supported: WaW85 §10.6.12") for g in result.gaps.values())
     woods = {**given, "hexes": [{"id": "t", "terrain": "woods", "terrain_db": 1}]}
     assert waw85(woods)[0].values["db_dice"] == 2
+def test_a_cas_attack_can_rubble_or_ignite_its_target_hex() -> None:
+    """§4.3 resolves a CAS attack by "the Direct Fire procedures", so §10.9's Rubble and Fire
+    roll follows 3 net hits in Woods; a Fire drives out the units still in the hex: not the
+    unit the attack eliminated, nor the CAS counter over it (an aircraft, §4.4)."""
+    given = {"units": {"C": {"side": "nato", "target_type": "aircraft", "hex": "x", "he": {"fp": 4, "to_hit": 4}},
+                       "T": {"side": "pact", "target_type": "troops", "steps": 2, "strength": "full", "hex": "x",
+                             "status": {"disrupted": False, "concealed": False}}},
+             "hexes": [{"id": "x", "terrain": "woods", "terrain_db": 1, "markers": []}],
+             "query": {"action": "cas_attack", "unit": "C", "target": "T", "weapon": "he"}}
+    result, after = waw85(given, {"attack": [4, 5, 6, 1], "save": [2], "d6": [5]})
+    assert result.gaps == {} and result.values["net_hits"] == 3
+    assert "fire" in after.hex("x").markers
+    assert after.units["T"].location == "eliminated"
+    assert (after.units["C"].location, after.units["C"].hex) == ("map", "x")
+    assert ("WaW85 §10.9", "3 net hits in woods x: roll for Rubble and Fire") in reasons(result)
+
+
+def test_opportunity_fire_comes_before_the_fire_of_a_move_and_fire() -> None:
+    """§10.11: "When an activated unit moves in the LOS of an eligible inactive unit, the
+    Opportunity Fire is declared and movement stops until the attack is resolved"; §11.0 the
+    Move & Fire unit fires after its move. Eligible: not Ops Complete nor Disrupted (Out of
+    Command may), a Firepower that affects the mover within its reach, once per hex."""
+    ready = {"disrupted": False, "ops_complete": False, "out_of_command": False}
+    black = {"fp": 3, "to_hit": 4, "range": 6, "color": "black", "range_color": "white"}
+
+    def order(enemy: dict | None, *, target: dict | None = None, situation: dict | None = None):
+        units = {"M": {"side": "nato", "target_type": "heavy_armor", "mp": 6, "hex": "m",
+                       "ap": {"fp": 4, "to_hit": 4, "range": 8, "color": "orange", "range_color": "white"},
+                       "status": {**ready, "moving": True, "mp_spent": 2}},
+                 "T": {"side": "pact", "target_type": "heavy_armor", "armor": 3, "save": 5, "distance": 5, "los": True,
+                       "ap": black, "status": {**ready, "ops_complete": True}, **(target or {})}}
+        if enemy is not None:
+            units["E"] = {"side": "pact", "target_type": "heavy_armor", "ap": black, "distance": 1,
+                          "status": ready, **enemy}
+        result, _ = waw85({"units": units, "hexes": [{"id": "m", "terrain": "clear"}], "situation": situation or {},
+                           "query": {"action": "move_and_fire", "unit": "M", "target": "T", "weapon": "ap"}})
+        return result.values.get("order"), result.gaps.get("order")
+
+    first, alone = ["opportunity_fire", "move_and_fire"], ["move_and_fire"]
+    assert order({}) == (first, None)
+    assert order({"status": {**ready, "out_of_command": True}}) == (first, None)
+    assert order({"status": {**ready, "ops_complete": True}}) == (alone, None)
+    assert order({}, situation={"opfire_count": 1}) == (alone, None)
+    assert order(None, target={"status": ready}) == (first, None)
+    assert order(None, target={"status": ready, "distance": 13}) == (alone, None)
+    # a unit at a distance whose LOS to the mover is not stated (its ``los`` is for the target)
+    unknown = order({"distance": 4})
+    assert unknown[0] is None and unknown[1].startswith("not stated: units.E LOS to and range of the mover M")
+    helicopter, _ = waw85({"units": {"M": {"side": "nato", "target_type": "helicopter", "mode": "flying", "hex": "m",
+                                           "ap": black, "status": {**ready, "mp_spent": 2}},
+                                     "T": {"side": "pact", "target_type": "heavy_armor", "distance": 5, "los": True}},
+                           "query": {"action": "move_and_fire", "unit": "M", "target": "T", "weapon": "ap"}})
+    assert helicopter.gaps["order"].startswith("not supported: WaW85 §10.11")

@@ -1,7 +1,8 @@
 """WaW85 turn and Formation Impulse rules, from the rule text: the end of the Operations
 Phase (§2.2, §3.0), the Marker Removal Phase (§2.3), Minefields in Fire hexes (§2.3.4.3),
-the Refresh Step (§7.1), Leader transfers (§7.2.1), one Action per unit (§7.6) and
-Passengers rallying with their Transport (§10.7.3)."""
+the Refresh Step (§7.1), Leader transfers (§7.2.1), one Action per unit (§7.6),
+Passengers rallying with their Transport (§10.7.3) and the Battle Generator scores
+(§1.6.5, §17.4.1, §17.4.4)."""
 from __future__ import annotations
 
 from referee.events import MarkerPlaced, MarkerRemoved, StatusChanged, UnitAttached, UnitRallied, describe
@@ -152,3 +153,49 @@ def test_passengers_lose_their_disruption_with_their_transport() -> None:
                                   "status": {"disrupted": True}}}
     result, after = waw85({"units": helicopter, "query": {"action": "rally", "unit": "TR"}})
     assert result.events == [UnitRallied("TR"), UnitRallied("P")] and result.rolls == []
+
+
+def test_a_one_step_unit_reduced_scores_its_full_cost() -> None:
+    """§2.4 and §17.4.4 score half (rounded up) of a reduced unit, but §1.6.5: a one-step unit
+    "is eliminated if flipped", so its reduction scores what its elimination does."""
+    for steps, cards, points in ((1, 1, 20), (2, 1, 10), (1, 2, 25), (2, 2, 13)):
+        result, _ = waw85({"units": {"A": {"side": "pact", "target_type": "troops", "steps": steps, "cost": 20,
+                                           "formation_cards": cards}},
+                           "query": {"action": "casualty_points", "unit": "A", "result": "reduced"}})
+        assert result.values["value"] == points, (steps, cards)
+    result, _ = waw85({"units": {"A": {"name": "BRDM", "steps": 1, "cost": 20, "formation_cards": 1}},
+                       "query": {"action": "casualty_points", "unit": "A", "result": "reduced"}})
+    assert ("WaW85 §1.6.5", "BRDM is a one-step unit: reduced, it is eliminated and scores its full cost") \
+        in reasons(result)
+
+
+def test_a_degree_of_victory_needs_a_winner_with_points() -> None:
+    """§17.4.1: (low score / high score) x 100, rounded down; with the higher total 0, or a
+    total below 0, the book gives nothing to read it with (the chart is on PA12)."""
+    def degree(nato: int, pact: int):
+        result, _ = waw85({"situation": {"points": {"nato": nato, "pact": pact}},
+                           "query": {"action": "degree_of_victory"}})
+        return result
+    assert degree(250, 250).values["value"] == 100
+    assert degree(1, 3).values["value"] == 33
+    assert degree(0, 0).gaps["*"].startswith("not supported: WaW85 §17.4.1 (a Degree of Victory with the higher total 0")
+    assert degree(-50, 200).gaps["*"].startswith("not supported: WaW85 §17.4.1 (a Degree of Victory for a negative total (-50)")
+
+
+def test_a_reduced_counter_costs_half_without_its_steps_stated() -> None:
+    """§17.4.1 (prose) subtracts "1/2 the points cost of any two step units which are reduced";
+    a counter on its reduced side is one (§1.6.5: a one-step unit "is eliminated if flipped")."""
+    result, _ = waw85({"units": {"E": {"side": "nato", "cost": 30, "location": "eliminated"},
+                                 "R": {"side": "nato", "target_type": "troops", "strength": "reduced", "cost": 40}},
+                       "situation": {"objectives": 2}, "query": {"action": "victory_points", "side": "nato"}})
+    assert result.values["value"] == 400 - 30 - 20
+
+
+def test_only_the_costs_of_casualties_are_needed() -> None:
+    """§17.4.1 subtracts the costs of units eliminated and reduced: a full-strength unit or an
+    HQ with no cost stated takes no part (and is not a gap)."""
+    result, _ = waw85({"units": {"E": {"side": "nato", "cost": 30, "location": "eliminated"},
+                                 "F": {"side": "nato", "target_type": "troops", "steps": 2, "strength": "full"},
+                                 "H": {"side": "nato", "target_type": "hq", "strength": "full"}},
+                       "situation": {"objectives": 1}, "query": {"action": "victory_points", "side": "nato"}})
+    assert (result.gaps, result.values["value"]) == ({}, 170)

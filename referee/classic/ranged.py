@@ -16,7 +16,7 @@ from referee import damage, los, situation
 from referee.defence import Shot
 from referee.errors import NotStated, RefereeError
 from referee.events import StatusChanged, UnitPlaced, UnitRemoved
-from referee.fire import Attack, band_independent, band_modifier
+from referee.fire import Attack, band_independent, band_modifier, opportunity_first
 from referee.model import HARD_TYPES, Unit, Weapon, need
 from referee.ranges import Bands
 from referee.ruleset import Ctx
@@ -356,61 +356,9 @@ def opportunity_before_moving_fire(ctx: Ctx) -> None:
     """§6.2: "If an enemy unit moves within the LOS and range of a Good Order unit that is not
     marked with an Ops Complete marker, that unit can attack the moving unit after it enters a
     new hex ... Opportunity Fire occurs before Moving Fire (6.1.3)." The ``order`` of a fire after
-    moving: Opportunity Fire first when an enemy unit may make it at the mover in the hex it
-    fires from (once per hex: not when the mover was attacked there already), else the Moving
-    Fire alone. A unit's stated ``distance`` is from the mover (the reference unit); its LOS is
-    known for the mover's target (LOS is the same both ways, §7.0), for an adjacent unit ("You
-    can always fire at adjacent units") and from the map (§7)."""
-    mover = ctx.game.unit(ctx.action.actor)
-    if ctx.game.facts.get("opfire_count") or mover.status.opportunity_fired:
-        ctx.answer.set("order", ["move_and_fire"])
-        ctx.answer.because("§6.2", f"{mover.name} was attacked in this hex already: its Moving Fire alone")
-        return
-    eligible: list[Unit] = []
-    unknown: list[str] = []
-    for unit in ctx.game.units.values():
-        if unit.key == mover.key or not unit.on_map or unit.carried_by is not None \
-                or unit.type.target_type in NO_OPPORTUNITY_FIRE:
-            continue
-        if unit.key != ctx.action.target:
-            if unit.side is None or mover.side is None:
-                unknown.append(f"units.{unit.key if unit.side is None else mover.key}.side")
-                continue
-            if unit.side == mover.side:
-                continue
-        try:
-            distance, los = _opportunity_sight(ctx, unit, mover)
-        except NotStated as missing:
-            unknown.append(str(missing).replace("not stated: ", ""))
-            continue
-        verdict = may_opportunity_fire(ctx, unit, mover, los, distance)
-        if verdict:
-            eligible.append(unit)
-        elif verdict is None:
-            unknown.append(f"units.{unit.key} LOS to and range of the mover {mover.key}")
-    if eligible:
-        ctx.answer.set("order", ["opportunity_fire", "move_and_fire"])
-        ctx.answer.because("§6.2", f"{', '.join(u.name for u in eligible)} may Opportunity Fire at {mover.name} "
-                           "in the hex it entered: Opportunity Fire occurs before Moving Fire")
-        return
-    if unknown:
-        raise NotStated(f"{unknown[0]} (whether an enemy unit may Opportunity Fire first, §6.2)")
-    ctx.answer.set("order", ["move_and_fire"])
-    ctx.answer.because("§6.2", f"no enemy unit may Opportunity Fire at {mover.name}: its Moving Fire alone")
-
-
-def _opportunity_sight(ctx: Ctx, unit: Unit, mover: Unit) -> tuple[int, bool | None]:
-    """The distance from the mover to ``unit`` and whether they see each other (None: not
-    known), for the mover's fire after moving (see :func:`opportunity_before_moving_fire`)."""
-    rel = ctx.game.facts.relation(unit.key)
-    distance = rel.distance if rel.distance is not None else situation.distance(ctx, mover.key, unit.key)
-    if distance <= 1:
-        return distance, True
-    if unit.key == ctx.action.target and rel.los is not None:
-        return distance, rel.los
-    if situation.position(ctx.game, unit.key) and situation.position(ctx.game, mover.key):
-        return distance, ctx.rules.in_sight(ctx, unit, mover)
-    return distance, None
+    moving, by the shared :func:`referee.fire.opportunity_first` with this book's eligibility."""
+    opportunity_first(ctx, "§6.2", may_opportunity_fire, NO_OPPORTUNITY_FIRE,
+                      fire_name="Moving Fire", first="Opportunity Fire occurs before Moving Fire")
 
 
 def after_attack_roll(ctx: Ctx, actor: Unit, attack: Attack, hits: int) -> None:

@@ -133,6 +133,7 @@ class Waw85Ruleset(Ruleset):
     may_attack = staticmethod(fire.may_attack_target)
     fire_modifiers = staticmethod(fire.fire_modifiers)
     opportunity_checks = staticmethod(fire.opportunity_checks)
+    opportunity_before_moving_fire = staticmethod(fire.opportunity_before_moving_fire)
     sight = staticmethod(fire.sight)
     in_sight = staticmethod(los.in_sight)
     bands = staticmethod(fire.bands)

@@ -8,9 +8,10 @@ for the other, and lists its modifiers in §10.6.1-§10.6.17.
 """
 from __future__ import annotations
 
-from referee.errors import NotStated
+from referee.errors import NotStated, NotSupported
 from referee.events import StatusChanged
-from referee.fire import Attack, band_modifier, status
+from referee.defence import Shot
+from referee.fire import Attack, band_modifier, opportunity_first, status
 from referee.model import Unit, Weapon, need
 from referee.ranges import BAND_TO_HIT, Bands
 from referee.ruleset import Ctx
@@ -536,6 +537,12 @@ def _contributions(ctx: Ctx, attack: Attack) -> list[str]:
     of +2 FP dice"; a unit stated not eligible, out of LOS or out of range adds nothing. The
     contributing units, who fire with the attack."""
     target = ctx.game.units.get(ctx.action.target) if isinstance(ctx.action.target, str) else None
+    if ctx.action.supporting and target is not None and target.type.target_type == "helicopter":
+        # the contributions are §4.2's (at a CAS counter) and §16.7.3's (at a landing parachute
+        # stack); Anti-Aircraft Fire at a Helicopter is Direct Fire by one unit (§10.6.1)
+        because(ctx, "10.6.1", f"{target.name} is a Helicopter: other units do not contribute their fire (only at a "
+                "CAS counter, §4.2, or a landing parachute stack, §16.7.3)")
+        return []
     contributing = []
     for key in ctx.action.supporting:
         unit = ctx.game.unit(key)
@@ -557,19 +564,37 @@ def _not_contributing(ctx: Ctx, unit: Unit, target: Unit | None) -> str | None:
     states: AA Fire at a CAS counter "is a form of Opportunity Fire" (§4.2), which Ops Complete
     or Disrupted units may not use (§10.11); only the enemy's units; LOS to the target; its
     Range (a black or orange value at aircraft reaches the printed Range only, §10.6.1)."""
+    if unit.key == ctx.action.actor:
+        return "is the unit making the attack, not an additional unit"
     if unit.status.ops_complete or unit.status.disrupted:
         return "is Ops Complete or Disrupted, so it may not use Opportunity Fire (§10.11)"
     if target is not None and unit.side and target.side and unit.side == target.side:
         return "is not an enemy of the target"
     if ctx.game.facts.relation(unit.key).los is False:
         return "has no LOS to the target"
+    printed = [w for w in (unit.current.aa, unit.current.ap, unit.current.he) if w is not None]
+    usable = [w for w in printed if target is None or _may_fire_at_aircraft(unit, w, target)]
+    if printed and not usable:
+        # "eligible" units (§4.2, §16.7.3): ones that could make the attack themselves
+        return ("has no HE value that may fire at landing parachute units (only HE values, and no missile-armed "
+                "Anti-Aircraft unit, §16.7.3)" if target is not None and is_parachute(target)
+                else "has no Firepower that may fire at aircraft (a green AP value may not, §1.9.1)")
     reach = _contributor_range(ctx, unit, target)
-    weapons = [w for w in (unit.current.aa, unit.current.ap, unit.current.he) if w is not None and w.range is not None]
+    weapons = [w for w in usable if w.range is not None]
     if reach is not None and weapons:
         most = max(Bands(w.range).max_range if w.colour == "blue" else w.range for w in weapons)
         if reach > most:
             return f"is {reach} hexes from the target, beyond its Range ({most})"
     return None
+
+
+def _may_fire_at_aircraft(unit: Unit, weapon: Weapon, target: Unit) -> bool:
+    """Whether ``weapon`` of ``unit`` may fire at the Anti-Aircraft target: a green AP value
+    never at a CAS counter or a Flying Helicopter (§1.9.1); at landing parachute units only
+    HE values, and no missile-armed Anti-Aircraft unit (§16.7.3)."""
+    if is_parachute(target):
+        return weapon is unit.current.he and not is_missile_aa(weapon)
+    return not (weapon is unit.current.ap and weapon.colour == "green")
 
 
 def _contributor_range(ctx: Ctx, unit: Unit, target: Unit | None) -> int | None:
@@ -613,3 +638,62 @@ def _minimum_range(ctx: Ctx, actor: Unit, weapon: Weapon, distance: int) -> None
         illegal(ctx, "10.6.3", f"ATGM minimum range 3 (target at {distance})")
 
 
+#: Counters that never make Opportunity Fire themselves: HQs and Leaders (no Firepower,
+#: §1.9.11, §1.9.13), Support Weapons (they fire in place of their unit, §10.11), CAS counters.
+NO_OPPORTUNITY_FIRE = frozenset({"hq", "leader", "support_weapon", "aircraft"})
+
+
+def opportunity_before_moving_fire(ctx: Ctx) -> None:
+    """§10.11: "Opportunity Fire may be triggered during an enemy Movement, Move & Fire, or
+    Assault Action. When an activated unit moves in the LOS of an eligible inactive unit, the
+    Opportunity Fire is declared and movement stops until the attack is resolved": the ``order``
+    of a Move & Fire Action, its fire coming after its move (§11.0)."""
+    mover = ctx.game.unit(ctx.action.actor)
+    if mover.type.target_type == "helicopter":
+        raise NotSupported("WaW85 §10.11", "which enemy units may Opportunity Fire at a Helicopter's Move & Fire "
+                           "(Anti-Aircraft Fire by mode, §10.6.1)")
+    opportunity_first(ctx, "WaW85 §10.11", may_opportunity_fire, NO_OPPORTUNITY_FIRE, fire_name="Move & Fire",
+                      first="movement stops until the Opportunity Fire is resolved, before the unit fires")
+
+
+def may_opportunity_fire(ctx: Ctx, enemy: Unit, mover: Unit, los: bool | None, distance: int | None) -> bool | None:
+    """§10.11: whether ``enemy`` may Opportunity Fire at the ground unit ``mover`` (None: not
+    known): not Ops Complete nor Disrupted ("Units that are Out of Command may still use
+    Opportunity Fire"), not a NOE Helicopter (§9.7.2), with a Firepower that may affect the
+    mover (§10.1, §1.9.1: a green AP value only at vehicles) and reaches it (§10.3.4), in LOS."""
+    if enemy.status.disrupted or enemy.status.ops_complete:
+        return False
+    if enemy.type.target_type == "helicopter" and enemy.mode == "nap_of_earth":
+        return False
+    if los is False:
+        return False
+    try:
+        names = usable_weapons(enemy, mover)
+    except NotStated:
+        return None
+    reaches: list[int | None] = []
+    for name in names:
+        weapon = enemy.current.weapon(name)
+        if name == "ap" and weapon.colour == "green" and target_kind(mover) not in VEHICLES:
+            continue
+        if (weapon.colour == "green" or is_missile_aa(weapon)) and enemy.status.ammo in ("reloading", "out"):
+            continue
+        if name == "ap" and is_missile_aa(weapon):
+            continue            # §1.9.1: a blue AP value with a blue Range fires at aircraft only
+        found = ctx.stage((), lambda: ctx.rules.bands(ctx, enemy, mover, Attack(
+            Shot(enemy, name, weapon, kind="opportunity_fire"), "opportunity_fire")))
+        try:
+            reaches.append(None if found is None else max(found.max_range, 1))
+        except NotStated:
+            reaches.append(None)
+    if enemy.current.aa is not None:
+        reaches.append(None)    # a blue value not stated as AP or HE: whether it fires at the mover is not known
+    if not reaches:
+        return False
+    if distance is None:
+        return None
+    if los is True and any(r is not None and r >= distance for r in reaches):
+        return True
+    if all(r is not None and r < distance for r in reaches):
+        return False
+    return None

@@ -284,7 +284,11 @@ def _ignite(ctx: Ctx, hex_state: HexState, section: str) -> None:
     for marker in tables()["fire_removes"]:
         if marker in hex_state.markers:
             ctx.emit(MarkerRemoved(hex_state.id, marker))
-    stack = ctx.game.stack(hex_state.id)
+    # the units still in the hex: not those the attack that lit the Fire eliminated (§10.9
+    # "immediately" after its hits), nor a CAS counter over its target hex, an aircraft that
+    # returns to its Holding Box or leaves after its attack (§4.4), not a ground unit or Helicopter
+    alive = {u.key for u in ctx.after.stack(hex_state.id)}
+    stack = [u for u in ctx.game.stack(hex_state.id) if u.key in alive and u.type.target_type != "aircraft"]
     if not stack:
         return
     ctx.answer.set("triggers_opportunity_fire", False)

@@ -76,12 +76,14 @@ def aftermath(ctx: Ctx, attacked: list[str], *, opportunity: bool = False) -> No
     _rubble_after_fire(ctx, attacked)
 
 
-#: The attacks whose net hits may rubble or ignite a hex (§10.9: "one Direct or Indirect Fire attack").
-FIRE_ATTACKS = ("direct_fire", "opportunity_fire", "move_and_fire")
+#: The attacks whose net hits may rubble or ignite a hex (§10.9: "one Direct or Indirect Fire attack");
+#: a CAS attack is one, resolved by "the Direct Fire procedures" (§4.3).
+FIRE_ATTACKS = ("direct_fire", "opportunity_fire", "move_and_fire", "cas_attack")
 
 
 def _rubble_after_fire(ctx: Ctx, attacked: list[str]) -> None:
-    """§10.9 after a Direct, Opportunity or Move & Fire attack: its net hits on the target's hex."""
+    """§10.9 after a Direct, Opportunity, Move & Fire or CAS (§4.3) attack: its net hits on the
+    target's hex."""
     net = ctx.answer.values.get("net_hits")
     if ctx.action.kind not in FIRE_ATTACKS or not isinstance(net, int):
         return

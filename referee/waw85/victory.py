@@ -9,6 +9,8 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+from referee.damage import is_one_step
+from referee.errors import NotSupported
 from referee.model import need
 from referee.ruleset import Ctx
 from referee.waw85.common import because, illegal
@@ -23,26 +25,38 @@ RESERVES_TURN = 3
 
 def victory_points(ctx: Ctx) -> None:
     """§17.4.1: 200 per Objective held, less the cost of own units eliminated and half
-    the cost of own two-step units reduced (prose reading)."""
+    the cost of own two-step units reduced (prose reading). Only those costs are needed:
+    the cost of a unit neither eliminated nor reduced takes no part."""
     side = need(ctx.action.side, "query.side")
     objectives = need(ctx.game.facts.get("objectives"), "situation.objectives")
     total = Fraction(OBJECTIVE_POINTS * objectives)
     for unit in ctx.game.units.values():
         if unit.side != side:
             continue
-        cost = need(unit.type.cost, f"units.{unit.key}.cost")
         if unit.location == "eliminated":
-            total -= cost
-        elif unit.strength == "reduced" and unit.type.steps == 2:
+            total -= need(unit.type.cost, f"units.{unit.key}.cost")
+        elif unit.strength == "reduced" and not is_one_step(unit):
+            cost = need(unit.type.cost, f"units.{unit.key}.cost")
+            # a counter on its reduced side is a two-step unit: "A one step unit ... is
+            # eliminated if flipped" (§1.6.5), so its steps need not be stated
             total -= Fraction(cost, 2)
     because(ctx, "17.4.1", "the prose reading: half the cost of reduced units is subtracted")
     ctx.answer.set("value", math.floor(total))
 
 
 def degree_of_victory(ctx: Ctx) -> None:
-    """§17.4.1: (low score / high score) x 100, rounded down."""
+    """§17.4.1: (low score / high score) x 100, rounded down. The quotient reads only a
+    winner with a positive total: with the higher total 0 there is none (§17.4.1, unlike
+    §17.4.2, says nothing of ties), and a negative total (losses beyond 200 per Objective)
+    gives a degree the Degree of Victory Chart (PA12, not in the text) would have to read."""
     points = need(ctx.game.facts.get("points"), "situation.points")
     low, high = min(points.values()), max(points.values())
+    if high <= 0:
+        raise NotSupported("WaW85 §17.4.1", f"a Degree of Victory with the higher total {high}: "
+                           "(low score / high score) x 100 has no winner's points to divide by")
+    if low < 0:
+        raise NotSupported("WaW85 §17.4.1", f"a Degree of Victory for a negative total ({low}): the "
+                           "Degree of Victory Chart that reads it is on PA12, not in the text")
     ctx.answer.set("value", math.floor(Fraction(low * 100, high)))
     because(ctx, "17.4.1", f"{low} / {high} x 100, rounded down")
 
@@ -55,7 +69,8 @@ def objective_value(ctx: Ctx) -> None:
 
 def casualty_points(ctx: Ctx) -> None:
     """§17.4.4: the cost of an eliminated unit, half (rounded up) of a reduced one, times
-    1.25 (rounded up) for a Formation with two Formation cards."""
+    1.25 (rounded up) for a Formation with two Formation cards. A one-step unit that is
+    reduced is eliminated (§1.6.5), so it scores its full cost."""
     unit = ctx.unit(ctx.action.actor)
     cost = Fraction(need(unit.type.cost, f"units.{unit.key}.cost"))
     result = need(ctx.action.result, "query.result")
@@ -63,6 +78,10 @@ def casualty_points(ctx: Ctx) -> None:
         because(ctx, "2.4", f"a {result} unit scores no points: only eliminated and reduced units do")
         ctx.answer.set("value", 0)
         return
+    if result == "reduced" and is_one_step(unit):
+        # §1.6.5 "A one step unit ... is eliminated if flipped": its reduction is its elimination
+        because(ctx, "1.6.5", f"{unit.name} is a one-step unit: reduced, it is eliminated and scores its full cost")
+        result = "eliminated"
     if result != "eliminated":
         cost = Fraction(math.ceil(cost / 2))
     cards = need(unit.formation_cards, f"units.{unit.key}.formation_cards")
