@@ -398,6 +398,12 @@ def decode_piece(type_text: str, state_text: str | None = None, *, piece_id: str
     """
     if not isinstance(type_text, str) or not (state_text is None or isinstance(state_text, str)):
         raise EncodingError("piece type and state must be text", piece=piece_id)
+    return decode_texts(type_text, state_text, piece_id, quoting)
+
+
+def decode_texts(type_text: str, state_text: str | None, piece_id: str | None, quoting: str) -> Piece:
+    """:func:`decode_piece` of texts known to be strings (or a ``None`` state): what a save's
+    reader calls for each of its pieces, whose texts come out of its commands."""
     cache = _CHAINS
     types = cache.chains.get(type_text)  # the cache's hit, inline: most types are there already
     if types is None:
@@ -426,4 +432,4 @@ def decode_piece(type_text: str, state_text: str | None = None, *, piece_id: str
     return piece
 
 
-__all__ = ["Piece", "decode_piece", "PrototypeText", "clear_type_cache"]
+__all__ = ["Piece", "decode_piece", "decode_texts", "PrototypeText", "clear_type_cache"]

@@ -25,7 +25,7 @@ from converter.vassal.commands import (AddPiece, BoardPicker, Command, EndSave, 
 from converter.vassal.container import Container, read_container
 from converter.vassal.limits import DEFAULT_LIMITS, Limits
 from converter.vassal.obfuscation import Obfuscation
-from converter.vassal.pieces import Piece, decode_piece
+from converter.vassal.pieces import Piece, decode_piece, decode_texts
 from converter.vassal.sequence import LEGACY, MODERN
 
 if TYPE_CHECKING:
@@ -102,7 +102,7 @@ class PieceEntry:
         if self._piece is None:
             type_text, state_text = self.command.texts()
             try:
-                self._piece = decode_piece(type_text, state_text, quoting=self.quoting, piece_id=self.id)
+                self._piece = decode_texts(type_text, state_text, self.id, self.quoting)
             except WawkitError as error:
                 raise error.located(piece=self.id)
         return self._piece
@@ -234,7 +234,7 @@ class SavedGame:
                 if entry._piece is None:
                     type_text, state_text = entry.command.texts()
                     try:
-                        entry._piece = decode_piece(type_text, state_text, quoting=entry.quoting, piece_id=entry.id)
+                        entry._piece = decode_texts(type_text, state_text, entry.id, entry.quoting)
                     except WawkitError:
                         continue
         return self
