@@ -146,9 +146,12 @@ class ActionSpec:
         values: dict[str, Any] = {"unit": actor.key}
         rest = self.refs[1:]
         if self.kind in PATH_KINDS:
-            if not rest:
+            if rest and self.options.get("path"):
+                raise ActionSyntaxError(f"{self.text!r}: give the hexes entered once: after the unit, or as path=HEX,...")
+            if not rest and not self.options.get("path"):
                 raise ActionSyntaxError(f"{self.text!r}: a move needs at least one hex to enter")
-            values["path"] = tuple(rest)
+            if rest:
+                values["path"] = tuple(rest)
         elif rest:
             values["target"] = resolve_target(game, actor, rest[0], self.text)
             if len(rest) > 1:
@@ -229,7 +232,7 @@ def parse(text: str) -> ActionSpec:
             raise ActionSyntaxError(f"{text!r}: name the mission ({', '.join(MISSIONS)}), e.g. "
                                     "'artillery us-hq F6 he fp=4 to_hit=5'")
         options["mission"] = Mission(**mission)
-    check_fields({**options, **({"path": refs[1:]} if kind in PATH_KINDS else {})}, {}, _shown(text))
+    check_fields({**options, **({"path": refs[1:]} if kind in PATH_KINDS and refs[1:] else {})}, {}, _shown(text))
     return ActionSpec(kind, tuple(refs), weapon, options, text.strip())
 
 

@@ -47,6 +47,15 @@ def test_move_takes_a_path_and_assault_a_target_hex() -> None:
     assert parse("stacking B8").bind(_game()).target == "B8"
 
 
+def test_a_move_takes_its_path_as_a_field_too_but_only_once() -> None:
+    """``path=`` is what ``wawkit actions`` lists for the kinds with a route (an overrun's), so a
+    move takes it as well; the hexes after the unit and a ``path=`` together are refused."""
+    move = parse("move C7 path=D7,E7").bind(_game())
+    assert (move.kind, move.unit, move.path) == ("move", "leopard-c1", ("D7", "E7"))
+    with pytest.raises(ActionSyntaxError, match=r"give the hexes entered once"):
+        parse("move C7 D7 path=D7,E7").bind(_game())
+
+
 def test_a_path_through_a_hex_the_map_lacks_is_refused_by_name() -> None:
     """A position read from a save has every hex of its board: a move, overrun or Move & Fire
     path naming another one is a typo, refused before the referee prices anything."""
