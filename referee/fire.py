@@ -167,7 +167,7 @@ def _range_and_numbers(ctx: Ctx, actor: Unit, target: Unit | None, attack: Attac
     if band is not None:
         _numbers(ctx, attack, rules.band_to_hit(ctx, attack, band))
     elif ans.legal is not False:
-        rules.numbers_without_band(ctx, attack, bands)
+        numbers_without_band(ctx, attack, bands)
 
 
 def _band(ctx: Ctx, target: Unit | None, bands: Bands | None, attack: Attack) -> str | None:
@@ -219,18 +219,12 @@ def _numbers(ctx: Ctx, attack: Attack, band_mod: int) -> None:
         ans.set("fp", fp)
 
 
-def band_independent(ctx: Ctx, attack: Attack, bands: Bands | None) -> None:
-    """The range is not stated: answer To-Hit or FP when every band gives the same."""
-    rules, ans = ctx.rules, ctx.answer
-    if bands is None:
-        return
-    for name, value in (("to_hit", lambda b: rules.final_to_hit(ctx, attack, rules.band_to_hit(ctx, attack, b, quiet=True),
-                                                                explain=False)),
-                        ("fp", lambda b: rules.final_fp(ctx, attack, rules.band_to_hit(ctx, attack, b, quiet=True)))):
-        values = ctx.stage(name, lambda value=value: {value(band) for band in bands.names})
-        if values is not None and len(values) == 1:
-            ans.set(name, values.pop())
-            ans.because(rules.section("range"), f"{name} is the same in every range band")
+def numbers_without_band(ctx: Ctx, attack: Attack, bands: Bands | None) -> None:
+    """No range stated, nor a band, nor hexes to count it on (``Ruleset.band_not_stated``): the
+    To-Hit and FP with no range modifier, each given when its printed value is (EG/TUS
+    §6.1.1-§6.1.2, WaW85 §10.3)."""
+    ctx.answer.because(ctx.rules.section("range"), "no range stated: no range modifier applies to the To-Hit")
+    _numbers(ctx, attack, 0)
 
 
 def _resolve(ctx: Ctx, actor: Unit, target: Unit, attack: Attack) -> None:

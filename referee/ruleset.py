@@ -313,9 +313,12 @@ class Ruleset:
         """Rules on the distance beyond the bands (a minimum range, the night limit)."""
 
     def band_not_stated(self, ctx: Ctx, target: Unit | None) -> str | None:
-        """Neither the range nor the band is stated: a gap (a book that can still judge the
-        attack returns ``None``)."""
-        raise NotStated(f"units.{target.key if target else 'T'}.distance")
+        """Neither the range nor the band is stated, nor can it be counted on a map: ``None``,
+        the attack judged with no range modifier (``referee.fire.numbers_without_band``). A fact a position
+        leaves out is one its question does not turn on (the rule cases' convention, FORMAT.md):
+        a book's example of a Hind firing "four dice, each hits on five or higher" is a shot at
+        a range that changes nothing. A range that does matter is stated, and then judged."""
+        return None
 
     def band_to_hit(self, ctx: Ctx, attack: Any, band: str, *, quiet: bool = False) -> int:
         """The To-Hit change of the band."""
@@ -326,9 +329,6 @@ class Ruleset:
 
     def final_fp(self, ctx: Ctx, attack: Any, band_mod: int) -> int:
         raise NotSupported(self.name, "the final FP")
-
-    def numbers_without_band(self, ctx: Ctx, attack: Any, bands: Any) -> None:
-        """What To-Hit and FP can still be given when the range is not known."""
 
     def cas_numbers(self, ctx: Ctx, attack: Any) -> None:
         raise NotSupported(self.name, "Close Air Support attacks")

@@ -152,3 +152,35 @@ def test_a_unit_that_moved_this_activation_is_not_concealed(book: str, short: st
     assert result.values["concealed"] is concealed
     if not concealed:
         assert (f"{short} §6.1.5, §5.0", "T has moved this activation: not concealed") in reasons(result)
+
+
+@BOOKS
+def test_an_attack_with_no_range_stated_takes_no_range_modifier(book: str, short: str) -> None:
+    """No distance, no band and no hexes to count one on: the T-72 fires at its printed To-Hit 5
+    with its 4 dice and rolls them (the reason says no range was stated), as the books' examples
+    are worded (EG/TUS §9.2 "rolls four dice and each hits if the roll is five or higher")."""
+    result, _ = answer("classic", book, {"units": {"A": T72, "T": TARGET},
+                                         "hexes": [{"id": "t", "terrain": "clear"}],
+                                         "query": {"action": "direct_fire", "unit": "A", "target": "T", "weapon": "ap"}},
+                       {"attack": [5, 4, 6, 1], "save": [5, 1, 1, 2]})
+    v = result.values
+    assert (v["legal"], v["to_hit"], v["fp"], v["hits"], v["saves"], v["net_hits"]) == (True, 5, 4, 2, 1, 1)
+    assert "band" not in v and "range" not in v
+    assert (f"{short} §6.1.1, §6.1.2", "no range stated: no range modifier applies to the To-Hit") in reasons(result)
+
+
+@BOOKS
+def test_the_fp_is_known_without_the_printed_to_hit_unless_a_modifier_could_pass_six(book: str, short: str) -> None:
+    """§6.1.3 takes FP for To-Hit points past 6; a printed To-Hit is a number on a d6, so with no
+    modifier raising it nothing is past 6 and an HQ's leadership simply adds (§1.3.3.2). Extended
+    range's +1 (§6.1.1) could pass 6, so then the FP waits for the printed To-Hit."""
+    firer = {"name": "tank", "side": "pact", "target_type": "heavy_armor", "ap": {"fp": 4}, "hex": "x"}
+    hq = {"target_type": "hq", "side": "pact", "leadership": 1, "hex": "x"}
+    position = {"units": {"H": hq, "A": firer, "T": TARGET}, "hexes": [{"id": "t", "terrain": "clear"}],
+                "query": {"action": "direct_fire", "unit": "A", "target": "T", "weapon": "ap", "bonus_from": ["H"]}}
+    result, _ = answer("classic", book, position)
+    assert result.values["fp"] == 5
+    assert "to_hit" not in result.values
+    result, _ = answer("classic", book, {**position, "situation": {"range_band": "long"}})
+    assert "fp" not in result.values
+    assert any(gap.startswith("not stated: units.A.ap.to_hit") for gap in result.gaps.values())

@@ -435,7 +435,8 @@ def test_a_row_is_named_only_by_a_test_of_its_book() -> None:
     passed in."""
     test = "tests/test_waw85_rules.py::test_range_bands_of_the_rulebook_example"
     assert names_section(test, "WaW85", "10.3.4") and not names_section(test, "EG", "10.3.4")
-    assert names_section("classic-us-hallowed-ground", "TUS", "1.3.6.1") is False     # only a gap there
+    assert names_section("classic-us-reduced-range-t80", "TUS", "6.1.2") is False     # only gaps there
+    assert names_section("classic-us-hallowed-ground", "TUS", "1.3.6.1")
     assert names_section("classic-us-cdo-mc-road-bonus", "TUS", "1.3.1.1")
     assert not names_section("classic-us-cdo-mc-road-bonus", "EG", "1.3.1.1")
 

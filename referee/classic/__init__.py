@@ -146,7 +146,6 @@ class ClassicRuleset(Ruleset):
     band_to_hit = staticmethod(classic_fire.band_to_hit)
     final_to_hit = staticmethod(classic_fire.final_to_hit)
     final_fp = staticmethod(classic_fire.final_fp)
-    numbers_without_band = staticmethod(classic_fire.numbers_without_band)
     after_fire_checks = staticmethod(classic_fire.after_fire_checks)
     opportunity_checks = staticmethod(classic_fire.opportunity_checks)
     opportunity_before_moving_fire = staticmethod(classic_fire.opportunity_before_moving_fire)

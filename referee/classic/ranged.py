@@ -16,7 +16,7 @@ from referee import damage, los, situation
 from referee.defence import Shot
 from referee.errors import NotStated, RefereeError
 from referee.events import StatusChanged, UnitPlaced, UnitRemoved
-from referee.fire import Attack, band_independent, band_modifier, opportunity_first
+from referee.fire import Attack, band_modifier, opportunity_first
 from referee.model import HARD_TYPES, Unit, Weapon, need
 from referee.ranges import Bands
 from referee.ruleset import Ctx
@@ -275,16 +275,17 @@ def final_to_hit(ctx: Ctx, attack: Attack, band_mod: int, *, explain: bool) -> i
 
 
 def final_fp(ctx: Ctx, attack: Attack, band_mod: int) -> int:
-    """Attack dice: printed FP, HQ/leader bonus, Moving Fire, less the points past 6 (§6.1.3)."""
+    """Attack dice: printed FP, HQ/leader bonus, Moving Fire, less the points past 6 (§6.1.3).
+    A printed To-Hit is a number on a d6 (at most 6), so with no modifier raising it the FP is
+    known without it: nothing can be past 6."""
     weapon = attack.shot.weapon
-    printed_to_hit = need(weapon.to_hit, f"units.{ctx.action.actor}.{attack.weapon_name}.to_hit")
-    past_six = max(0, printed_to_hit + band_mod + attack.to_hit - 6)
+    if weapon.to_hit is None and band_mod + attack.to_hit <= 0:
+        past_six = 0
+    else:
+        printed_to_hit = need(weapon.to_hit, f"units.{ctx.action.actor}.{attack.weapon_name}.to_hit")
+        past_six = max(0, printed_to_hit + band_mod + attack.to_hit - 6)
     fp = need(weapon.fp, f"units.{ctx.action.actor}.{attack.weapon_name}.fp")
     return max(fp + attack.bonus + attack.fp - past_six, 0)
-
-
-def numbers_without_band(ctx: Ctx, attack: Attack, found: Bands | None) -> None:
-    band_independent(ctx, attack, found)
 
 
 def after_fire_checks(ctx: Ctx, actor: Unit, attack: Attack) -> None:

@@ -139,13 +139,9 @@ class Waw85Ruleset(Ruleset):
     bands = staticmethod(fire.bands)
     range_checks = staticmethod(fire.range_checks)
 
-    def band_not_stated(self, ctx, target):
-        return None        # §10.3: judged without a range modifier (numbers_without_band)
-
     band_to_hit = staticmethod(fire.band_to_hit)
     final_to_hit = staticmethod(fire.final_to_hit)
     final_fp = staticmethod(fire.final_fp)
-    numbers_without_band = staticmethod(fire.numbers_without_band)
     cas_numbers = staticmethod(fire.cas_numbers)
     on_legal_fire = staticmethod(fire.on_legal_fire)
     attack_cancelled = staticmethod(command.night_attack_cancelled)

@@ -290,16 +290,6 @@ def final_fp(ctx: Ctx, attack: Attack, band_mod: int) -> int:
     return max(need(attack.shot.weapon.fp, "weapon.fp") + attack.fp, 1)
 
 
-def numbers_without_band(ctx: Ctx, attack: Attack, found: Bands | None) -> None:
-    """No range stated: the FP dice are known, and the To-Hit takes no range modifier."""
-    weapon = attack.shot.weapon
-    if weapon.fp is not None:
-        ctx.answer.set("fp", final_fp(ctx, attack, 0))
-    if weapon.to_hit is not None:
-        because(ctx, "10.3", "no range stated: no range modifier applies to the To-Hit")
-        ctx.answer.set("to_hit", final_to_hit(ctx, attack, 0))
-
-
 def cas_numbers(ctx: Ctx, attack: Attack) -> None:
     """§4.3: a CAS attack takes no Point Blank or Long Range modifier."""
     weapon = attack.shot.weapon
