@@ -33,6 +33,8 @@ def disrupted_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
     section = ctx.rules.section("disrupted_movement")
     start = situation.position(ctx.game, unit.key)
     if start is None:
+        if _stated_adjacent(ctx, unit, route, section):
+            return
         raise NotStated(f"units.{unit.key} position (disrupted movement, {ctx.rules.cite(section)})")
     enemies = _enemies(ctx, unit, section)
     fled = {enemy.key for enemy, at in enemies if start.distance(at) <= 1}
@@ -78,6 +80,25 @@ def disrupted_move(ctx: Ctx, unit: Unit, route: list[str]) -> None:
                                        f"entering {hex_id}, in the LOS of {spotter.name}")
                     return
         previous = here
+
+
+def _stated_adjacent(ctx: Ctx, unit: Unit, route: list[str], section: str) -> bool:
+    """Without map positions, the stated ``adjacent_to_enemy`` of the hexes entered: a hex
+    next to an enemy is one a Disrupted unit may not enter ("or into a hex adjacent to the
+    enemy", EG/TUS §6.1.7; WaW85 §10.8.2), since an adjacent enemy always sees it. The one
+    exception is EG's retreat from an adjacent enemy, bounded only by the enemy it retreats
+    from (``disrupted_retreat_any_enemy`` off): then the start hex must be stated not adjacent
+    to an enemy. Refuses and returns True, or returns False when the facts do not settle it."""
+    facts = ctx.game.facts
+    retreat_may_pass = not ctx.params.disrupted_retreat_any_enemy and not ctx.params.disrupted_adjacent_stays
+    if retreat_may_pass and (unit.hex is None or facts.hex_fact(unit.hex, "adjacent_to_enemy") is not False):
+        return False
+    for hex_id in route:
+        if facts.hex_fact(hex_id, "adjacent_to_enemy") is True:
+            ctx.answer.illegal(section, f"disrupted {unit.name} may not enter {hex_id}, adjacent to an enemy unit "
+                               "(an adjacent enemy always has it in LOS)")
+            return True
+    return False
 
 
 def _enemies(ctx: Ctx, unit: Unit, section: str) -> list[tuple[Unit, Hex]]:

@@ -96,8 +96,13 @@ def test_a_transport_carries_one_infantry_unit_and_its_sw(book: str, short: str)
     second = {**units, "I": {"name": "Infantry 2", "target_type": "troops", "mp": 3, "hex": "a", "side": "nato"}}
     result, _ = answer("classic", book, {"units": second, "query": {"action": "load", "unit": "I", "target": "TR"}})
     assert (result.values["legal"], result.values["reason_rule"]) == (False, "5.2")
-    assert reasons(result) == [(f"{short} §5.2", "M113 already carries Infantry: each transport carries one infantry "
-                                                 "unit and its SW")]
+    if book == "untold":
+        assert reasons(result) == [("TUS §5.2", "M113 already carries Infantry: each transport carries one infantry "
+                                                "unit and its SW")]
+    else:       # EG §5.2 states no number: the refusal says so and cites TUS (the case is unsettled)
+        assert reasons(result) == [("TUS §5.2", "M113 already carries Infantry: Eisenbach Gap §5.2 states no number "
+                                                "of infantry units per transport; read as The Untold Stories' \"Each "
+                                                "transport unit can carry one infantry unit and SW\"")]
     result, _ = answer("classic", book, {"units": {"TR": TRANSPORT, "V": {"name": "Jeep", "target_type": "soft_vehicle",
                                                                           "mp": 8, "hex": "a"}},
                                          "query": {"action": "load", "unit": "V", "target": "TR"}})
@@ -243,3 +248,32 @@ def test_a_stack_moves_together_within_the_stacking_limit(book: str, short: str)
     assert (result.values["legal"], result.values["reason_rule"]) == (False, "1.4")
     assert reasons(result) == [(f"{short} §1.4", "b already holds two combat units")]
     assert result.events == []
+
+
+@BOOKS
+def test_a_disrupted_unit_may_not_enter_a_hex_stated_next_to_an_enemy(book: str, short: str) -> None:
+    """EG/TUS §6.1.7: Disrupted units "may not move closer to an enemy unit (or into a hex
+    adjacent to the enemy) while within its LOS"; EG §5.2.2: unloaded Disrupted infantry may not
+    "violate the movement rules for Disrupted units". Without map positions, a hex stated
+    ``adjacent_to_enemy`` is refused (an adjacent enemy always sees it), when the unit is not
+    retreating from an adjacent enemy: TUS bounds a retreat by every enemy in LOS, so its start
+    need not be stated; EG's retreat is bounded only by the enemy it retreats from, so there the
+    start hex must be stated not next to an enemy."""
+    mover = {"name": "Infantry", "side": "nato", "target_type": "troops", "mp": 3, "hex": "a",
+             "status": {"disrupted": True, "mp_spent": 0}}
+    hexes = [{"id": "a", "terrain": "clear", "adjacent_to_enemy": False},
+             {"id": "b", "terrain": "clear", "mp_cost": 1, "adjacent_to_enemy": True}]
+    given = {"units": {"P": mover}, "hexes": hexes, "query": {"action": "move", "unit": "P", "target": "b"}}
+    result, _ = answer("classic", book, given)
+    assert (result.values["legal"], result.values["reason_rule"]) == (False, "6.1.7")
+    assert (f"{short} §6.1.7", "disrupted Infantry may not enter b, adjacent to an enemy unit (an adjacent enemy "
+                               "always has it in LOS)") in reasons(result)
+    unstated = {**given, "hexes": [{"id": "a", "terrain": "clear"}, hexes[1]]}
+    result, _ = answer("classic", book, unstated)
+    if book == "untold":
+        assert result.values["legal"] is False
+    else:
+        assert result.gaps == {"legal": "not stated: units.P position (disrupted movement, EG §6.1.7)"}
+    away = {**given, "hexes": [hexes[0], {**hexes[1], "adjacent_to_enemy": False}]}
+    result, _ = answer("classic", book, away)
+    assert result.gaps == {"legal": f"not stated: units.P position (disrupted movement, {short} §6.1.7)"}

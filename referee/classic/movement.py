@@ -534,8 +534,15 @@ def load(ctx: Ctx) -> None:
     towed = "towed" in passenger.type.abilities
     aboard = [u for u in ctx.game.passengers(transport.key) if u.type.target_type not in CARRIED_WITH]
     if aboard:
-        ans.illegal("§5.2", f"{transport.name} already carries {aboard[0].name}: each transport carries "
-                    "one infantry unit and its SW")
+        if ctx.params.book == "eisenbach":
+            # EG §5.2 "may transport infantry and SW" and §1.4 "An APC and the passengers it is
+            # carrying count as a single unit" state no number: the one infantry unit is TUS's
+            ans.illegal("001 §5.2", f"{transport.name} already carries {aboard[0].name}: Eisenbach Gap §5.2 states "
+                        "no number of infantry units per transport; read as The Untold Stories' \"Each transport "
+                        "unit can carry one infantry unit and SW\"")
+        else:
+            ans.illegal("§5.2", f"{transport.name} already carries {aboard[0].name}: each transport carries "
+                        "one infantry unit and its SW")
     if passenger.type.is_vehicle and not towed:
         ans.illegal("§5.2", f"{passenger.name} is a vehicle: transports carry infantry and SWs")
     if towed:
