@@ -75,9 +75,16 @@ def fire_mission(ctx: Ctx) -> Strike | None:
         because(ctx, "1.9.11", "an HQ's or Leader's Command Bonus adds no dice to Indirect Fire (§1.9.13)")
     if unit is None:
         ans.set("max_count", 2)        # §7.5: at most two Off-Board Strikes per Formation Impulse
-        if ctx.game.facts.get("strikes_left") == 0:
+        left = ctx.game.facts.get("strikes_left")
+        if left == 0:
             illegal(ctx, "14.2", "no Strike of this type is left on the Artillery Track: "
                     "an Off-Board Artillery Strike can only be used once in a scenario")
+        elif ctx.action.count is not None and ctx.action.count > 2:
+            illegal(ctx, "7.5", f"{ctx.action.count} Strikes asked: a Formation may attempt "
+                    "a maximum of two Off-Board Artillery Strikes")
+        elif ctx.action.count is not None and left is not None and ctx.action.count > left:
+            illegal(ctx, "14.2", f"{ctx.action.count} Strikes asked, {left} left on the Artillery Track: "
+                    "each Off-Board Artillery Strike can only be used once in a scenario")
     if mission in ("he", "dpicm", "mlrs"):
         ans.set("hit_allocation", "each")   # §14.7.2: units in the hex are attacked individually
     markers = t["strike_markers"].get(mission or "")
