@@ -600,3 +600,48 @@ def test_opportunity_fire_comes_before_the_fire_of_a_move_and_fire() -> None:
                                      "T": {"side": "pact", "target_type": "heavy_armor", "distance": 5, "los": True}},
                            "query": {"action": "move_and_fire", "unit": "M", "target": "T", "weapon": "ap"}})
     assert helicopter.gaps["order"].startswith("not supported: WaW85 §10.11")
+
+
+def _on_board_strike_on_a_map(landing_unit_hex: str) -> tuple:
+    """An 81mm mortar in m (HE range 4) fires an On-Board HE Strike at x, four hexes north-east
+    along a column of placed hexes; y is one hex north of x (five from the mortar), w one hex
+    south of x (three from it)."""
+    from referee.cases import CaseDice, build_action, build_game
+    from referee.hexes import Hex
+    from referee.rulesets import get_ruleset
+    given = {"units": {"A": {"side": "nato", "name": "81MM MRTR", "target_type": "troops", "arty_type": "mrtr",
+                             "caliber_mm": 81, "abilities": ["indirect_fire"], "hex": "m", "los": False,
+                             "he": {"fp": 3, "to_hit": 4, "range": 4},
+                             "status": {"disrupted": False, "ops_complete": False}},
+                       "S": {"side": "nato", "target_type": "hq", "los": True},
+                       "T": {"side": "pact", "target_type": "troops", "steps": 2, "strength": "full",
+                             "hex": landing_unit_hex, "status": {"disrupted": False, "concealed": False}}},
+             "hexes": [{"id": h, "terrain": "clear", "terrain_db": 0} for h in ("m", "w", "x", "y")],
+             "query": {"action": "indirect_fire", "unit": "A", "target": "x", "spotter": "S",
+                       "mission": {"type": "he"}}}
+    game = build_game(given)
+    for hex_id, row in (("m", 0), ("w", -3), ("x", -4), ("y", -5)):    # N is r - 1 (flat-topped, q fixed)
+        game = game.with_hex(replace(game.hexes[hex_id], at=Hex(0, row)))
+    return get_ruleset("waw85", None), game, build_action(given["query"]), CaseDice
+
+
+def test_a_scattered_on_board_strike_takes_the_to_hit_of_the_hex_it_lands_in() -> None:
+    """§14.5: the Strike that scattered "proceeds against the units in its new location": aimed
+    at x (range 4, Effective: To-Hit 4), it lands one hex north in y, at range 5 (Long Range,
+    §10.6.5: To-Hit 5); back the other way, from a Long Range hex to one within the printed range,
+    the penalty goes."""
+    rules, game, action, dice = _on_board_strike_on_a_map("y")
+    result = rules.resolve(game, action, dice({"d6": [6, 1, 2], "attack": [5, 4, 4], "save": []}))
+    assert result.values["scatter"] == ["N"]
+    assert (result.values["to_hit"], result.values["hits"]) == (5, 1)
+    assert ("WaW85 §14.5", "Long Range to y, the hex the Strike scattered to: to_hit +1") in reasons(result)
+    rules, game, action, dice = _on_board_strike_on_a_map("x")
+    result = rules.resolve(game, action, dice({"d6": [3], "attack": [5, 4, 4], "save": []}))
+    assert (result.values["to_hit"], result.values["hits"]) == (4, 3)
+    aimed_far = action.__class__(**{**action.__dict__, "target": "y"})
+    rules, game, _, dice = _on_board_strike_on_a_map("x")
+    result = rules.resolve(game, aimed_far, dice({"d6": [6, 4, 2], "attack": [5, 4, 4], "save": []}))
+    assert result.values["scatter"] == ["S"]
+    assert (result.values["to_hit"], result.values["hits"]) == (4, 3)
+    assert ("WaW85 §14.5", "x, the hex the Strike scattered to, is within the printed range: no Long Range "
+            "penalty: to_hit -1") in reasons(result)
