@@ -112,10 +112,14 @@ def conditional_value(ctx: Ctx, unit: Unit) -> int:
 
 def _exempt(ctx: Ctx, unit: Unit) -> tuple[str, str] | None:
     """(section, why) a unit is in command whatever its hex rolls: a helicopter (§1.6), a
-    platoon with a leader, and the carrier of a loaded platoon with a leader "until the
+    unit entering from off-board in its first activation (§4.2), a platoon with a leader, and the carrier of a loaded platoon with a leader "until the
     infantry platoon unloads" (001 §1.3.6)."""
     if unit.type.target_type == "helicopter":
         return "§1.6", "helicopters are never out of command"
+    if unit.status.entering:
+        # §4.2: "All units of a Formation entering from off-board are considered in command in
+        # their first activation" (EG: "entering play ... during their first activation")
+        return "§4.2", f"{unit.name} enters from off-board: in command in its first activation"
     if not ctx.params.has("leaders"):
         return None
     if leader_of(ctx, unit) is not None:
