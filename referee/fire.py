@@ -180,11 +180,18 @@ def _band(ctx: Ctx, target: Unit | None, bands: Bands | None, attack: Attack) ->
         if distance is None and stated is None and situation.position(ctx.game, ctx.action.actor) \
                 and situation.position(ctx.game, target.key):
             distance = situation.distance(ctx, ctx.action.actor, target.key)
-    if distance == 0 and target is not None and "helicopter" in (
-            ctx.game.unit(ctx.action.actor).type.target_type, target.type.target_type):
+    kinds = (ctx.game.unit(ctx.action.actor).type.target_type, target.type.target_type) if target else ()
+    if distance == 0 and "helicopter" in kinds:
         distance = 1
         ans.because(rules.section("helicopter_same_hex"), "a helicopter and a unit in its hex fire at each other "
                     "at a range of one hex")
+    elif distance == 0 and "aircraft" in kinds and "aircraft_same_hex" in rules.SECTIONS:
+        # WaW85 §4.1: the CAS counter "is considered to be at a target height as if it were a
+        # Helicopter in Flying mode (See 9.7.1)", and Anti-Aircraft Fire at a Flying Helicopter
+        # from ground units in its hex "is considered to be at a range of one hex" (§9.7.1)
+        distance = 1
+        ans.because(rules.section("aircraft_same_hex"), "a CAS counter is at the height of a Flying Helicopter: "
+                    "fire between it and a unit in its hex is at a range of one hex")
     if distance is not None:
         rules.range_checks(ctx, attack, distance)
     if distance is None or (bands is None and stated is not None):

@@ -306,3 +306,42 @@ def test_a_conditional_morale_check_subtracts_the_stacked_hqs_leadership(hq_hex:
     assert (v["target_number"], v["modified_roll"], v["passed"]) == (5, modified, passed)
     stacked = ("TUS §1.6.1", "stacked with HQ: roll -2") in [(r.section, r.text) for r in result.reasons]
     assert stacked is (hq_hex == "x")
+
+
+def test_a_jammed_formation_rolls_even_within_its_command_range() -> None:
+    """TUS Jamming a: the jammed Formation "must roll for each hex containing its units", even
+    one stated to be within its HQ's command range (EG has no Jamming: no roll); b: the HQ's
+    hex is in command."""
+    given = {"units": {"H": {"target_type": "hq", "formation": "F", "strength": "full", "morale": 6,
+                             "command_range": {"full": 4}, "hex": "h", "status": {"ew_marker": "jammed"}},
+                       "A": {"formation": "F", "morale": 6, "hex": "s"}},
+             "situation": {"in_command_range": True},
+             "query": {"action": "command_check", "unit": "A"}}
+    result, after = answer("classic", "untold", given, {"2d6": [7]})
+    assert (result.values["roll_required"], result.values["passed"]) == (True, False)
+    assert ("TUS Jamming a", "jammed Formation: every hex rolls for command") in reasons(result)
+    assert after.units["A"].status.out_of_command is True
+    result, _ = answer("classic", "eisenbach", given, {"2d6": [7]})
+    assert (result.values["roll_required"], result.values["passed"]) == (False, True)
+    result, _ = answer("classic", "untold", {**given, "units": {**given["units"], "A": {"formation": "F", "hex": "h"}}})
+    assert result.values["roll_required"] is False
+    assert ("TUS Jamming b", "A is in H's hex: in command") in reasons(result)
+
+
+@BOOKS
+def test_units_entering_from_off_board_are_in_command_in_their_first_activation(book: str, short: str) -> None:
+    """EG/TUS §4.2: "All units of a formation entering play are considered In Command during
+    their first activation" (TUS: "entering from off-board"): no roll, ten hexes from an HQ of
+    command range 3; on a later activation the hex rolls."""
+    given = {"units": {"A": {"name": "A", "formation": "F", "morale": 6, "hex": "s", "status": {"entering": True}},
+                       "H": {"target_type": "hq", "formation": "F", "strength": "full", "command_range": {"full": 3},
+                             "distance": 10}},
+             "query": {"action": "command_check", "unit": "A"}}
+    result, after = answer("classic", book, given)
+    assert (result.values["roll_required"], result.values["passed"]) == (False, True)
+    assert (f"{short} §4.2", "A enters from off-board: in command in its first activation") in reasons(result)
+    assert after.units["A"].status.out_of_command is False
+    later = {**given, "units": {**given["units"], "A": {**given["units"]["A"], "status": {"entering": False}}}}
+    result, after = answer("classic", book, later, {"2d6": [7]})
+    assert (result.values["roll_required"], result.values["passed"]) == (True, False)
+    assert after.units["A"].status.out_of_command is True

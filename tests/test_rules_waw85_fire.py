@@ -600,3 +600,101 @@ def test_opportunity_fire_comes_before_the_fire_of_a_move_and_fire() -> None:
                                      "T": {"side": "pact", "target_type": "heavy_armor", "distance": 5, "los": True}},
                            "query": {"action": "move_and_fire", "unit": "M", "target": "T", "weapon": "ap"}})
     assert helicopter.gaps["order"].startswith("not supported: WaW85 §10.11")
+
+
+def _on_board_strike_on_a_map(landing_unit_hex: str) -> tuple:
+    """An 81mm mortar in m (HE range 4) fires an On-Board HE Strike at x, four hexes north-east
+    along a column of placed hexes; y is one hex north of x (five from the mortar), w one hex
+    south of x (three from it)."""
+    from referee.cases import CaseDice, build_action, build_game
+    from referee.hexes import Hex
+    from referee.rulesets import get_ruleset
+    given = {"units": {"A": {"side": "nato", "name": "81MM MRTR", "target_type": "troops", "arty_type": "mrtr",
+                             "caliber_mm": 81, "abilities": ["indirect_fire"], "hex": "m", "los": False,
+                             "he": {"fp": 3, "to_hit": 4, "range": 4},
+                             "status": {"disrupted": False, "ops_complete": False}},
+                       "S": {"side": "nato", "target_type": "hq", "los": True},
+                       "T": {"side": "pact", "target_type": "troops", "steps": 2, "strength": "full",
+                             "hex": landing_unit_hex, "status": {"disrupted": False, "concealed": False}}},
+             "hexes": [{"id": h, "terrain": "clear", "terrain_db": 0} for h in ("m", "w", "x", "y")],
+             "query": {"action": "indirect_fire", "unit": "A", "target": "x", "spotter": "S",
+                       "mission": {"type": "he"}}}
+    game = build_game(given)
+    for hex_id, row in (("m", 0), ("w", -3), ("x", -4), ("y", -5)):    # N is r - 1 (flat-topped, q fixed)
+        game = game.with_hex(replace(game.hexes[hex_id], at=Hex(0, row)))
+    return get_ruleset("waw85", None), game, build_action(given["query"]), CaseDice
+
+
+def test_a_scattered_on_board_strike_takes_the_to_hit_of_the_hex_it_lands_in() -> None:
+    """§14.5: the Strike that scattered "proceeds against the units in its new location": aimed
+    at x (range 4, Effective: To-Hit 4), it lands one hex north in y, at range 5 (Long Range,
+    §10.6.5: To-Hit 5); back the other way, from a Long Range hex to one within the printed range,
+    the penalty goes."""
+    rules, game, action, dice = _on_board_strike_on_a_map("y")
+    result = rules.resolve(game, action, dice({"d6": [6, 1, 2], "attack": [5, 4, 4], "save": []}))
+    assert result.values["scatter"] == ["N"]
+    assert (result.values["to_hit"], result.values["hits"]) == (5, 1)
+    assert ("WaW85 §14.5", "Long Range to y, the hex the Strike scattered to: to_hit +1") in reasons(result)
+    rules, game, action, dice = _on_board_strike_on_a_map("x")
+    result = rules.resolve(game, action, dice({"d6": [3], "attack": [5, 4, 4], "save": []}))
+    assert (result.values["to_hit"], result.values["hits"]) == (4, 3)
+    aimed_far = action.__class__(**{**action.__dict__, "target": "y"})
+    rules, game, _, dice = _on_board_strike_on_a_map("x")
+    result = rules.resolve(game, aimed_far, dice({"d6": [6, 4, 2], "attack": [5, 4, 4], "save": []}))
+    assert result.values["scatter"] == ["S"]
+    assert (result.values["to_hit"], result.values["hits"]) == (4, 3)
+    assert ("WaW85 §14.5", "x, the hex the Strike scattered to, is within the printed range: no Long Range "
+            "penalty: to_hit -1") in reasons(result)
+
+
+def _cas_over_x(target: dict) -> dict:
+    return {"units": {"C": {"name": "CAS", "side": "nato", "target_type": "aircraft", "hex": "x", "location": "map",
+                            "he": {"fp": 4, "to_hit": 4}, "ap": {"fp": 3, "to_hit": 5}},
+                      "T": {"name": "T", "side": "pact", "steps": 2, "strength": "full", "hex": "x",
+                            "status": {"disrupted": False, "ops_complete": False, "concealed": False}, **target}},
+            "hexes": [{"id": "x", "terrain": "clear", "terrain_db": 0}]}
+
+
+def test_a_cas_counter_and_a_unit_in_its_hex_are_one_hex_apart() -> None:
+    """§4.1: the CAS counter is at the height of a Flying Helicopter; §9.7.1: AA Fire from ground
+    units in its hex, and its fire at them, "is considered to be at a range of one hex"."""
+    given = _cas_over_x({"target_type": "troops", "distance": 0})
+    result, _ = waw85({**given, "query": {"action": "cas_attack", "unit": "C", "target": "T"}})
+    assert (result.legal, result.values["range"], result.values["weapon"]) == (True, 1, "he")
+    assert ("WaW85 §9.7.1", "T is in the CAS counter's hex: a range of one hex") in reasons(result)
+    given = _cas_over_x({"target_type": "troops", "los": True, "he": {"fp": 2, "to_hit": 5, "range": 3,
+                                                                     "color": "blue"}})
+    given["units"]["C"]["distance"] = 0
+    result, _ = waw85({**given, "query": {"action": "aa_fire", "unit": "T", "target": "C", "weapon": "he"}})
+    assert (result.legal, result.values["range"], result.values["band"]) == (True, 1, "point_blank")
+    assert ("WaW85 §4.1, §9.7.1", "a CAS counter is at the height of a Flying Helicopter: fire between it and a "
+            "unit in its hex is at a range of one hex") in reasons(result)
+
+
+def test_a_cas_attack_at_light_armor_is_legal_with_either_firepower() -> None:
+    """§4.3 "The CAS may use either type of FP dice (AP or HE)"; §10.1 "If both AP or HE
+    Firepower may affect the target, you get to choose which to use": legal, the numbers wait
+    for the player's choice."""
+    given = _cas_over_x({"target_type": "light_armor", "armor": 1, "save": 5})
+    result, _ = waw85({**given, "query": {"action": "cas_attack", "unit": "C", "target": "T"}},
+                      {"attack": [6, 6, 6, 6], "save": [1]})
+    assert result.legal is True
+    assert set(result.gaps) == {"to_hit", "fp", "hits"}
+    assert result.gaps["hits"] == "not stated: query.weapon (which Firepower fires: ap or he)"
+    assert ("WaW85 §4.3", "both the AP and HE FP of CAS may affect T: the player chooses") in reasons(result)
+
+
+def test_no_more_than_two_units_contribute_to_aa_fire_at_a_cas_counter() -> None:
+    """§4.2: "one FP dice for each contributing unit to a maximum of +2 FP dice": a third unit
+    adds no die, so it does not contribute its fire and is not marked Ops Complete."""
+    ready = {"side": "pact", "los": True, "status": {"disrupted": False, "ops_complete": False}}
+    given = {"units": {"A": {**ready, "aa": {"fp": 3, "to_hit": 5, "range": 4}},
+                       "C": {"side": "nato", "target_type": "aircraft", "location": "map", "distance": 3},
+                       "B1": dict(ready, name="B1"), "B2": dict(ready, name="B2"), "B3": dict(ready, name="B3")},
+             "query": {"action": "aa_fire", "unit": "A", "target": "C", "weapon": "aa",
+                       "supporting": ["B1", "B2", "B3"]}}
+    result, after = waw85(given)
+    assert result.values["fp"] == 5
+    assert [k for k in ("A", "B1", "B2", "B3") if after.units[k].status.ops_complete] == ["A", "B1", "B2"]
+    assert ("WaW85 §4.2", "B3: two units already contribute, the maximum of +2 FP dice; it does not "
+            "contribute") in reasons(result)

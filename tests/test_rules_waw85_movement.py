@@ -689,3 +689,15 @@ def test_a_unit_hit_in_a_minefield_leaves_the_hq_of_its_old_hex_alone(sample) ->
                                   UnitMoved("bmp-1", "H4"), StatusChanged("bmp-1", "ops_complete", True)]
     assert [r for r in step.answer.rolls] == [("d6", [6]), ("d6", [1])]        # the Minefield, its depletion
     assert outcome.after.units["soviet-hq"].strength == "full"
+
+
+def test_a_close_air_support_counter_is_never_moved() -> None:
+    """§9.3 Design Note: "Close Air Support units are placed on any hex on the map, rather than
+    moved across the hex grid, so also have no movement category on the TEC"."""
+    result, _ = answer("waw85", None, {
+        "units": {"C": {"side": "nato", "target_type": "aircraft", "hex": "a"}},
+        "hexes": [{"id": "a"}, {"id": "b", "mp_cost": 1, "adjacent_to": ["a"]}],
+        "query": {"action": "move", "unit": "C", "target": "b"}})
+    assert result.legal is False
+    assert reasons(result) == [("WaW85 §9.3", "C is a Close Air Support unit: it is placed on its target hex "
+                                "(§4.1), never moved across the hex grid")]

@@ -199,3 +199,51 @@ def test_only_the_costs_of_casualties_are_needed() -> None:
                                  "H": {"side": "nato", "target_type": "hq", "strength": "full"}},
                        "situation": {"objectives": 1}, "query": {"action": "victory_points", "side": "nato"}})
     assert (result.gaps, result.values["value"]) == ({}, 170)
+
+
+def test_a_formation_attempts_at_most_two_off_board_strikes() -> None:
+    """§7.5: "A Formation may now attempt to use a maximum of two Off-Board Artillery Strikes";
+    §14.2: each Strike is used once, so no more are asked than are left on the track."""
+    given = {"units": {"T": {"target_type": "troops", "steps": 2, "strength": "full", "hex": "x",
+                             "status": {"disrupted": False, "concealed": False}},
+                       "S": {"target_type": "hq", "los": True}},
+             "hexes": [{"id": "x", "terrain": "clear", "terrain_db": 0, "distance": 8}],
+             "situation": {"strikes_left": 3},
+             "query": {"action": "indirect_fire", "target": "x", "spotter": "S", "count": 3,
+                       "mission": {"type": "he", "fp": 4, "to_hit": 5}}}
+    result, _ = waw85(given)
+    assert (result.legal, result.values["max_count"]) == (False, 2)
+    assert ("WaW85 §7.5", "3 Strikes asked: a Formation may attempt a maximum of two Off-Board Artillery "
+            "Strikes") in reasons(result)
+    result, _ = waw85({**given, "situation": {"strikes_left": 1}, "query": {**given["query"], "count": 2}})
+    assert result.legal is False
+    assert ("WaW85 §14.2", "2 Strikes asked, 1 left on the Artillery Track: each Off-Board Artillery Strike can "
+            "only be used once in a scenario") in reasons(result)
+
+
+def test_the_attacker_sets_up_as_many_formations_as_maps_and_enters_from_turn_1() -> None:
+    """§17.7: the attacker "may set up Formations equal to the number of maps"; its Formations not
+    on the map "may enter on Turn 1 or later", the defender's "beginning on Turn 3"."""
+    result, _ = waw85({"situation": {"defender": "nato", "maps": 3},
+                       "query": {"action": "setup", "side": "pact", "count": 4}})
+    assert (result.legal, result.values["max_count"]) == (False, 3)
+    assert ("WaW85 §17.7", "the attacker sets up at most as many Formations as maps (3)") in reasons(result)
+    result, _ = waw85({"situation": {"defender": "nato"},
+                       "query": {"action": "setup", "side": "pact", "choice": "reserves"}})
+    assert result.values["situation"] == {"turn": 1}
+    result, _ = waw85({"situation": {"defender": "nato"},
+                       "query": {"action": "setup", "side": "nato", "choice": "reserves"}})
+    assert result.values["situation"] == {"turn": 3}
+
+
+def test_only_the_defender_rolls_for_its_bonus_formations() -> None:
+    """§17.4.3.4: "the defender rolls to bring on one of the bonus Formations"; the attacker has
+    none (§17.4.3.3) and makes no roll."""
+    result, _ = waw85({"situation": {"defender": "nato", "turn": 3},
+                       "query": {"action": "bonus_formation_entry", "side": "pact"}}, {"d6": [2]})
+    assert (result.legal, result.values["roll_required"]) == (False, False)
+    assert reasons(result) == [("WaW85 §17.4.3.4", "only the defender has bonus Formations and rolls to bring "
+                                "them on")]
+    result, _ = waw85({"situation": {"defender": "nato", "turn": 3},
+                       "query": {"action": "bonus_formation_entry", "side": "nato"}}, {"d6": [3]})
+    assert (result.values["roll_required"], result.values["passed"]) == (True, True)

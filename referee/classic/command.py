@@ -112,10 +112,14 @@ def conditional_value(ctx: Ctx, unit: Unit) -> int:
 
 def _exempt(ctx: Ctx, unit: Unit) -> tuple[str, str] | None:
     """(section, why) a unit is in command whatever its hex rolls: a helicopter (§1.6), a
-    platoon with a leader, and the carrier of a loaded platoon with a leader "until the
+    unit entering from off-board in its first activation (§4.2), a platoon with a leader, and the carrier of a loaded platoon with a leader "until the
     infantry platoon unloads" (001 §1.3.6)."""
     if unit.type.target_type == "helicopter":
         return "§1.6", "helicopters are never out of command"
+    if unit.status.entering:
+        # §4.2: "All units of a Formation entering from off-board are considered in command in
+        # their first activation" (EG: "entering play ... during their first activation")
+        return "§4.2", f"{unit.name} enters from off-board: in command in its first activation"
     if not ctx.params.has("leaders"):
         return None
     if leader_of(ctx, unit) is not None:
@@ -132,17 +136,20 @@ def _in_command(ctx: Ctx, unit: Unit) -> bool:
     if exempt is not None:
         ctx.answer.because(*exempt)
         return True
+    hq = formation_hq(ctx, unit)
+    if hq is not None and ctx.params.has("jamming") and hq.status.ew_marker == "jammed":
+        # 001 Jamming a: the jammed Formation "must roll for each hex containing its units",
+        # within its HQ's command range or not; b: the HQ's hex is in command
+        if hq.on_map and hq.hex is not None and hq.hex == unit.hex:
+            ctx.answer.because("001 Jamming b", f"{unit.name} is in {hq.name}'s hex: in command")
+            return True
+        ctx.answer.because("001 Jamming a", "jammed Formation: every hex rolls for command")
+        return False
     stated = ctx.game.facts.get("in_command_range")
     if stated is not None:
         return bool(stated)
-    hq = formation_hq(ctx, unit)
     if hq is None or not hq.on_map:
         ctx.answer.because("§1.3.3.3, §4.2", "the Formation's HQ is not on the map")
-        return False
-    if ctx.params.has("jamming") and hq.status.ew_marker == "jammed":
-        if hq.hex is not None and hq.hex == unit.hex:
-            return True
-        ctx.answer.because("001 Jamming a", "jammed Formation: every hex rolls for command")
         return False
     side = need(hq.strength, f"units.{hq.key}.strength")
     ranges = dict(hq.command_range) or dict(getattr(ctx.game.formations.get(unit.formation or ""),

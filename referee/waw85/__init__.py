@@ -196,7 +196,7 @@ class Waw85Ruleset(Ruleset):
         "out_of_command": "7.2.3", "passenger_fire": "9.8", "movement": "9.0", "operations": "7.6",
         "assault": "13.0", "overrun": "13.0", "opportunity_fire": "10.11", "moving_fire": "11.0",
         "stacking": "9.2", "artillery": "14.0", "los": "10.2", "helicopters_as_targets": "10.6.1",
-        "range_max": "10.3.4", "helicopter_same_hex": "9.7.1-9.7.3", "fire_ops_complete_mark": "10.4", "range": "10.3", "band_point_blank": "10.6.4", "band_long": "10.6.5",
+        "range_max": "10.3.4", "helicopter_same_hex": "9.7.1-9.7.3", "aircraft_same_hex": "4.1, 9.7.1", "fire_ops_complete_mark": "10.4", "range": "10.3", "band_point_blank": "10.6.4", "band_long": "10.6.5",
         "defensive_bonus": "10.6.8", "improved_positions": "16.1", "opportunity_fire_stop": "10.8.2",
         "fire_once": "7.6", "hq_not_target": "10.7.2", "helicopter_no_assault": "13.0",
         "assault_resolution": "13.2.1", "assault_ops_complete": "13.0", "assault_disrupted": "13.0",

@@ -75,9 +75,16 @@ def fire_mission(ctx: Ctx) -> Strike | None:
         because(ctx, "1.9.11", "an HQ's or Leader's Command Bonus adds no dice to Indirect Fire (§1.9.13)")
     if unit is None:
         ans.set("max_count", 2)        # §7.5: at most two Off-Board Strikes per Formation Impulse
-        if ctx.game.facts.get("strikes_left") == 0:
+        left = ctx.game.facts.get("strikes_left")
+        if left == 0:
             illegal(ctx, "14.2", "no Strike of this type is left on the Artillery Track: "
                     "an Off-Board Artillery Strike can only be used once in a scenario")
+        elif ctx.action.count is not None and ctx.action.count > 2:
+            illegal(ctx, "7.5", f"{ctx.action.count} Strikes asked: a Formation may attempt "
+                    "a maximum of two Off-Board Artillery Strikes")
+        elif ctx.action.count is not None and left is not None and ctx.action.count > left:
+            illegal(ctx, "14.2", f"{ctx.action.count} Strikes asked, {left} left on the Artillery Track: "
+                    "each Off-Board Artillery Strike can only be used once in a scenario")
     if mission in ("he", "dpicm", "mlrs"):
         ans.set("hit_allocation", "each")   # §14.7.2: units in the hex are attacked individually
     markers = t["strike_markers"].get(mission or "")
@@ -331,6 +338,10 @@ def _strike(ctx: Ctx, mission: str, firer: Unit | None, landed: str) -> None:
             if unit.type.target_type == "helicopter":
                 _helicopter_in_a_strike_hex(ctx, unit)
     if mission in ("he", "dpicm", "mlrs") and units:
+        aimed = ctx.action.target if isinstance(ctx.action.target, str) else None
+        aimed = ctx.game.unit(aimed).hex if aimed in ctx.game.units else aimed
+        if firer is not None and mission == "he" and aimed is not None and landed != aimed:
+            _landed_to_hit(ctx, firer, aimed, landed)
         fp, to_hit = _strike_numbers(ctx, mission, firer)
         for hex_id in hexes:
             before = ctx.answer.values.get("net_hits", 0)
@@ -345,6 +356,41 @@ def _strike(ctx: Ctx, mission: str, firer: Unit | None, landed: str) -> None:
         for unit in units:
             _chemical_attack(ctx, unit)
     _used(ctx, firer)
+
+
+def _hex_distance(ctx: Ctx, firer: Unit, hex_id: str) -> int:
+    """The firer's range to a hex: stated (the hex's ``distance``), else counted on the map."""
+    stated = ctx.game.hex(hex_id).stated.get("distance")
+    if stated is not None:
+        return stated
+    here = ctx.game.hex(firer.hex).at if firer.hex is not None else None
+    there = ctx.game.hex(hex_id).at
+    if here is None or there is None:
+        raise NotStated(f"hexes.{hex_id}.distance (the range from {firer.key} to the hex the Strike scattered to)")
+    return here.distance(there)
+
+
+def _landed_to_hit(ctx: Ctx, firer: Unit, aimed: str, landed: str) -> None:
+    """§14.5: the Strike that scattered "proceeds against the units in its new location", so
+    the On-Board Strike's To-Hit is that of the hex it landed in: the Long Range penalty
+    (§10.6.5, §14.7.2) by the firer's range to that hex, not to the hex aimed at. A hex beyond
+    the maximum range still takes the Strike (§14.5); the Long Range penalty is the only range
+    penalty the book gives (§10.6.5)."""
+    he = need(firer.current.he, f"units.{firer.key}.he")
+    if he.range is None or he.to_hit is None:
+        return
+    reach = Bands(he.range)
+    was_far = reach.band(_hex_distance(ctx, firer, aimed)) in ("long", OUT_OF_RANGE)
+    now_far = reach.band(_hex_distance(ctx, firer, landed)) in ("long", OUT_OF_RANGE)
+    if was_far == now_far:
+        return
+    mod = BAND_TO_HIT["long"]
+    if now_far:
+        modify(ctx, "to_hit", mod, f"Long Range to {landed}, the hex the Strike scattered to", "14.5")
+    else:
+        modify(ctx, "to_hit", -mod, f"{landed}, the hex the Strike scattered to, is within the printed range: "
+               "no Long Range penalty", "14.5")
+    ctx.answer.set("to_hit", min(he.to_hit + (mod if now_far else 0), 6))
 
 
 def _used(ctx: Ctx, firer: Unit | None) -> None:

@@ -293,6 +293,12 @@ def final_fp(ctx: Ctx, attack: Attack, band_mod: int) -> int:
 def cas_numbers(ctx: Ctx, attack: Attack) -> None:
     """§4.3: a CAS attack takes no Point Blank or Long Range modifier."""
     weapon = attack.shot.weapon
+    target = ctx.game.units.get(ctx.action.target) if isinstance(ctx.action.target, str) else None
+    if target is not None and target.hex is not None and target.hex == attack.shot.firer.hex:
+        # §4.1: the CAS counter is at the height of a Flying Helicopter (§9.7.1), whose fire "to
+        # the ground units in its hex" is "considered to be at a range of one hex"
+        ctx.answer.set("range", 1)
+        because(ctx, "9.7.1", f"{target.name} is in the CAS counter's hex: a range of one hex")
     because(ctx, "4.3", "CAS attacks take no Point Blank or Long Range modifiers")
     ctx.answer.set("modifiers", {"to_hit": attack.to_hit, "fp": attack.fp})
     if weapon.fp is not None:
@@ -506,7 +512,7 @@ def _cas_target_hex(ctx: Ctx, actor: Unit, target: Unit | None) -> None:
                 "a CAS attacks only the units in its target hex")
 
 
-def cas_weapon(ctx: Ctx, actor: Unit, target: Unit) -> str:
+def cas_weapon(ctx: Ctx, actor: Unit, target: Unit) -> str | None:
     """§4.3: a CAS uses AP or HE, whichever may affect the target unit (§10.1)."""
     usable = usable_weapons(actor, target)
     if not usable and any(actor.current.weapon(n) is not None for n in ("ap", "he")):
@@ -515,7 +521,13 @@ def cas_weapon(ctx: Ctx, actor: Unit, target: Unit) -> str:
         illegal(ctx, "10.1", f"{actor.name} has no Firepower that may affect {target.name}: AP attacks vehicles "
                 "and aircraft, HE Light Armor, Soft Targets and aircraft")
         return "ap" if actor.current.weapon("ap") is not None else "he"
-    if len(usable) != 1:
+    if len(usable) > 1:
+        # "The CAS may use either type of FP dice (AP or HE) against an individual target unit"
+        # (§4.3); "If both AP or HE Firepower may affect the target, you get to choose which to
+        # use" (§10.1): the attack is legal, and which Firepower it rolls is the player's to say
+        because(ctx, "4.3", f"both the AP and HE FP of {actor.name} may affect {target.name}: the player chooses")
+        return None
+    if not usable:
         raise NotStated("query.weapon")
     because(ctx, "4.3", f"the CAS uses its {usable[0].upper()} FP against {target.name}")
     return usable[0]
@@ -539,14 +551,22 @@ def _contributions(ctx: Ctx, attack: Attack) -> list[str]:
         why = _not_contributing(ctx, unit, target)
         if why:
             because(ctx, "4.2", f"{unit.name} {why}: it does not contribute")
+        elif len(contributing) == MAX_CONTRIBUTORS:
+            # each contributing unit adds "one FP dice ... to a maximum of +2 FP dice": a unit
+            # past the second adds no die, so it does not contribute its fire (nor is it spent)
+            because(ctx, "4.2", f"{unit.name}: two units already contribute, the maximum of +2 FP dice; it does "
+                    "not contribute")
         else:
             contributing.append(key)
     count = len(contributing)
     if count:
-        bonus = min(count, 2)
-        attack.fp += bonus
-        modify(ctx, "fp", bonus, f"{count} contributing unit(s), at most +2", "4.2")
+        attack.fp += count
+        modify(ctx, "fp", count, f"{count} contributing unit(s), at most +2", "4.2")
     return contributing
+
+
+#: §4.2, §16.7.3: "one FP dice for each contributing unit to a maximum of +2 FP dice".
+MAX_CONTRIBUTORS = 2
 
 
 def _not_contributing(ctx: Ctx, unit: Unit, target: Unit | None) -> str | None:

@@ -79,6 +79,12 @@ def move(ctx: Ctx) -> None:
     if "towed" in unit.type.abilities:
         illegal(ctx, "9.6", f"{unit.name} is a Towed unit: it moves only loaded in a Transport")
         return
+    if unit.type.target_type == "aircraft":
+        # §9.3 Design Note: "Close Air Support units are placed on any hex on the map, rather
+        # than moved across the hex grid, so also have no movement category on the TEC" (§4.1)
+        illegal(ctx, "9.3", f"{unit.name} is a Close Air Support unit: it is placed on its target hex (§4.1), "
+                "never moved across the hex grid")
+        return
     if "bridge" in unit.type.abilities and unit.mode == "deployed":
         illegal(ctx, "16.3.3", f"{unit.name} has its Bridge deployed: unless the Bridge marker is removed, it may "
                 "not move at all")
@@ -845,6 +851,11 @@ def clear_rubble(ctx: Ctx) -> None:
 def bonus_formation_entry(ctx: Ctx) -> None:
     """§17.4.3.4: from Turn 3, 1d6 1-3 shuffles a bonus Formation into the deck; 4-6 rolls
     again next turn. Before Turn 3 (a stated turn) there is no roll."""
+    defender = ctx.game.facts.get("defender")
+    if defender is not None and ctx.action.side is not None and ctx.action.side != defender:
+        ctx.answer.set("roll_required", False)
+        illegal(ctx, "17.4.3.4", "only the defender has bonus Formations and rolls to bring them on")
+        return
     turn = ctx.game.facts.get("turn")
     if turn is not None:
         first = tables()["bonus_entry_first_turn"]

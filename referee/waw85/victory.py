@@ -21,6 +21,7 @@ DEFENDER_OBJECTIVE_REACH = 3      # §17.7
 DEFENDER_EDGE_REACH = 12
 ATTACKER_EDGE_REACH = 6
 RESERVES_TURN = 3
+ATTACKER_RESERVES_TURN = 1
 
 
 def victory_points(ctx: Ctx) -> None:
@@ -100,8 +101,14 @@ def setup(ctx: Ctx) -> None:
     unit = ctx.game.unit(ctx.action.actor) if ctx.action.actor else None
     side = unit.side if unit is not None else need(ctx.action.side, "query.side")
     if ctx.action.choice == "reserves":
-        ans.set("situation", {"turn": RESERVES_TURN})
-        because(ctx, "17.7", "defending Formations not on the map enter from Turn 3")
+        if side == defender:
+            ans.set("situation", {"turn": RESERVES_TURN})
+            because(ctx, "17.7", "defending Formations not on the map enter from Turn 3")
+        else:
+            # "Each attacking Formation which does not start the game on map may enter on
+            # Turn 1 or later at the attacker's discretion."
+            ans.set("situation", {"turn": ATTACKER_RESERVES_TURN})
+            because(ctx, "17.7", "attacking Formations not on the map may enter from Turn 1")
         return
     if side == defender:
         if unit is not None:
@@ -120,6 +127,8 @@ def setup(ctx: Ctx) -> None:
         allowed = maps if maps >= 2 else 0
         if unit is None:
             ans.set("max_count", allowed)
+            if allowed and ctx.action.count is not None and ctx.action.count > allowed:
+                illegal(ctx, "17.7", f"the attacker sets up at most as many Formations as maps ({allowed})")
         if not allowed:
             illegal(ctx, "17.7", "with one map the attacker starts no units on the map")
         elif unit is not None:
