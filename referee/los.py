@@ -40,6 +40,7 @@ from referee.los_lines import (HAS_SMOKE, HAS_WRECKS, HILLS, IS_CITY, IS_HILL, I
                                map_view, wreck_effect)
 from referee.model import HexState, Unit, need
 from referee.ruleset import Ctx
+from referee import situation
 
 __all__ = ["SMOKE", "HELICOPTER_HEIGHT", "Sight", "sight", "line", "level_of", "helicopter_level", "los_height",
            "unit_blocked", "line_of_sight", "blocked", "helicopter_blocked", "smoke_screen"]
@@ -49,10 +50,10 @@ HELICOPTER_HEIGHT = {"clear": 1, "hill": 2, "woods": 2, "city": 2, "city_ruins":
 
 def _line_stated(facts: Any) -> bool:
     """Does the situation state the line (a rule case) instead of leaving it to the map?"""
-    situation = facts.situation
-    if not situation:
+    stated = facts.situation
+    if not stated:
         return False
-    return any(situation.get(k) is not None for k in ("intervening", "crest_crossed", "along_hexsides"))
+    return any(stated.get(k) is not None for k in ("intervening", "crest_crossed", "along_hexsides"))
 
 
 def line(ctx: Ctx, viewer: Unit, far: Unit) -> Line:
@@ -402,11 +403,8 @@ def _adjacent_range(ctx: Ctx, attacker: Unit, target: Unit) -> int | None:
     """The range when both units stand on the map, or is stated; else ``None``."""
     if attacker.hex is not None and attacker.hex == target.hex:
         return 0
-    hexes = ctx.game.hexes
-    here, there = hexes.get(attacker.hex), hexes.get(target.hex)    # type: ignore[arg-type]
-    if here is not None and there is not None and here.at is not None and there.at is not None:
-        return here.at.distance(there.at)
-    return _stated_range(ctx, attacker, target)
+    apart = situation.hexes_apart(ctx.game, attacker.hex, target.hex)
+    return apart if apart is not None else _stated_range(ctx, attacker, target)
 
 
 # -- levels ------------------------------------------------------------------------------------

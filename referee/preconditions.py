@@ -206,14 +206,6 @@ def _lacks_assault(ctx: Ctx, actor: Unit) -> bool:
     return others and ctx.rules.counterattack_values(actor) is None
 
 
-def _apart(ctx: Ctx, one: str, other: str) -> int | None:
-    """Hexes between two hexes of the map; None when either has no map position (a rule case)."""
-    here, there = ctx.game.hexes.get(one), ctx.game.hexes.get(other)
-    if here is None or there is None or here.at is None or there.at is None:
-        return None
-    return here.at.distance(there.at)
-
-
 def _path(ctx: Ctx) -> None:
     """A unit moves from hex to adjacent hex (EG §5.1 "Units moving into an adjacent hex", TUS
     §5.1 "Units move to adjacent hexes", WaW85 §9.0 "from hex to contiguous hex"): the first
@@ -230,7 +222,7 @@ def _path(ctx: Ctx) -> None:
     if path[0] == previous:                  # a route written from the hex it starts in
         path = path[1:]
     for hex_id in path:
-        if _apart(ctx, previous, hex_id) not in (None, 1):
+        if situation.hexes_apart(ctx.game, previous, hex_id) not in (None, 1):
             ctx.answer.illegal(ctx.rules.section("adjacent_hexes"),
                                f"{hex_id} is not next to {previous}: a unit moves from hex to contiguous hex")
             return
@@ -238,7 +230,7 @@ def _path(ctx: Ctx) -> None:
     if ctx.action.kind == "assault" and path:
         goal = ctx.action.target
         goal_hex = ctx.game.units[goal].hex if isinstance(goal, str) and goal in ctx.game.units else goal
-        apart = _apart(ctx, previous, goal_hex) if isinstance(goal_hex, str) else None
+        apart = situation.hexes_apart(ctx.game, previous, goal_hex) if isinstance(goal_hex, str) else None
         if apart is not None and apart > 1:
             ctx.answer.illegal(ctx.rules.section("assault"),
                                f"the route ends in {previous}, {apart} hexes from {goal_hex}: a unit assaults by "

@@ -35,6 +35,16 @@ def position(game: Game, key: str) -> Hex | None:
     return hex_state.at if hex_state is not None else None
 
 
+def hexes_apart(game: Game, one: str | None, other: str | None) -> int | None:
+    """Hexes between two hexes counted on the map; ``None`` when either has no map position
+    (a rule case's hexes are names with stated relations, not places)."""
+    here = game.hexes.get(one) if one is not None else None
+    there = game.hexes.get(other) if other is not None else None
+    if here is None or there is None or here.at is None or there.at is None:
+        return None
+    return here.at.distance(there.at)
+
+
 def distance(ctx: Ctx, a: str, b: str) -> int:
     """Range from ``a`` to ``b``: stated, else counted on the map, else not stated."""
     ref = reference(ctx)

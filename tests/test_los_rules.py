@@ -361,3 +361,13 @@ def test_a_board_spread_far_apart_gives_the_same_answers() -> None:
         assert los(Game(units={**near.units, **moved}, hexes=near.hexes)) == \
             los(Game(units={**far.units, **moved}, hexes=far.hexes))
     assert los(far) == (True, "TUS §7.3", "the LOS runs along the hexside between 3,-2 and 3,-1: two blocking hexes")
+
+
+def test_hexes_apart_counts_on_the_map_and_knows_when_it_cannot() -> None:
+    """The one count of hexes between two hexes every procedure uses (situation.hexes_apart):
+    on the map; ``None`` for a hex without a map position, an unknown hex or none at all."""
+    from referee.situation import hexes_apart
+    game = board("0,0", "3,0")
+    game.hexes["named"] = HexState("named", terrain="clear")
+    assert [hexes_apart(game, "0,0", h) for h in ("0,0", "1,0", "3,0", "3,-3", "0,4")] == [0, 1, 3, 3, 4]
+    assert [hexes_apart(game, "0,0", h) for h in ("named", "nowhere", None)] == [None, None, None]

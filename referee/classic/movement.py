@@ -16,6 +16,7 @@ from referee.events import PassengerLoaded, PassengerUnloaded, StatusChanged, Un
 from referee.headquarters import companion_text, hqs_alone, lone_hqs
 from referee.model import Unit, need
 from referee.ruleset import Ctx
+from referee import situation
 from referee.verdict import Answer
 from referee.tec import DATA
 
@@ -444,7 +445,7 @@ def _chemical_near(ctx: Ctx, hex_id: str) -> str | None:
     for cloud in ctx.game.hexes.values():
         if "chemical" not in cloud.markers:
             continue
-        if cloud.id in stated or (here.at is not None and cloud.at is not None and here.at.distance(cloud.at) == 1):
+        if cloud.id in stated or situation.hexes_apart(ctx.game, hex_id, cloud.id) == 1:
             return cloud.id
     return None
 

@@ -9,6 +9,7 @@ from referee.events import (MarkerPlaced, MarkerRemoved, PassengerUnloaded, Stat
                             move_with_riders, result_of)
 from referee.model import Unit, need
 from referee.ruleset import Ctx
+from referee.situation import hexes_apart
 from referee.waw85 import los, results
 from referee.waw85.command import Check, check_for, ew_on, formation_hq, helpers, roll
 from referee.waw85.common import HARD, because, illegal, in_all_water, may_act, modify, morale_value, tables, whole
@@ -41,9 +42,7 @@ def _target_distance(ctx: Ctx) -> int | None:
     if stated is not None:
         return stated
     firer = ctx.game.units.get(ctx.action.actor) if ctx.action.actor else None
-    here = ctx.game.hex(firer.hex).at if firer is not None and firer.hex is not None else None
-    there = ctx.game.hex(hex_id).at if hex_id is not None else None
-    return here.distance(there) if here is not None and there is not None else None
+    return hexes_apart(ctx.game, firer.hex, hex_id) if firer is not None else None
 
 
 def minimum_range(unit: Unit) -> int:
@@ -454,9 +453,9 @@ FURTHER_SECTION = {"smoke": "14.8", "adm": "14.10"}
 
 def _adjacent(ctx: Ctx, a: str, b: str) -> bool:
     """Whether hexes ``a`` and ``b`` are adjacent: on the map, else by a stated ``adjacent_to``."""
-    here, there = ctx.game.hex(a), ctx.game.hex(b)
-    if here.at is not None and there.at is not None:
-        return here.at.distance(there.at) == 1
+    apart = hexes_apart(ctx.game, a, b)
+    if apart is not None:
+        return apart == 1
     near = {h: set(ctx.game.facts.hex_fact(h, "adjacent_to") or ()) for h in (a, b)}
     if b in near[a] or a in near[b]:
         return True

@@ -15,6 +15,7 @@ from referee.fire import Attack, band_modifier, opportunity_first, status
 from referee.model import Unit, Weapon, need
 from referee.ranges import BAND_TO_HIT, Bands
 from referee.ruleset import Ctx
+from referee.situation import hexes_apart
 from referee.waw85 import los
 from referee.waw85.common import (VEHICLES, air_class, because, illegal, in_all_water, modify, off_the_board,
                                   side_group, stated_hits, tables, target_kind, whole)
@@ -616,9 +617,7 @@ def _contributor_range(ctx: Ctx, unit: Unit, target: Unit | None) -> int | None:
     if actor is not None and unit.hex is not None and unit.hex == actor.hex \
             or ctx.game.facts.relation(unit.key).distance == 0:
         return ctx.game.facts.relation(target.key).distance
-    here = ctx.game.hex(unit.hex).at if unit.hex else None
-    there = ctx.game.hex(target.hex).at if target.hex else None
-    return here.distance(there) if here is not None and there is not None else None
+    return hexes_apart(ctx.game, unit.hex, target.hex)
 
 
 def _aa_fire(ctx: Ctx, weapon: Weapon, target: Unit | None, attack: Attack) -> None:

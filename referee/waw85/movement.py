@@ -14,7 +14,7 @@ from referee.events import (MarkerPlaced, MarkerRemoved, ModeChanged, PassengerU
 from referee.model import Unit, need
 from referee.ruleset import Ctx
 from referee.disrupted import disrupted_move
-from referee.situation import road_between
+from referee.situation import hexes_apart, road_between
 from referee.waw85.artillery import (MINES, chemical_move_cost, chemical_near, depletion_roll, enter_minefield,
                                      mine_attack, moved_in)
 from referee.waw85.command import Check, check_for, roll
@@ -415,8 +415,7 @@ def _crossing(ctx: Ctx, mover: str, previous: str, hex_id: str) -> tuple[int, li
 
 def _next_to(ctx: Ctx, previous: str, hex_id: str) -> bool:
     """§9.0: "from hex to contiguous hex"."""
-    before, here = ctx.game.hex(previous), ctx.game.hex(hex_id)
-    if before.at is None or here.at is None or before.at.distance(here.at) != 1:
+    if hexes_apart(ctx.game, previous, hex_id) != 1:
         illegal(ctx, "9.0", f"{hex_id} is not next to {previous}: a unit moves from hex to contiguous hex")
         return False
     return True
