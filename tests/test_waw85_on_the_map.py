@@ -41,7 +41,7 @@ def run(game, text: str, dice: list[int]):
 def test_the_chart_is_read_row_by_row() -> None:
     chart = read_tec(SAMPLES / "tec-waw85.yaml")
     assert chart["city"] == TecRow({"infantry": 3, "vehicle": 2}, "blocking", 1, 0, {"infantry": 1, "vehicle": 1})
-    assert sorted(chart) == ["city", "clear", "hexsides", "hill", "roads", "rough", "woods"]
+    assert sorted(chart) == ["city", "clear", "cleared", "hexsides", "hill", "roads", "rough", "rubble", "woods"]
     assert chart["roads"] == {"road": {"infantry": 1, "vehicle": 1}}
     assert chart["hexsides"] == {"stream": {"infantry": 1, "vehicle": 2}, "up_hill": {"infantry": 1, "vehicle": 1}}
 
@@ -167,16 +167,24 @@ def test_an_on_board_strike_counts_its_range_and_the_firers_line_on_the_map(game
 
 
 def test_a_rubble_hex_uses_the_charts_rubble_line(game) -> None:
-    """§10.9: a rubbled hex "now uses the Rubble line on the TEC for all purposes"; §10.9.1 a
-    Cleared one the Cleared line. The sample chart has neither, so the Woods hex F6 under a
-    Rubble marker no longer has the Woods' Defensive Bonus: not stated, never the Woods' die."""
+    """§10.9: a rubbled hex "now uses the Rubble line on the TEC for all purposes": the Woods hex
+    F6 under a Rubble marker takes the sample chart's Rubble line (obscuring, not blocking), and
+    the fire at the T-64 in it is resolved with that line's Defensive Bonus; without the marker
+    it is Woods again. A chart without a Rubble line leaves the hex's values not stated, never
+    the Woods' own."""
     from referee.events import MarkerPlaced, MarkerRemoved, apply
+    from referee.model import HexState
     rubbled = apply(game, MarkerPlaced("F6", "rubble"))
-    assert (rubbled.hexes["F6"].terrain_db, rubbled.hexes["F6"].los) == (None, None)
+    f6 = rubbled.hexes["F6"]
+    assert (f6.terrain_db, f6.los, f6.stated["obstacle_height"]) == ({"infantry": 2, "vehicle": 1}, "obscuring", 0)
     outcome = run(rubbled, "fire leopard-c1 t-64 ap", [4, 1, 5, 4, 1, 3, 4, 6, 6])
-    assert not outcome.steps and any("not stated: hexes.F6.terrain_db" in text for _, text in outcome.refused.reasons)
+    assert outcome.steps and not outcome.refused
     again = apply(rubbled, MarkerRemoved("F6", "rubble")).hexes["F6"]
     assert (again.terrain_db, again.los, again.stated["obstacle_height"]) == ({"infantry": 2, "vehicle": 1}, "blocking", 1)
+    woods_only = {"": {"db": {"infantry": 2, "vehicle": 1}, "los": "blocking", "obstacle_height": 1, "unit_height": 0}}
+    lone = HexState("W1", terrain="woods", terrain_db=woods_only[""]["db"], los="blocking",
+                    stated={"obstacle_height": 1, "unit_height": 0, "tec_lines": woods_only}).with_markers({"rubble"})
+    assert (lone.terrain_db, lone.los, "obstacle_height" in lone.stated) == (None, None, False)
 
 
 def test_a_chart_with_rubble_and_cleared_lines_switches_the_hex_to_them() -> None:
