@@ -1,5 +1,6 @@
 """Classic unit-type rules from the rule text: infantry (EG/TUS §1.3.1), Hallowed Ground
-(TUS §1.3.6.1) and helicopter Formations (TUS §9.0 Air Support, EG §9.0 Helicopters)."""
+(TUS §1.3.6.1), helicopter Formations (TUS §9.0 Air Support, EG §9.0 Helicopters) and which
+vehicles overrun (EG/TUS §6.4, §1.3.4.1)."""
 from __future__ import annotations
 
 import pytest
@@ -306,3 +307,31 @@ def test_a_conditional_morale_check_subtracts_the_stacked_hqs_leadership(hq_hex:
     assert (v["target_number"], v["modified_roll"], v["passed"]) == (5, modified, passed)
     stacked = ("TUS §1.6.1", "stacked with HQ: roll -2") in [(r.section, r.text) for r in result.reasons]
     assert stacked is (hq_hex == "x")
+
+
+@BOOKS
+@pytest.mark.parametrize("target_type, armor, legal", [("soft_vehicle", None, False), ("light_armor", 1, True),
+                                                       ("vehicle", None, None)])
+def test_only_an_afv_overruns(book: str, short: str, target_type: str, armor: int | None, legal: bool | None) -> None:
+    """EG/TUS §6.4: "Combat vehicles may attempt to Overrun" (EG; §8.1 sets "Combat vehicles
+    (even thin-skinned ones)" apart from "UNARMORED vehicles"), "AFVs can attempt to overrun"
+    (TUS); an AFV prints an Armor Factor and Save Number (§1.3.4.1). A thin-skinned AFV
+    triples its Assault Factor of 1; a vehicle not said to be armored or not is a gap."""
+    actor = {"name": "carrier", "side": "nato", "target_type": target_type, "assault": {"fp": 1, "to_hit": 5},
+             "mp": 8, "hex": "a", "status": {"mp_left": 6, "disrupted": False, "ops_complete": False,
+                                            "out_of_command": False}}
+    if armor is not None:
+        actor.update(armor=armor, save=6)
+    result, _ = answer("classic", book, {
+        "units": {"A": actor, "T": {"side": "pact", "target_type": "troops", "assault": {"fp": 2, "to_hit": 4},
+                                    "hex": "t", "distance": 1}},
+        "hexes": [{"id": "t", "terrain": "clear", "mp_cost": 1}],
+        "query": {"action": "overrun", "unit": "A", "target": "T"}})
+    assert result.legal is legal
+    if legal:
+        assert (result.values["cost"], result.values["fp"]) == (2, 3)
+    elif legal is False:
+        assert [(r.section, r.text) for r in result.refusals] == [
+            (f"{short} §6.4", "only AFVs can overrun: carrier is an unarmored vehicle (§1.3.4.1)")]
+    else:
+        assert "units.A.target_type (armored or not)" in str(result.gaps)

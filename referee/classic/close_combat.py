@@ -278,6 +278,12 @@ def _may_overrun_through(ctx: Ctx, actor: Unit, hex_id: str, cost: int, exit_hex
     ans = ctx.answer
     if not actor.type.is_vehicle:
         ans.illegal("§6.4", "only AFVs can overrun")
+    elif not damage.is_armored(actor):
+        # TUS §6.4 "AFVs can attempt to overrun"; EG §6.4 "Combat vehicles", which §8.1 tells
+        # apart from "UNARMORED vehicles": an AFV prints an Armor Factor and Save Number (§1.3.4.1)
+        if actor.type.target_type == "vehicle":
+            raise NotStated(f"units.{actor.key}.target_type (armored or not)")
+        ans.illegal("§6.4", f"only AFVs can overrun: {actor.name} is an unarmored vehicle (§1.3.4.1)")
     if actor.status.disrupted:
         ans.illegal("§6.4", "only Good Order AFVs can overrun")
     _may_overrun(ctx, actor)
