@@ -1,6 +1,6 @@
 """Classic unit-type rules from the rule text: infantry (EG/TUS §1.3.1), Hallowed Ground
-(TUS §1.3.6.1), helicopter Formations (TUS §9.0 Air Support, EG §9.0 Helicopters) and which
-vehicles overrun (EG/TUS §6.4, §1.3.4.1)."""
+(TUS §1.3.6.1), helicopter Formations (TUS §9.0 Air Support, EG §9.0 Helicopters), which
+vehicles overrun (EG/TUS §6.4, §1.3.4.1) and who takes a chemical Morale check (EG/TUS §8.4)."""
 from __future__ import annotations
 
 import pytest
@@ -335,3 +335,26 @@ def test_only_an_afv_overruns(book: str, short: str, target_type: str, armor: in
             (f"{short} §6.4", "only AFVs can overrun: carrier is an unarmored vehicle (§1.3.4.1)")]
     else:
         assert "units.A.target_type (armored or not)" in str(result.gaps)
+
+
+@BOOKS
+@pytest.mark.parametrize("target_type, why", [
+    ("helicopter", ("§1.6, §8.4", "Hind is a helicopter: helicopters have no Morale, so it makes no chemical "
+                    "Morale check")),
+    ("hq", ("§1.3.3.2, §8.4", "Hind is an HQ: an HQ cannot be directly attacked nor Disrupted, so it makes no "
+            "chemical Morale check"))])
+def test_a_helicopter_or_an_hq_makes_no_chemical_check(book: str, short: str, target_type: str,
+                                                      why: tuple[str, str]) -> None:
+    """EG/TUS §8.4 "every affected unit must check Morale", but EG/TUS §1.6 "Helicopters have no
+    Morale" and §1.3.3.2 "An HQ cannot be directly attacked ... An HQ cannot be Disrupted": no
+    roll, no Disrupted and Reduced result as for infantry on foot (the 2d6 of 11 is not used)."""
+    unit = {"name": "Hind", "side": "pact", "target_type": target_type, "morale": 6, "steps": 2, "strength": "full",
+            "status": {"disrupted": False}}
+    if target_type == "helicopter":
+        unit["mode"] = "flying"
+    result, after = answer("classic", book, {"units": {"A": unit}, "query": {"action": "chemical_attack", "unit": "A"}},
+                           {"2d6": [11]})
+    assert result.values == {"roll_required": False}
+    assert result.events == []
+    assert reasons(result) == [(f"{short} {why[0]}", why[1])]
+    assert after.units["A"].status.disrupted is False
