@@ -358,3 +358,27 @@ def test_a_helicopter_or_an_hq_makes_no_chemical_check(book: str, short: str, ta
     assert result.events == []
     assert reasons(result) == [(f"{short} {why[0]}", why[1])]
     assert after.units["A"].status.disrupted is False
+
+
+@BOOKS
+def test_an_overrun_of_a_unit_is_one_of_its_hex(book: str, short: str) -> None:
+    """EG/TUS §6.4 "All defending units in the Overrun hex must take one Hit before any takes
+    a second": the Overrun named at one platoon hits the other platoon of its hex too (two
+    hits, one each), and both counterattack (2 + 1 dice, all misses); a helicopter hovering
+    above the hex takes no part (§9.1)."""
+    platoon = {"side": "nato", "target_type": "troops", "hex": "t", "steps": 2, "strength": "full",
+               "status": {"disrupted": False}}
+    given = {"units": {"A": {"name": "T-72", "side": "pact", "target_type": "heavy_armor", "armor": 4, "save": 6,
+                             "assault": {"fp": 1, "to_hit": 5}, "mp": 8, "hex": "a", "steps": 2, "strength": "full",
+                             "status": {"mp_left": 6, "disrupted": False, "ops_complete": False,
+                                        "out_of_command": False}},
+                       "T": {**platoon, "name": "first", "assault": {"fp": 2, "to_hit": 4}},
+                       "T2": {**platoon, "name": "second", "assault": {"fp": 1, "to_hit": 4}},
+                       "C": {"name": "Cobra", "side": "nato", "target_type": "helicopter", "mode": "hovering",
+                             "hex": "t", "status": {"disrupted": False}}},
+             "hexes": [{"id": "a", "terrain": "clear"}, {"id": "t", "terrain": "clear", "mp_cost": 1}],
+             "query": {"action": "overrun", "unit": "A", "target": "T"}}
+    result, after = answer("classic", book, given, {"attack": [5, 6, 1], "counter": [1, 1, 1]})
+    assert result.legal is True and result.values["hits"] == 2
+    assert result.events[1:] == [UnitDisrupted("T"), UnitDisrupted("T2")]
+    assert after.units["C"].status.disrupted is False

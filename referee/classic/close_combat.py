@@ -200,7 +200,7 @@ def overrun(ctx: Ctx) -> None:
     An Improved Position nullifies the first hit on the infantry, as of any attack (001 §12.1)."""
     ans = ctx.answer
     actors = [ctx.unit(k) for k in ctx.action.actors] or [ctx.unit(None)]
-    defenders = assault_targets(ctx)
+    defenders = _overrun_defenders(ctx, assault_targets(ctx))
     hex_id = target_hex(ctx, defenders)
     hex_state = ctx.game.hex(hex_id)
     if hex_state.terrain is not None and hex_state.terrain not in ("clear", "hill"):
@@ -270,6 +270,18 @@ def overrun(ctx: Ctx) -> None:
             else:
                 ans.because("§6.4", f"{actor.name} passes through and exits into {exit_hex}")
                 ctx.emit(*move_with_riders(ctx.after, actor.key, exit_hex, deployed_hqs=ctx.params.deployed_hq_rides))
+
+
+def _overrun_defenders(ctx: Ctx, named: list[Unit]) -> list[Unit]:
+    """§6.4 "All defending units in the Overrun hex must take one Hit before any takes a
+    second": an Overrun of a unit is one of its hex, so the other units of its side there defend
+    too (not a helicopter above it, §9.1, nor an HQ, leader or Support Weapon)."""
+    if len(named) != 1 or named[0].hex is None:
+        return named
+    target = named[0]
+    return [target] + [u for u in ctx.game.stack(target.hex)
+                       if u.key != target.key and u.side == target.side and u.carried_by is None
+                       and u.type.target_type not in ("hq", "leader", "support_weapon", "helicopter")]
 
 
 def _may_overrun_through(ctx: Ctx, actor: Unit, hex_id: str, cost: int, exit_hex: str | None) -> None:
