@@ -1,6 +1,7 @@
 """Classic unit-type rules from the rule text: infantry (EG/TUS §1.3.1), Hallowed Ground
 (TUS §1.3.6.1), helicopter Formations (TUS §9.0 Air Support, EG §9.0 Helicopters), which
-vehicles overrun (EG/TUS §6.4, §1.3.4.1) and who takes a chemical Morale check (EG/TUS §8.4)."""
+vehicles overrun (EG/TUS §6.4, §1.3.4.1), who defends in an Assault or Overrun (EG/TUS §6.3, §6.4)
+and who takes a chemical Morale check (EG/TUS §8.4)."""
 from __future__ import annotations
 
 import pytest
@@ -382,3 +383,25 @@ def test_an_overrun_of_a_unit_is_one_of_its_hex(book: str, short: str) -> None:
     assert result.legal is True and result.values["hits"] == 2
     assert result.events[1:] == [UnitDisrupted("T"), UnitDisrupted("T2")]
     assert after.units["C"].status.disrupted is False
+
+
+@BOOKS
+def test_an_assault_on_a_unit_is_one_on_its_hex(book: str, short: str) -> None:
+    """EG/TUS §6.3 "Units Assault enemy units by moving into their hex ... units occupying the
+    hex are called the defenders": an Assault named at one platoon finds the second platoon of
+    its hex defending too; the two hits go one to each (all must take one before any takes a
+    second) and the second platoon's die (the 4) counterattacks."""
+    platoon = {"side": "nato", "target_type": "troops", "hex": "t", "steps": 2, "strength": "full",
+               "status": {"disrupted": False}}
+    given = {"units": {"A": {"name": "motor rifles", "side": "pact", "target_type": "troops",
+                             "assault": {"fp": 3, "to_hit": 4}, "hex": "a", "steps": 2, "strength": "full",
+                             "status": {"disrupted": False, "ops_complete": False}},
+                       "T": {**platoon, "name": "first", "assault": {"fp": 2, "to_hit": 4}},
+                       "T2": {**platoon, "name": "second", "assault": {"fp": 1, "to_hit": 4}}},
+             "hexes": [{"id": "a", "terrain": "clear"}, {"id": "t", "terrain": "clear", "mp_cost": 1}],
+             "query": {"action": "assault", "unit": "A", "target": "T"}}
+    result, after = answer("classic", book, given, {"attack": [4, 5, 1], "counter": [1, 1, 4]})
+    assert result.values["hits"] == 2
+    assert [e for e in result.events if isinstance(e, UnitDisrupted)] == [
+        UnitDisrupted("T"), UnitDisrupted("T2"), UnitDisrupted("A")]
+    assert after.units["T2"].status.ops_complete is True

@@ -200,7 +200,7 @@ def overrun(ctx: Ctx) -> None:
     An Improved Position nullifies the first hit on the infantry, as of any attack (001 §12.1)."""
     ans = ctx.answer
     actors = [ctx.unit(k) for k in ctx.action.actors] or [ctx.unit(None)]
-    defenders = _overrun_defenders(ctx, assault_targets(ctx))
+    defenders = hex_defenders(ctx, assault_targets(ctx))
     hex_id = target_hex(ctx, defenders)
     hex_state = ctx.game.hex(hex_id)
     if hex_state.terrain is not None and hex_state.terrain not in ("clear", "hill"):
@@ -272,10 +272,12 @@ def overrun(ctx: Ctx) -> None:
                 ctx.emit(*move_with_riders(ctx.after, actor.key, exit_hex, deployed_hqs=ctx.params.deployed_hq_rides))
 
 
-def _overrun_defenders(ctx: Ctx, named: list[Unit]) -> list[Unit]:
-    """§6.4 "All defending units in the Overrun hex must take one Hit before any takes a
-    second": an Overrun of a unit is one of its hex, so the other units of its side there defend
-    too (not a helicopter above it, §9.1, nor an HQ, leader or Support Weapon)."""
+def hex_defenders(ctx: Ctx, named: list[Unit]) -> list[Unit]:
+    """The defenders of an Assault or Overrun named at one unit: every unit of its side in its
+    hex (§6.3 "Units Assault enemy units by moving into their hex ... units occupying the hex
+    are called the defenders"; §6.4 "All defending units in the Overrun hex must take one Hit
+    before any takes a second"), not a helicopter above it (§9.1), an HQ, a leader or a
+    Support Weapon, nor a passenger aboard its transport."""
     if len(named) != 1 or named[0].hex is None:
         return named
     target = named[0]
