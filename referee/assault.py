@@ -72,7 +72,7 @@ def assault(ctx: Ctx) -> None:
     rules, ans = ctx.rules, ctx.answer
     attackers = [ctx.unit(k) for k in ctx.action.actors] or [ctx.unit(None)]
     attackers = rules.assault_attackers(ctx, attackers)
-    defenders = assault_targets(ctx)
+    defenders = rules.assault_defenders(ctx, assault_targets(ctx))
     if not defenders:
         raise NotStated("units in the target hex")
     hex_id = target_hex(ctx, defenders)

@@ -393,6 +393,11 @@ class Ruleset:
         does not turn back, §16.2)."""
         return attackers
 
+    def assault_defenders(self, ctx: Ctx, named: list[Unit]) -> list[Unit]:
+        """The defenders of an Assault or Overrun on the units ``named`` (classic: every unit
+        of their hex, EG/TUS §6.3 "units occupying the hex are called the defenders")."""
+        return named
+
     def may_be_assaulted(self, ctx: Ctx, defender: Unit) -> None:
         """Refuse an Assault on a unit that cannot be assaulted (a flying helicopter)."""
 

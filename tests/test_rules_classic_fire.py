@@ -184,3 +184,24 @@ def test_the_fp_is_known_without_the_printed_to_hit_unless_a_modifier_could_pass
     result, _ = answer("classic", book, {**position, "situation": {"range_band": "long"}})
     assert "fp" not in result.values
     assert any(gap.startswith("not stated: units.A.ap.to_hit") for gap in result.gaps.values())
+@pytest.mark.parametrize("name, legal", [("Leopard II", True), ("Leopard 2", True), ("Abrams", True), ("T-72", False)])
+def test_eg_advanced_imaging_knows_the_leopard_2_by_both_spellings(name: str, legal: bool) -> None:
+    """EG §8.2: Smoke blocks LOS "EXCEPT for the units listed in the Advanced Imaging column of
+    the Moving Fire Table ... — the American Abrams, Bradley, ITV, Milan, TOW, Leopard I, and
+    Leopard II"; the table spells it "Leopard 2". A unit both lists name sees through the Smoke
+    at +1 to hit (6 hexes of range 8: 4 + 1 = 5); the T-72 is in neither."""
+    firer = {"name": name, "side": "nato", "level": 0, "ap": {"fp": 3, "to_hit": 4, "range": 8}}
+    target = {**TARGET, "side": "pact", "level": 0, "distance": 6, "adjacent": False}
+    result, _ = answer("classic", "eisenbach", {"units": {"A": firer, "T": target},
+                                                "hexes": [{"id": "t", "terrain": "clear", "markers": []}],
+                                                "situation": {"intervening": [{"terrain": "clear",
+                                                                               "markers": ["smoke_2"]}]},
+                                                "query": {"action": "direct_fire", "unit": "A", "target": "T",
+                                                          "weapon": "ap"}})
+    assert result.legal is legal
+    if legal:
+        assert result.values["to_hit"] == 5
+        assert ("EG §8.2", "thermal sights through Smoke: to_hit +1") in reasons(result)
+    else:
+        assert [(r.section, r.text) for r in result.refusals] == [
+            ("EG §8.2", "no line of sight to T: Smoke blocks the LOS through a hex between")]

@@ -1,5 +1,7 @@
 """Classic unit-type rules from the rule text: infantry (EG/TUS §1.3.1), Hallowed Ground
-(TUS §1.3.6.1) and helicopter Formations (TUS §9.0 Air Support, EG §9.0 Helicopters)."""
+(TUS §1.3.6.1), helicopter Formations (TUS §9.0 Air Support, EG §9.0 Helicopters), which
+vehicles overrun (EG/TUS §6.4, §1.3.4.1), who defends in an Assault or Overrun (EG/TUS §6.3, §6.4)
+and who takes a chemical Morale check (EG/TUS §8.4)."""
 from __future__ import annotations
 
 import pytest
@@ -345,3 +347,98 @@ def test_units_entering_from_off_board_are_in_command_in_their_first_activation(
     result, after = answer("classic", book, later, {"2d6": [7]})
     assert (result.values["roll_required"], result.values["passed"]) == (True, False)
     assert after.units["A"].status.out_of_command is True
+@BOOKS
+@pytest.mark.parametrize("target_type, armor, legal", [("soft_vehicle", None, False), ("light_armor", 1, True),
+                                                       ("vehicle", None, None)])
+def test_only_an_afv_overruns(book: str, short: str, target_type: str, armor: int | None, legal: bool | None) -> None:
+    """EG/TUS §6.4: "Combat vehicles may attempt to Overrun" (EG; §8.1 sets "Combat vehicles
+    (even thin-skinned ones)" apart from "UNARMORED vehicles"), "AFVs can attempt to overrun"
+    (TUS); an AFV prints an Armor Factor and Save Number (§1.3.4.1). A thin-skinned AFV
+    triples its Assault Factor of 1; a vehicle not said to be armored or not is a gap."""
+    actor = {"name": "carrier", "side": "nato", "target_type": target_type, "assault": {"fp": 1, "to_hit": 5},
+             "mp": 8, "hex": "a", "status": {"mp_left": 6, "disrupted": False, "ops_complete": False,
+                                            "out_of_command": False}}
+    if armor is not None:
+        actor.update(armor=armor, save=6)
+    result, _ = answer("classic", book, {
+        "units": {"A": actor, "T": {"side": "pact", "target_type": "troops", "assault": {"fp": 2, "to_hit": 4},
+                                    "hex": "t", "distance": 1}},
+        "hexes": [{"id": "t", "terrain": "clear", "mp_cost": 1}],
+        "query": {"action": "overrun", "unit": "A", "target": "T"}})
+    assert result.legal is legal
+    if legal:
+        assert (result.values["cost"], result.values["fp"]) == (2, 3)
+    elif legal is False:
+        assert [(r.section, r.text) for r in result.refusals] == [
+            (f"{short} §6.4", "only AFVs can overrun: carrier is an unarmored vehicle (§1.3.4.1)")]
+    else:
+        assert "units.A.target_type (armored or not)" in str(result.gaps)
+
+
+@BOOKS
+@pytest.mark.parametrize("target_type, why", [
+    ("helicopter", ("§1.6, §8.4", "Hind is a helicopter: helicopters have no Morale, so it makes no chemical "
+                    "Morale check")),
+    ("hq", ("§1.3.3.2, §8.4", "Hind is an HQ: an HQ cannot be directly attacked nor Disrupted, so it makes no "
+            "chemical Morale check"))])
+def test_a_helicopter_or_an_hq_makes_no_chemical_check(book: str, short: str, target_type: str,
+                                                      why: tuple[str, str]) -> None:
+    """EG/TUS §8.4 "every affected unit must check Morale", but EG/TUS §1.6 "Helicopters have no
+    Morale" and §1.3.3.2 "An HQ cannot be directly attacked ... An HQ cannot be Disrupted": no
+    roll, no Disrupted and Reduced result as for infantry on foot (the 2d6 of 11 is not used)."""
+    unit = {"name": "Hind", "side": "pact", "target_type": target_type, "morale": 6, "steps": 2, "strength": "full",
+            "status": {"disrupted": False}}
+    if target_type == "helicopter":
+        unit["mode"] = "flying"
+    result, after = answer("classic", book, {"units": {"A": unit}, "query": {"action": "chemical_attack", "unit": "A"}},
+                           {"2d6": [11]})
+    assert result.values == {"roll_required": False}
+    assert result.events == []
+    assert reasons(result) == [(f"{short} {why[0]}", why[1])]
+    assert after.units["A"].status.disrupted is False
+
+
+@BOOKS
+def test_an_overrun_of_a_unit_is_one_of_its_hex(book: str, short: str) -> None:
+    """EG/TUS §6.4 "All defending units in the Overrun hex must take one Hit before any takes
+    a second": the Overrun named at one platoon hits the other platoon of its hex too (two
+    hits, one each), and both counterattack (2 + 1 dice, all misses); a helicopter hovering
+    above the hex takes no part (§9.1)."""
+    platoon = {"side": "nato", "target_type": "troops", "hex": "t", "steps": 2, "strength": "full",
+               "status": {"disrupted": False}}
+    given = {"units": {"A": {"name": "T-72", "side": "pact", "target_type": "heavy_armor", "armor": 4, "save": 6,
+                             "assault": {"fp": 1, "to_hit": 5}, "mp": 8, "hex": "a", "steps": 2, "strength": "full",
+                             "status": {"mp_left": 6, "disrupted": False, "ops_complete": False,
+                                        "out_of_command": False}},
+                       "T": {**platoon, "name": "first", "assault": {"fp": 2, "to_hit": 4}},
+                       "T2": {**platoon, "name": "second", "assault": {"fp": 1, "to_hit": 4}},
+                       "C": {"name": "Cobra", "side": "nato", "target_type": "helicopter", "mode": "hovering",
+                             "hex": "t", "status": {"disrupted": False}}},
+             "hexes": [{"id": "a", "terrain": "clear"}, {"id": "t", "terrain": "clear", "mp_cost": 1}],
+             "query": {"action": "overrun", "unit": "A", "target": "T"}}
+    result, after = answer("classic", book, given, {"attack": [5, 6, 1], "counter": [1, 1, 1]})
+    assert result.legal is True and result.values["hits"] == 2
+    assert result.events[1:] == [UnitDisrupted("T"), UnitDisrupted("T2")]
+    assert after.units["C"].status.disrupted is False
+
+
+@BOOKS
+def test_an_assault_on_a_unit_is_one_on_its_hex(book: str, short: str) -> None:
+    """EG/TUS §6.3 "Units Assault enemy units by moving into their hex ... units occupying the
+    hex are called the defenders": an Assault named at one platoon finds the second platoon of
+    its hex defending too; the two hits go one to each (all must take one before any takes a
+    second) and the second platoon's die (the 4) counterattacks."""
+    platoon = {"side": "nato", "target_type": "troops", "hex": "t", "steps": 2, "strength": "full",
+               "status": {"disrupted": False}}
+    given = {"units": {"A": {"name": "motor rifles", "side": "pact", "target_type": "troops",
+                             "assault": {"fp": 3, "to_hit": 4}, "hex": "a", "steps": 2, "strength": "full",
+                             "status": {"disrupted": False, "ops_complete": False}},
+                       "T": {**platoon, "name": "first", "assault": {"fp": 2, "to_hit": 4}},
+                       "T2": {**platoon, "name": "second", "assault": {"fp": 1, "to_hit": 4}}},
+             "hexes": [{"id": "a", "terrain": "clear"}, {"id": "t", "terrain": "clear", "mp_cost": 1}],
+             "query": {"action": "assault", "unit": "A", "target": "T"}}
+    result, after = answer("classic", book, given, {"attack": [4, 5, 1], "counter": [1, 1, 4]})
+    assert result.values["hits"] == 2
+    assert [e for e in result.events if isinstance(e, UnitDisrupted)] == [
+        UnitDisrupted("T"), UnitDisrupted("T2"), UnitDisrupted("A")]
+    assert after.units["T2"].status.ops_complete is True

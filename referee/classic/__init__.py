@@ -171,6 +171,7 @@ class ClassicRuleset(Ruleset):
     def may_be_assaulted(self, ctx, defender):
         pass
 
+    assault_defenders = staticmethod(close_combat.hex_defenders)
     may_fight = staticmethod(close_combat.may_fight)
     assault_numbers = staticmethod(close_combat.assault_numbers)
 

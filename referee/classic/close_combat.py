@@ -200,7 +200,7 @@ def overrun(ctx: Ctx) -> None:
     An Improved Position nullifies the first hit on the infantry, as of any attack (001 §12.1)."""
     ans = ctx.answer
     actors = [ctx.unit(k) for k in ctx.action.actors] or [ctx.unit(None)]
-    defenders = assault_targets(ctx)
+    defenders = hex_defenders(ctx, assault_targets(ctx))
     hex_id = target_hex(ctx, defenders)
     hex_state = ctx.game.hex(hex_id)
     if hex_state.terrain is not None and hex_state.terrain not in ("clear", "hill"):
@@ -272,12 +272,32 @@ def overrun(ctx: Ctx) -> None:
                 ctx.emit(*move_with_riders(ctx.after, actor.key, exit_hex, deployed_hqs=ctx.params.deployed_hq_rides))
 
 
+def hex_defenders(ctx: Ctx, named: list[Unit]) -> list[Unit]:
+    """The defenders of an Assault or Overrun named at one unit: every unit of its side in its
+    hex (§6.3 "Units Assault enemy units by moving into their hex ... units occupying the hex
+    are called the defenders"; §6.4 "All defending units in the Overrun hex must take one Hit
+    before any takes a second"), not a helicopter above it (§9.1), an HQ, a leader or a
+    Support Weapon, nor a passenger aboard its transport."""
+    if len(named) != 1 or named[0].hex is None:
+        return named
+    target = named[0]
+    return [target] + [u for u in ctx.game.stack(target.hex)
+                       if u.key != target.key and u.side == target.side and u.carried_by is None
+                       and u.type.target_type not in ("hq", "leader", "support_weapon", "helicopter")]
+
+
 def _may_overrun_through(ctx: Ctx, actor: Unit, hex_id: str, cost: int, exit_hex: str | None) -> None:
     """One AFV of the overrun: an AFV in Good Order (§6.4) that may move through the hex
     (§4.4, §6.1.3), has not overrun it already, and keeps the MP to exit after paying ``cost``."""
     ans = ctx.answer
     if not actor.type.is_vehicle:
         ans.illegal("§6.4", "only AFVs can overrun")
+    elif not damage.is_armored(actor):
+        # TUS §6.4 "AFVs can attempt to overrun"; EG §6.4 "Combat vehicles", which §8.1 tells
+        # apart from "UNARMORED vehicles": an AFV prints an Armor Factor and Save Number (§1.3.4.1)
+        if actor.type.target_type == "vehicle":
+            raise NotStated(f"units.{actor.key}.target_type (armored or not)")
+        ans.illegal("§6.4", f"only AFVs can overrun: {actor.name} is an unarmored vehicle (§1.3.4.1)")
     if actor.status.disrupted:
         ans.illegal("§6.4", "only Good Order AFVs can overrun")
     _may_overrun(ctx, actor)

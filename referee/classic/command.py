@@ -243,12 +243,25 @@ def chemical_attack(ctx: Ctx) -> None:
     """§8.4: the chemical strike's morale check for one unit."""
     unit = ctx.unit(ctx.action.actor)
     passed = chemical_check(ctx, unit, ctx.action.passed)
-    ctx.answer.set("passed", passed)
+    if passed is not None:
+        ctx.answer.set("passed", passed)
 
 
-def chemical_check(ctx: Ctx, unit: Unit, passed: bool | None = None) -> bool:
+def chemical_check(ctx: Ctx, unit: Unit, passed: bool | None = None) -> bool | None:
     """§8.4: vehicles failing are disrupted; infantry on foot disrupted and reduced;
-    passengers share their carrier's result and do not check."""
+    passengers share their carrier's result and do not check. A helicopter has no Morale
+    (§1.6) and an HQ is neither attacked directly nor Disrupted (§1.3.3.2): neither checks
+    (None: no check made)."""
+    if unit.type.target_type == "helicopter":
+        ctx.answer.set("roll_required", False)
+        ctx.answer.because("§1.6, §8.4", f"{unit.name} is a helicopter: helicopters have no Morale, "
+                           "so it makes no chemical Morale check")
+        return None
+    if unit.type.target_type in ctx.params.undisruptable:
+        ctx.answer.set("roll_required", False)
+        ctx.answer.because("§1.3.3.2, §8.4", f"{unit.name} is an HQ: an HQ cannot be directly attacked nor "
+                           "Disrupted, so it makes no chemical Morale check")
+        return None
     if passed is None:
         roll = ctx.roll_2d6()
         target = morale_of(ctx, unit)
